@@ -1,0 +1,55 @@
+# Build skeleton for scorer. Every target is safe to re-run.
+SHELL := /bin/bash
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PKGS := chromium fonts-dejavu-core poppler-utils
+
+.PHONY: venv run chromium test lint format bench translations
+
+venv: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Re-installs only when pyproject.toml changes.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install -e '.[test]'
+	touch $@
+
+translations: $(STAMP)
+	-if [ -d scorer/translations ]; then $(BIN)/pybabel compile -d scorer/translations; fi
+
+run: $(STAMP) translations
+	$(BIN)/flask --app scorer run --host 127.0.0.1 --port 5000
+
+# Debian's Chromium (Playwright must never download its own browser),
+# DejaVu fonts for WeasyPrint and poppler-utils for pdftoppm.
+chromium:
+	@missing=""; \
+	[ -x /usr/bin/chromium ] || missing="chromium"; \
+	for p in fonts-dejavu-core poppler-utils; do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $(APT_PKGS); \
+	fi
+
+test: $(STAMP) chromium translations
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(STAMP)
+	$(BIN)/python -m bench

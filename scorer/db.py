@@ -1,0 +1,112 @@
+"""SQLite through sqlite-utils: one connection per request, migrations, transactions."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlite_utils
+from flask import Flask, current_app, g
+
+migrations = sqlite_utils.Migrations("scorer")
+
+# Seconds a writer waits for another writer's transaction before giving up.
+BUSY_TIMEOUT = 10
+
+
+@migrations()
+def m001_games_sides_hands(db: sqlite_utils.Database) -> None:
+    db["games"].create(
+        {
+            "id": str,
+            "name": str,
+            "profile": str,
+            "target": int,
+            "rules": str,  # JSON object of house-rule overrides
+            "first_dealer": str,
+            "version": int,  # bumped by every change, for stale-write checks
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"id", "profile", "target", "version", "created_at", "updated_at"},
+        defaults={"rules": "{}", "version": 1},
+    )
+    db["sides"].create(
+        {"game_id": str, "position": int, "name": str, "players": str},  # players: JSON list
+        pk=("game_id", "position"),
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "position", "name", "players"},
+    )
+    db["hands"].create(
+        {
+            "game_id": str,
+            "number": int,
+            "went_out": int,
+            "concealed": int,
+            "sides": str,  # JSON list of each side's inputs, as the table called them
+            "created_at": str,
+        },
+        pk=("game_id", "number"),
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "number", "concealed", "sides", "created_at"},
+        defaults={"concealed": 0},
+    )
+    db["games"].create_index(["updated_at"])
+
+
+def connect(path: str | Path) -> sqlite_utils.Database:
+    """A connection with WAL, foreign keys and a busy timeout."""
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)
+    db = sqlite_utils.Database(conn)
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT * 1000}")
+    return db
+
+
+def prepare(path: str | Path) -> None:
+    """Create the database file if needed and apply pending migrations (never drops data)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = connect(path)
+    try:
+        db.enable_wal()
+        migrations.apply(db)
+    finally:
+        db.close()
+
+
+def get_db() -> sqlite_utils.Database:
+    """This request's connection, opened on first use and closed on teardown."""
+    if "db" not in g:
+        g.db = connect(current_app.config["DATABASE"])
+    return g.db
+
+
+def close_db(_error: BaseException | None = None) -> None:
+    db = g.pop("db", None)
+    if db is not None:
+        db.close()
+
+
+@contextmanager
+def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """One user action, all or nothing.
+
+    BEGIN IMMEDIATE takes the write lock up front, so two phones saving at once queue up
+    instead of failing when a read turns into a write.
+    """
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.conn.rollback()
+        raise
+    else:
+        db.conn.commit()
+
+
+def init_app(app: Flask) -> None:
+    prepare(app.config["DATABASE"])
+    app.teardown_appcontext(close_db)

@@ -1,0 +1,329 @@
+"""Games in SQLite: each user action is one transaction; scores are always derived.
+
+Only the inputs of each hand are stored. The game's state (totals, minimums, winner) is
+replayed by the rules engine on every load, so a rules fix corrects every stored game.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlite_utils
+
+from scorer.db import transaction
+from scorer.errors import N_, GameFinished, RuleError
+from scorer.game import GameState, Side, Table, add_hand, make_table, play
+from scorer.hands import CardCounts, Hand, SideHand
+from scorer.rules import get_profile, with_house_rules, with_target
+
+
+class NotFound(LookupError):
+    """No game (or no hand) at that address."""
+
+
+class StaleGame(RuleError):
+    """The game changed since the client read it (another phone saved first)."""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A stored game: its row and the state replayed from its hands."""
+
+    id: str
+    name: str
+    profile_key: str
+    house_rules: dict[str, Any]
+    version: int
+    created_at: str
+    updated_at: str
+    state: GameState
+
+    @property
+    def table(self) -> Table:
+        return self.state.table
+
+
+def new_game_id() -> str:
+    """128 bits of randomness, URL-safe: a game's address is its only key."""
+    return secrets.token_urlsafe(16)
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def build_table(
+    profile_key: str | None,
+    target: int | None,
+    house_rules: dict[str, Any] | None,
+    sides: list[Side],
+    first_dealer: str | None,
+) -> Table:
+    """The validated table of a new game (RuleError names what does not fit)."""
+    profile = get_profile(profile_key)
+    if not sides:
+        raise RuleError("sides", N_("a game needs sides"))
+    layout = profile.layout_for(tuple(len(side.players) for side in sides))
+    profile = with_target(profile, target if target is not None else layout.target)
+    if house_rules:
+        profile = with_house_rules(profile, house_rules)
+    return make_table(profile, tuple(sides), first_dealer)
+
+
+def create_game(
+    db: sqlite_utils.Database,
+    *,
+    name: str | None,
+    profile_key: str | None,
+    target: int | None,
+    sides: list[Side],
+    first_dealer: str | None = None,
+    house_rules: dict[str, Any] | None = None,
+) -> str:
+    """Store a new game and return its id."""
+    table = build_table(profile_key, target, house_rules, sides, first_dealer)
+    game_id = new_game_id()
+    stamp = now()
+    with transaction(db):
+        db["games"].insert(
+            {
+                "id": game_id,
+                "name": name or "",
+                "profile": table.profile.key,
+                "target": table.profile.target,
+                "rules": json.dumps(house_rules or {}),
+                "first_dealer": table.seating[table.first_dealer],
+                "version": 1,
+                "created_at": stamp,
+                "updated_at": stamp,
+            }
+        )
+        db["sides"].insert_all(
+            {"game_id": game_id, "position": i, "name": s.name, "players": json.dumps(s.players)}
+            for i, s in enumerate(table.sides)
+        )
+    return game_id
+
+
+def load_game(db: sqlite_utils.Database, game_id: str) -> GameRecord:
+    """The game and its replayed state; NotFound for an unknown id."""
+    rows = list(db.query("select * from games where id = ?", [game_id]))
+    if not rows:
+        raise NotFound(game_id)
+    row = rows[0]
+    sides = [
+        Side(r["name"], tuple(json.loads(r["players"])))
+        for r in db.query(
+            "select name, players from sides where game_id = ? order by position", [game_id]
+        )
+    ]
+    house_rules = json.loads(row["rules"] or "{}")
+    table = build_table(row["profile"], row["target"], house_rules, sides, row["first_dealer"])
+    hands = [
+        hand_from_row(r)
+        for r in db.query("select * from hands where game_id = ? order by number", [game_id])
+    ]
+    return GameRecord(
+        id=row["id"],
+        name=row["name"] or "",
+        profile_key=row["profile"],
+        house_rules=house_rules,
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        state=play(table, hands),
+    )
+
+
+def hand_from_row(row: dict[str, Any]) -> Hand:
+    return Hand(
+        sides=tuple(side_from_dict(side) for side in json.loads(row["sides"])),
+        went_out=row["went_out"],
+        concealed=bool(row["concealed"]),
+    )
+
+
+def side_from_dict(data: dict[str, Any]) -> SideHand:
+    """A side's stored inputs back as a SideHand (counts stay counts)."""
+    meld_cards = data.get("meld_cards")
+    hand_cards = data.get("hand_cards")
+    return SideHand(
+        meld_points=data.get("meld_points", 0),
+        natural_canastas=data.get("natural_canastas", 0),
+        mixed_canastas=data.get("mixed_canastas", 0),
+        red_threes=data.get("red_threes", 0),
+        hand_points=data.get("hand_points", 0),
+        meld_cards=CardCounts(**meld_cards) if meld_cards is not None else None,
+        hand_cards=CardCounts(**hand_cards) if hand_cards is not None else None,
+    )
+
+
+def side_to_dict(side: SideHand) -> dict[str, Any]:
+    """A side's inputs as stored and as the API shows them."""
+    data: dict[str, Any] = {
+        "meld_points": side.meld_points,
+        "natural_canastas": side.natural_canastas,
+        "mixed_canastas": side.mixed_canastas,
+        "red_threes": side.red_threes,
+        "hand_points": side.hand_points,
+    }
+    if side.meld_cards is not None:
+        data["meld_cards"] = asdict(side.meld_cards)
+    if side.hand_cards is not None:
+        data["hand_cards"] = asdict(side.hand_cards)
+    return data
+
+
+def _hand_row(game_id: str, number: int, hand: Hand) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "number": number,
+        "went_out": hand.went_out,
+        "concealed": int(hand.concealed),
+        "sides": json.dumps([side_to_dict(side) for side in hand.sides]),
+        "created_at": now(),
+    }
+
+
+def _check_version(record: GameRecord, expected: int | None) -> None:
+    if expected is not None and expected != record.version:
+        raise StaleGame(
+            None, N_("this game was changed on another device; check the scoreboard and retry")
+        )
+
+
+def _touch(db: sqlite_utils.Database, game_id: str) -> None:
+    db.execute(
+        "update games set version = version + 1, updated_at = ? where id = ?", [now(), game_id]
+    )
+
+
+def record_hand(
+    db: sqlite_utils.Database, game_id: str, hand: Hand, *, version: int | None = None
+) -> GameRecord:
+    """Add a hand at the end of the game, in one transaction; returns the new game."""
+    with transaction(db):
+        record = load_game(db, game_id)
+        if record.state.finished:
+            raise GameFinished(None, N_("this game is over: it takes no further hands"))
+        _check_version(record, version)
+        add_hand(record.state, hand)  # validates; raises before anything is written
+        db["hands"].insert(_hand_row(game_id, len(record.state.results) + 1, hand))
+        _touch(db, game_id)
+    return load_game(db, game_id)
+
+
+def _hands_of(record: GameRecord) -> list[Hand]:
+    return [result.hand for result in record.state.results]
+
+
+def _hand_index(record: GameRecord, number: int) -> int:
+    if not 1 <= number <= len(record.state.results):
+        raise NotFound(f"{record.id}/hands/{number}")
+    return number - 1
+
+
+def replace_hand(
+    db: sqlite_utils.Database,
+    game_id: str,
+    number: int,
+    hand: Hand,
+    *,
+    version: int | None = None,
+) -> GameRecord:
+    """Correct hand `number` (from 1); everything after it is recomputed."""
+    with transaction(db):
+        record = load_game(db, game_id)
+        index = _hand_index(record, number)
+        _check_version(record, version)
+        hands = _hands_of(record)
+        hands[index] = hand
+        _replay_correction(record.table, hands, index)
+        db.execute(
+            "update hands set went_out = ?, concealed = ?, sides = ? "
+            "where game_id = ? and number = ?",
+            [
+                hand.went_out,
+                int(hand.concealed),
+                json.dumps([side_to_dict(s) for s in hand.sides]),
+                game_id,
+                number,
+            ],
+        )
+        _touch(db, game_id)
+    return load_game(db, game_id)
+
+
+def _replay_correction(table: Table, hands: list[Hand], index: int) -> GameState:
+    """Replay corrected hands; a refusal in the corrected hand names its own field."""
+    try:
+        return play(table, hands)
+    except GameFinished:
+        raise
+    except RuleError as error:
+        if getattr(error, "hand_number", None) == index + 1:
+            raise RuleError(error.field, error.template, **error.params) from error
+        raise RuleError(
+            "hands",
+            N_("this change makes hand {number} impossible: {reason}"),
+            number=getattr(error, "hand_number", 0),
+            reason=error.reason,
+        ) from error
+
+
+def delete_hand(
+    db: sqlite_utils.Database, game_id: str, number: int, *, version: int | None = None
+) -> GameRecord:
+    """Remove hand `number`; later hands are renumbered and recomputed."""
+    with transaction(db):
+        record = load_game(db, game_id)
+        index = _hand_index(record, number)
+        _check_version(record, version)
+        hands = _hands_of(record)
+        del hands[index]
+        _replay_correction(record.table, hands, -1)
+        db.execute("delete from hands where game_id = ? and number = ?", [game_id, number])
+        # Two steps keep (game_id, number) unique while the later hands move down by one.
+        db.execute(
+            "update hands set number = -number where game_id = ? and number > ?",
+            [game_id, number],
+        )
+        db.execute(
+            "update hands set number = -number - 1 where game_id = ? and number < 0", [game_id]
+        )
+        _touch(db, game_id)
+    return load_game(db, game_id)
+
+
+def undo_last_hand(
+    db: sqlite_utils.Database, game_id: str, *, version: int | None = None
+) -> GameRecord:
+    """Remove the last hand (nothing to undo: NotFound)."""
+    record = load_game(db, game_id)
+    return delete_hand(db, game_id, len(record.state.results), version=version)
+
+
+def delete_game(db: sqlite_utils.Database, game_id: str) -> None:
+    with transaction(db):
+        if not db.execute("select 1 from games where id = ?", [game_id]).fetchone():
+            raise NotFound(game_id)
+        db.execute("delete from hands where game_id = ?", [game_id])
+        db.execute("delete from sides where game_id = ?", [game_id])
+        db.execute("delete from games where id = ?", [game_id])
+
+
+def list_games(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[GameRecord]:
+    """Games, latest first; only those in `ids` when given (a browser's own games)."""
+    if ids is not None and not ids:
+        return []
+    sql = "select id from games"
+    params: list[Any] = []
+    if ids is not None:
+        sql += f" where id in ({', '.join('?' for _ in ids)})"
+        params = list(ids)
+    sql += " order by updated_at desc, created_at desc"
+    return [load_game(db, row["id"]) for row in db.query(sql, params)]
