@@ -57,6 +57,18 @@ def m001_games_sides_hands(db: sqlite_utils.Database) -> None:
     db["games"].create_index(["updated_at"])
 
 
+@migrations()
+def m002_idempotency_keys(db: sqlite_utils.Database) -> None:
+    # A key a client (or a form's one-time token) sent with a write, so a retry or a
+    # double tap is answered with the first result instead of recording the hand twice.
+    db["idempotency_keys"].create(
+        {"game_id": str, "key": str, "request_hash": str, "created_at": str},
+        pk=("game_id", "key"),
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"game_id", "key", "request_hash", "created_at"},
+    )
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

@@ -6,6 +6,7 @@ replayed by the rules engine on every load, so a rules fix corrects every stored
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from dataclasses import asdict, dataclass
@@ -27,6 +28,10 @@ class NotFound(LookupError):
 
 class StaleGame(RuleError):
     """The game changed since the client read it (another phone saved first)."""
+
+
+class KeyReused(RuleError):
+    """An idempotency key already used for a different request on this game."""
 
 
 @dataclass(frozen=True)
@@ -202,17 +207,60 @@ def _touch(db: sqlite_utils.Database, game_id: str) -> None:
     )
 
 
+def hand_fingerprint(hand: Hand) -> str:
+    """A stable digest of a hand's inputs, to tell a retry from a different request."""
+    data = {
+        "went_out": hand.went_out,
+        "concealed": hand.concealed,
+        "sides": [side_to_dict(side) for side in hand.sides],
+    }
+    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
+
+
+def _seen_key(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool:
+    """True when this key already recorded this very hand; KeyReused for another hand."""
+    row = db.execute(
+        "select request_hash from idempotency_keys where game_id = ? and key = ?",
+        [game_id, key],
+    ).fetchone()
+    if row is None:
+        return False
+    if row[0] != hand_fingerprint(hand):
+        raise KeyReused("Idempotency-Key", N_("this key was already used for a different hand"))
+    return True
+
+
 def record_hand(
-    db: sqlite_utils.Database, game_id: str, hand: Hand, *, version: int | None = None
+    db: sqlite_utils.Database,
+    game_id: str,
+    hand: Hand,
+    *,
+    version: int | None = None,
+    idempotency_key: str | None = None,
 ) -> GameRecord:
-    """Add a hand at the end of the game, in one transaction; returns the new game."""
+    """Add a hand at the end of the game, in one transaction; returns the new game.
+
+    With an idempotency key, a repeat of the same request records nothing and returns the
+    game as it is (a double tap, a resubmitted form, a retry after the network dropped).
+    """
     with transaction(db):
         record = load_game(db, game_id)
+        if idempotency_key is not None and _seen_key(db, game_id, idempotency_key, hand):
+            return record
         if record.state.finished:
             raise GameFinished(None, N_("this game is over: it takes no further hands"))
         _check_version(record, version)
         add_hand(record.state, hand)  # validates; raises before anything is written
         db["hands"].insert(_hand_row(game_id, len(record.state.results) + 1, hand))
+        if idempotency_key is not None:
+            db["idempotency_keys"].insert(
+                {
+                    "game_id": game_id,
+                    "key": idempotency_key,
+                    "request_hash": hand_fingerprint(hand),
+                    "created_at": now(),
+                }
+            )
         _touch(db, game_id)
     return load_game(db, game_id)
 
@@ -312,6 +360,7 @@ def delete_game(db: sqlite_utils.Database, game_id: str) -> None:
         if not db.execute("select 1 from games where id = ?", [game_id]).fetchone():
             raise NotFound(game_id)
         db.execute("delete from hands where game_id = ?", [game_id])
+        db.execute("delete from idempotency_keys where game_id = ?", [game_id])
         db.execute("delete from sides where game_id = ?", [game_id])
         db.execute("delete from games where id = ?", [game_id])
 
