@@ -35,7 +35,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
 
-    from scorer import api, db, i18n, pages, pdf, web
+    from scorer import api, db, i18n, pages, pdf, rulebook, web
 
     db.init_app(app)
     csrf.init_app(app)
@@ -46,6 +46,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # The API takes only application/json bodies, which no cross-site form can send.
     csrf.exempt(api.bp)
     app.register_blueprint(pdf.bp)
+    app.register_blueprint(rulebook.bp)
     return app
 
 
