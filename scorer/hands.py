@@ -133,7 +133,8 @@ def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None
     for name, counts in (("meld_cards", side.meld_cards), ("hand_cards", side.hand_cards)):
         if counts is not None:
             for group in VALUE_GROUPS:
-                _check_count(f"{path}.{name}.{group}", counts.of(group))
+                # The raw value: counts.of() converts to int and would let 1.5 pass as 1.
+                _check_count(f"{path}.{name}.{group}", getattr(counts, group))
     for name in ("meld_points", "hand_points"):
         value = getattr(side, name)
         if isinstance(value, bool) or not isinstance(value, int):
