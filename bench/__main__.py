@@ -1,0 +1,5 @@
+"""`python -m bench`: run every section, print the table, write BENCHMARKS.md."""
+
+from bench.run import main
+
+raise SystemExit(main())

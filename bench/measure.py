@@ -1,0 +1,147 @@
+"""Timing helpers, the result rows and the machine the benchmark ran on."""
+
+from __future__ import annotations
+
+import gc
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+
+@dataclass
+class Row:
+    """One line of the table: a figure, its baseline ratio and, when it has one, its goal."""
+
+    measure: str
+    value: str
+    ratio: str = ""
+    goal: str = ""
+    met: bool | None = None
+
+
+@dataclass
+class Section:
+    """A numbered part of the benchmark with its rows and notes (or why it is missing)."""
+
+    number: int
+    title: str
+    rows: list[Row] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    missing: str = ""  # non-empty: the section could not run, and this says why
+    seconds: float = 0.0
+
+
+def sample(fn: Callable[[], object], number: int) -> float:
+    """Seconds per call of fn over `number` calls (the collector paused, as timeit does)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        return (time.perf_counter() - start) / number
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def calls_for(fn: Callable[[], object], budget: float = 0.02) -> int:
+    """How many calls make one sample last about `budget` seconds (at least one)."""
+    fn()  # warm caches and lazy imports before deciding
+    number = 1
+    while True:
+        if sample(fn, number) * number >= budget or number >= 1_000_000:
+            return number
+        number *= 2
+
+
+def compare(
+    subject: Callable[[], object],
+    baseline: Callable[[], object],
+    repeat: int,
+    budget: float = 0.02,
+) -> tuple[float, float]:
+    """Median seconds per call of subject and baseline, sampled in alternation.
+
+    Alternating the two keeps a slow patch of a shared machine from landing on one side only.
+    """
+    n_subject, n_baseline = calls_for(subject, budget), calls_for(baseline, budget)
+    for _ in range(3):  # warm up in alternation too: the first rounds run measurably slower
+        sample(baseline, n_baseline)
+        sample(subject, n_subject)
+    subjects, baselines = [], []
+    for _ in range(repeat):
+        baselines.append(sample(baseline, n_baseline))
+        subjects.append(sample(subject, n_subject))
+    return statistics.median(subjects), statistics.median(baselines)
+
+
+def median_of(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def fmt_time(seconds: float) -> str:
+    """A duration in the unit that keeps 3 significant figures readable."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+def fmt_count(count: int) -> str:
+    """1 000 rather than 1,000 or 1000."""
+    return f"{count:,}".replace(",", " ")
+
+
+def fmt_ratio(value: float, baseline: float, name: str) -> str:
+    return f"{value / baseline:.1f}× {name}" if baseline else "n/a"
+
+
+def fmt_bytes(count: int) -> str:
+    return f"{count:,} B ({count / 1024:.1f} KiB)".replace(",", " ")
+
+
+def machine() -> dict[str, str]:
+    """CPU model, cores, memory, OS, Python and the date, for the report's header."""
+    return {
+        "CPU": _cpu_model(),
+        "Cores": str(os.cpu_count()),
+        "Memory": _memory(),
+        "OS": f"{platform.system()} {platform.release()} ({_os_name()})",
+        "Python": platform.python_version(),
+        "Date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _memory() -> str:
+    try:
+        with open("/proc/meminfo") as info:
+            for line in info:
+                if line.startswith("MemTotal:"):
+                    return f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    except OSError:
+        pass
+    return "unknown"
+
+
+def _os_name() -> str:
+    try:
+        return platform.freedesktop_os_release().get("PRETTY_NAME", "")
+    except OSError:
+        return ""

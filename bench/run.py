@@ -1,0 +1,60 @@
+"""Runs the sections, prints the table and writes BENCHMARKS.md."""
+
+from __future__ import annotations
+
+import argparse
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+from bench import engine, report
+from bench.measure import Section, machine
+
+ROOT = Path(__file__).resolve().parent.parent
+
+Runner = Callable[[Section, int], None]
+
+
+def sections() -> list[tuple[int, str, Runner]]:
+    return [
+        (1, "Engine", engine.run),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run)")
+    parser.add_argument("--only", help="comma-separated section numbers, e.g. 1,4")
+    parser.add_argument("--no-write", action="store_true", help="print only, keep BENCHMARKS.md")
+    args = parser.parse_args(argv)
+    repeat = 3 if args.quick else 7
+    wanted = {int(n) for n in args.only.split(",")} if args.only else None
+    started = time.perf_counter()
+    done: list[Section] = []
+    for number, title, runner in sections():
+        if wanted and number not in wanted:
+            continue
+        done.append(run_section(number, title, runner, repeat))
+        print(report.section_text(done[-1]), flush=True)
+    total = time.perf_counter() - started
+    text = report.markdown(done, machine(), total, quick=args.quick)
+    print(report.summary_text(done, total))
+    if not args.no_write:
+        (ROOT / "BENCHMARKS.md").write_text(text)
+        print(f"wrote {ROOT / 'BENCHMARKS.md'}")
+    return 0
+
+
+def run_section(number: int, title: str, runner: Runner, repeat: int) -> Section:
+    """One section; a failure is reported in its place instead of stopping the benchmark."""
+    section = Section(number, title)
+    print(f"== {number}. {title} ...", flush=True)
+    start = time.perf_counter()
+    try:
+        runner(section, repeat)
+    except Exception as error:  # noqa: BLE001 - the report must still be written
+        section.missing = f"failed: {type(error).__name__}: {error}"
+        traceback.print_exc()
+    section.seconds = time.perf_counter() - start
+    return section
