@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := chromium fonts-dejavu-core poppler-utils
 
-.PHONY: venv run chromium test lint format bench translations
+.PHONY: venv run chromium test lint format bench translations extract
 
 venv: $(STAMP)
 
@@ -21,8 +21,16 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e '.[test]'
 	touch $@
 
+# Compiles the catalogues (the .mo files are build products, not committed).
 translations: $(STAMP)
-	-if [ -d scorer/translations ]; then $(BIN)/pybabel compile -d scorer/translations; fi
+	$(BIN)/pybabel compile --statistics -d scorer/translations
+
+# Gathers every message of the templates and the code, then merges them into each catalogue.
+extract: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ -k lazy_gettext -k lazy_ngettext:1,2 \
+		--sort-by-file --no-wrap -o scorer/translations/messages.pot .
+	$(BIN)/pybabel update -i scorer/translations/messages.pot -d scorer/translations \
+		--ignore-obsolete --no-wrap
 
 run: $(STAMP) translations
 	$(BIN)/flask --app scorer run --host 127.0.0.1 --port 5000

@@ -2,6 +2,170 @@
 
 from __future__ import annotations
 
-from flask import Blueprint
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, render_template, request
+from flask_babel import gettext, ngettext
+
+from scorer import store
+from scorer.db import get_db
+from scorer.errors import N_
+from scorer.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS, number
+from scorer.rules import PROFILES, VALUE_GROUPS, Layout, RuleProfile, effective_rules, get_profile
 
 bp = Blueprint("rulebook", __name__)
+
+# Which cards make each value group, in the words the table uses.
+CARD_GROUP_NAMES = {
+    "jokers": N_("Joker"),
+    "twenty": N_("Ace, two"),
+    "ten": N_("King, queen, jack, 10, 9, 8"),
+    "five": N_("7, 6, 5, 4, black three"),
+}
+
+
+@dataclass(frozen=True)
+class MinimumRow:
+    """One row of the minimum table, with the sides of a game whose total falls in it."""
+
+    start: int | None
+    end: int | None
+    minimum: int
+    sides: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def current(self) -> bool:
+        return bool(self.sides)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One line of the variants table."""
+
+    key: str
+    label: str
+    seatings: tuple[tuple[str, int], ...]
+    packs: int
+    cards_dealt: int
+    canastas_to_go_out: int
+    red_threes: tuple[str, ...]
+    sits_out: bool
+
+
+def card_values(profile: RuleProfile) -> list[tuple[str, int]]:
+    return [
+        (gettext(CARD_GROUP_NAMES[group]), profile.card_values.of(group)) for group in VALUE_GROUPS
+    ]
+
+
+def minimum_rows(
+    profile: RuleProfile, totals: list[tuple[str, int]] | None = None
+) -> list[MinimumRow]:
+    """The profile's minimum table; each side's total marks the row that applies to it."""
+    table = profile.minimum_table()
+    rows = []
+    for index, (start, minimum) in enumerate(table):
+        following = table[index + 1][0] if index + 1 < len(table) else None
+        end = None if following is None else following - 5  # scores move in steps of 5
+        sides = tuple(
+            (name, total)
+            for name, total in totals or ()
+            if profile.minimum_row_index(total) == index
+        )
+        rows.append(MinimumRow(start, end, minimum, sides))
+    return rows
+
+
+def seating_text(layout: Layout) -> str:
+    """How a layout seats its players: "2 teams of 2", "3 players, each alone"..."""
+    sizes = layout.team_sizes
+    if all(size == 1 for size in sizes):
+        return gettext("%(players)s players, each alone", players=len(sizes))
+    if len(set(sizes)) == 1:
+        return ngettext(
+            "%(num)s team of %(size)s", "%(num)s teams of %(size)s", len(sizes), size=sizes[0]
+        )
+    *first, last = [str(size) for size in sizes]
+    return gettext("teams of %(first)s and %(last)s", first=", ".join(first), last=last)
+
+
+def red_threes_text(profile: RuleProfile) -> tuple[str, ...]:
+    """Each red three's value, then the counts that score a set value."""
+    parts = [gettext("%(points)s each", points=number(profile.red_three))]
+    for count, points in sorted(profile.red_three_sets):
+        if count <= profile.red_threes_in_packs:
+            parts.append(
+                gettext("%(count)s of them: %(points)s", count=count, points=number(points))
+            )
+    return tuple(parts)
+
+
+def variants() -> list[Variant]:
+    return [
+        Variant(
+            key=profile.key,
+            label=str(PROFILE_LABELS.get(profile.key, profile.key)),
+            seatings=tuple(
+                (seating_text(layout), layout.target) for layout in profile.allowed_layouts()
+            ),
+            packs=profile.packs,
+            cards_dealt=profile.cards_dealt,
+            canastas_to_go_out=profile.canastas_to_go_out,
+            red_threes=red_threes_text(profile),
+            sits_out=any(
+                size > profile.playing_side_size
+                for layout in profile.layouts
+                for size in layout.team_sizes
+            ),
+        )
+        for profile in PROFILES.values()
+    ]
+
+
+def house_rules_of(profile: RuleProfile) -> list[tuple[str, str]]:
+    """(label, value) of each rule a game changed from its variant, minimums aside."""
+    rules = effective_rules(profile)
+    return [
+        (str(HOUSE_RULE_LABELS[key]), number(rules[key]))
+        for key in profile.house_rules
+        if key != "minimums"
+    ]
+
+
+def _game_from_query() -> store.GameRecord | None:
+    game_id = request.args.get("game")
+    if not game_id:
+        return None
+    try:
+        return store.load_game(get_db(), game_id)
+    except store.NotFound:
+        abort(404)
+
+
+@bp.get("/rules")
+def rules() -> str:
+    """The rule book; opened from a game, its minimum table and each side's row."""
+    game = _game_from_query()
+    profile = game.table.profile if game else get_profile(None)
+    totals = (
+        [
+            (side.name, total)
+            for side, total in zip(game.table.sides, game.state.totals, strict=True)
+        ]
+        if game
+        else None
+    )
+    return render_template(
+        "rules/rules.html",
+        game=game,
+        profile=profile,
+        profile_label=PROFILE_LABELS.get(profile.key, profile.key),
+        card_values=card_values(profile),
+        minimum_rows=minimum_rows(profile, totals),
+        high_target=profile.high_target,
+        high_row=profile.high_minimum_row,
+        variants=variants(),
+        house_rule_labels=list(HOUSE_RULE_LABELS.values()),
+        game_house_rules=house_rules_of(profile) if game else [],
+        game_minimums_changed=bool(game and "minimums" in profile.house_rules),
+    )
