@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -13,34 +15,48 @@ from flask_wtf.csrf import CSRFProtect
 ROOT = Path(__file__).resolve().parent.parent
 csrf = CSRFProtect()
 
+# Environment variables a server (gunicorn, `flask run`, a test's subprocess) may set.
+ENV_DATABASE = "SCORER_DATABASE"
+ENV_INSTANCE_PATH = "SCORER_INSTANCE_PATH"
+
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """The app factory: `config` may set DATABASE, TESTING, SECRET_KEY, WTF_CSRF_ENABLED."""
+    """The app factory.
+
+    `config` may set DATABASE, TESTING, SECRET_KEY, WTF_CSRF_ENABLED and INSTANCE_PATH (the
+    folder of the secret key and the default database); SCORER_DATABASE and
+    SCORER_INSTANCE_PATH in the environment do the same for a server started from the shell.
+    """
+    config = dict(config or {})
+    instance_path = (
+        config.get("INSTANCE_PATH") or os.environ.get(ENV_INSTANCE_PATH) or ROOT / "instance"
+    )
     app = Flask(
         __name__,
-        instance_path=str(ROOT / "instance"),
+        instance_path=str(Path(instance_path).resolve()),
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
     app.config.from_mapping(
-        DATABASE=str(Path(app.instance_path) / "scorer.sqlite3"),
+        DATABASE=os.environ.get(ENV_DATABASE) or str(Path(app.instance_path) / "scorer.sqlite3"),
         MAX_CONTENT_LENGTH=64 * 1024,  # a hand is a few hundred bytes; refuse floods early
         WTF_CSRF_TIME_LIMIT=None,  # a game lasts all evening: the form must not expire
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
-        JSON_SORT_KEYS=False,
     )
-    if config:
-        app.config.from_mapping(config)
+    app.config.from_mapping(config)
+    app.config["INSTANCE_PATH"] = app.instance_path
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's order
 
-    from scorer import api, db, i18n, pages, pdf, rulebook, web
+    from scorer import api, cli, db, i18n, pages, pdf, rulebook, web
 
     db.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
     web.init_app(app)
+    cli.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     # The API takes only application/json bodies, which no cross-site form can send.
@@ -51,11 +67,28 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def load_secret_key(instance: Path) -> str:
-    """The secret key kept in instance/, made on first run, readable by its owner only."""
+    """The secret key kept in instance/, made on first run, readable by its owner only.
+
+    The key is written to a private temporary file and linked into place, so a second
+    process starting at the same moment (two gunicorn workers) never reads half a key and
+    both end up with the same one.
+    """
     path = instance / "secret_key"
-    instance.mkdir(parents=True, exist_ok=True)
+    instance.mkdir(mode=0o700, parents=True, exist_ok=True)
     if not path.exists():
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_hex(32))
-    return path.read_text().strip()
+        fd, temporary = tempfile.mkstemp(dir=instance, prefix=".secret_key.")  # mode 0600
+        try:
+            with os.fdopen(fd, "w") as handle:
+                handle.write(secrets.token_hex(32))
+                handle.flush()
+                os.fsync(handle.fileno())
+            with contextlib.suppress(FileExistsError):  # another process was first: use its key
+                os.link(temporary, path)
+        finally:
+            os.unlink(temporary)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)  # a key others can read is no secret: tighten it
+    key = path.read_text().strip()
+    if len(key) < 32:
+        raise RuntimeError(f"{path} holds no usable secret key; delete it to make a new one")
+    return key

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+from datetime import datetime
 from typing import Any
 
 from scorer.errors import N_, RuleError
@@ -13,6 +15,31 @@ from scorer.store import GameRecord, side_to_dict
 NAME_MAX = 40
 PLAYERS_MAX = 6
 SIDES_MAX = 6
+HANDS_MAX = 1000  # far more than any game to 20 000 needs; keeps an import bounded
+
+# What a client may send. Fields the API itself writes (scores, totals, numbers) are
+# accepted and ignored, so a hand read from a game can be sent back as it is; any other
+# field is refused, because a misspelt one ("meld_point") would silently count as 0.
+GAME_FIELDS = frozenset({"name", "profile", "target", "first_dealer", "sides", "rules"})
+SIDE_FIELDS = frozenset({"name", "players"})
+SIDE_OUTPUT_FIELDS = frozenset({"total", "opening_minimum"})
+HAND_FIELDS = frozenset({"went_out", "concealed", "sides"})
+HAND_OUTPUT_FIELDS = frozenset({"number", "dealer"})
+SIDE_HAND_FIELDS = frozenset(
+    {
+        "meld_points",
+        "natural_canastas",
+        "mixed_canastas",
+        "red_threes",
+        "hand_points",
+        "meld_cards",
+        "hand_cards",
+    }
+)
+SIDE_HAND_OUTPUT_FIELDS = frozenset({"score", "running_total", "opening_minimum"})
+EXPORT_FORMAT = "scorer-game"
+EXPORT_VERSION = 1
+EXPORT_FIELDS = GAME_FIELDS | {"format", "format_version", "id", "created_at", "hands"}
 
 
 class PayloadError(RuleError):
@@ -23,9 +50,20 @@ def _type_error(field: str | None, template: str, **params: Any) -> PayloadError
     return PayloadError(field, template, **params)
 
 
-def _object(value: Any, field: str | None) -> dict[str, Any]:
+def _object(
+    value: Any,
+    field: str | None,
+    allowed: frozenset[str] | None = None,
+    ignored: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """A JSON object; with `allowed`, any key outside allowed and ignored is refused."""
     if not isinstance(value, dict):
         raise _type_error(field, N_("must be a JSON object"))
+    if allowed is not None:
+        unknown = sorted(set(value) - allowed - ignored)
+        if unknown:
+            path = f"{field}.{unknown[0]}" if field else unknown[0]
+            raise _type_error(path[:100], N_("is not a field this address takes"))
     return value
 
 
@@ -40,6 +78,10 @@ def _optional_int(data: dict[str, Any], key: str, field: str, default: int = 0) 
     return default if value is None else _int(value, field)
 
 
+# Control characters and lone surrogates cannot be shown (or even stored as UTF-8).
+_UNPRINTABLE = frozenset({"Cc", "Cs"})
+
+
 def _name(value: Any, field: str, *, required: bool) -> str:
     if value is None and not required:
         return ""
@@ -50,12 +92,18 @@ def _name(value: Any, field: str, *, required: bool) -> str:
         if not value and not required:
             return ""
         raise RuleError(field, N_("must be 1 to {max} characters"), max=NAME_MAX)
+    if any(unicodedata.category(char) in _UNPRINTABLE for char in value):
+        raise RuleError(field, N_("must not contain control characters"))
     return value
 
 
 def parse_game(data: Any) -> dict[str, Any]:
     """Arguments for store.create_game from a POST /api/games body."""
-    data = _object(data, None)
+    data = _object(data, None, GAME_FIELDS)
+    return _game_arguments(data)
+
+
+def _game_arguments(data: dict[str, Any]) -> dict[str, Any]:
     profile = data.get("profile")
     if profile is not None and not isinstance(profile, str):
         raise _type_error("profile", N_("must be text"))
@@ -85,7 +133,7 @@ def parse_game(data: Any) -> dict[str, Any]:
 
 def _side(raw: Any, index: int) -> Side:
     path = f"sides[{index}]"
-    raw = _object(raw, path)
+    raw = _object(raw, path, SIDE_FIELDS, SIDE_OUTPUT_FIELDS)
     players = raw.get("players")
     if not isinstance(players, list):
         raise _type_error(f"{path}.players", N_("must be a list of names"))
@@ -108,14 +156,14 @@ def _cards(value: Any, field: str) -> CardCounts:
     unknown = set(data) - set(VALUE_GROUPS)
     if unknown:
         raise _type_error(
-            f"{field}.{sorted(unknown)[0]}", N_("is not a card group (jokers, twenty, ten, five)")
+            f"{field}.{sorted(unknown)[0]}"[:100],
+            N_("is not a card group (jokers, twenty, ten, five)"),
         )
     return CardCounts(**{g: _optional_int(data, g, f"{field}.{g}") for g in VALUE_GROUPS})
 
 
-def _side_hand(raw: Any, index: int) -> SideHand:
-    path = f"sides[{index}]"
-    data = _object(raw, path)
+def _side_hand(raw: Any, path: str) -> SideHand:
+    data = _object(raw, path, SIDE_HAND_FIELDS, SIDE_HAND_OUTPUT_FIELDS)
     meld_cards = data.get("meld_cards")
     hand_cards = data.get("hand_cards")
     return SideHand(
@@ -131,23 +179,83 @@ def _side_hand(raw: Any, index: int) -> SideHand:
 
 def parse_hand(data: Any) -> Hand:
     """A Hand from an API body (shape and types only; the rules engine judges the rest)."""
-    data = _object(data, None)
+    return _hand(data, None)
+
+
+def _hand(data: Any, path: str | None) -> Hand:
+    prefix = f"{path}." if path else ""
+    data = _object(data, path, HAND_FIELDS, HAND_OUTPUT_FIELDS)
     went_out = data.get("went_out")
     if went_out is not None:
-        went_out = _int(went_out, "went_out")
+        went_out = _int(went_out, f"{prefix}went_out")
     concealed = data.get("concealed", False)
     if not isinstance(concealed, bool):
-        raise _type_error("concealed", N_("must be true or false"))
+        raise _type_error(f"{prefix}concealed", N_("must be true or false"))
     sides = data.get("sides")
     if not isinstance(sides, list):
-        raise _type_error("sides", N_("must be a list with one entry per side"))
+        raise _type_error(f"{prefix}sides", N_("must be a list with one entry per side"))
     if len(sides) > SIDES_MAX:
-        raise RuleError("sides", N_("a game has 2 to {max} sides"), max=SIDES_MAX)
+        raise RuleError(f"{prefix}sides", N_("a game has 2 to {max} sides"), max=SIDES_MAX)
     return Hand(
-        sides=tuple(_side_hand(raw, i) for i, raw in enumerate(sides)),
+        sides=tuple(_side_hand(raw, f"{prefix}sides[{i}]") for i, raw in enumerate(sides)),
         went_out=went_out,
         concealed=concealed,
     )
+
+
+def parse_export(data: Any) -> dict[str, Any]:
+    """Arguments for store.import_game from an exported game (see game_to_export)."""
+    data = _object(data, None, EXPORT_FIELDS)
+    if data.get("format") != EXPORT_FORMAT:
+        raise _type_error("format", N_("must be {format}"), format=EXPORT_FORMAT)
+    if data.get("format_version") != EXPORT_VERSION:
+        raise _type_error("format_version", N_("must be {version}"), version=EXPORT_VERSION)
+    hands = data.get("hands", [])
+    if not isinstance(hands, list):
+        raise _type_error("hands", N_("must be a list of hands"))
+    if len(hands) > HANDS_MAX:
+        raise RuleError("hands", N_("a game has at most {max} hands"), max=HANDS_MAX)
+    arguments = _game_arguments(data)
+    arguments["hands"] = [_hand(raw, f"hands[{i}]") for i, raw in enumerate(hands)]
+    arguments["created_at"] = _timestamp(data.get("created_at"), "created_at")
+    return arguments
+
+
+def _timestamp(value: Any, field: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > 40:
+        raise _type_error(field, N_("must be a date and time (ISO 8601)"))
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise _type_error(field, N_("must be a date and time (ISO 8601)")) from None
+    return value
+
+
+def game_to_export(record: GameRecord) -> dict[str, Any]:
+    """Everything needed to rebuild the game elsewhere: its table and each hand's inputs."""
+    table = record.table
+    return {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_VERSION,
+        "id": record.id,
+        "name": record.name,
+        "profile": record.profile_key,
+        "target": table.profile.target,
+        "rules": record.house_rules,
+        "first_dealer": table.seating[table.first_dealer],
+        "created_at": record.created_at,
+        "sides": [{"name": side.name, "players": list(side.players)} for side in table.sides],
+        "hands": [
+            {
+                "went_out": result.hand.went_out,
+                "concealed": result.hand.concealed,
+                "sides": [side_to_dict(side) for side in result.hand.sides],
+            }
+            for result in record.state.results
+        ],
+    }
 
 
 def game_to_json(record: GameRecord) -> dict[str, Any]:

@@ -92,24 +92,69 @@ def create_game(
     """Store a new game and return its id."""
     table = build_table(profile_key, target, house_rules, sides, first_dealer)
     game_id = new_game_id()
-    stamp = now()
     with transaction(db):
-        db["games"].insert(
-            {
-                "id": game_id,
-                "name": name or "",
-                "profile": table.profile.key,
-                "target": table.profile.target,
-                "rules": json.dumps(house_rules or {}),
-                "first_dealer": table.seating[table.first_dealer],
-                "version": 1,
-                "created_at": stamp,
-                "updated_at": stamp,
-            }
-        )
-        db["sides"].insert_all(
-            {"game_id": game_id, "position": i, "name": s.name, "players": json.dumps(s.players)}
-            for i, s in enumerate(table.sides)
+        _insert_game(db, game_id, name, table, house_rules, now())
+    return game_id
+
+
+def _insert_game(
+    db: sqlite_utils.Database,
+    game_id: str,
+    name: str | None,
+    table: Table,
+    house_rules: dict[str, Any] | None,
+    created_at: str,
+) -> None:
+    db["games"].insert(
+        {
+            "id": game_id,
+            "name": name or "",
+            "profile": table.profile.key,
+            "target": table.profile.target,
+            "rules": json.dumps(house_rules or {}),
+            "first_dealer": table.seating[table.first_dealer],
+            "version": 1,
+            "created_at": created_at,
+            "updated_at": now(),
+        }
+    )
+    db["sides"].insert_all(
+        {"game_id": game_id, "position": i, "name": s.name, "players": json.dumps(s.players)}
+        for i, s in enumerate(table.sides)
+    )
+
+
+def import_game(
+    db: sqlite_utils.Database,
+    *,
+    name: str | None,
+    profile_key: str | None,
+    target: int | None,
+    sides: list[Side],
+    first_dealer: str | None = None,
+    house_rules: dict[str, Any] | None = None,
+    hands: list[Hand] | tuple[Hand, ...] = (),
+    created_at: str | None = None,
+) -> str:
+    """Store an exported game under a new id, all its hands in the same transaction.
+
+    The hands are replayed first: a refusal names the hand (`hands[2].sides[0]...`) and
+    nothing is stored. A new id keeps ids unguessable whatever the file says.
+    """
+    table = build_table(profile_key, target, house_rules, sides, first_dealer)
+    try:
+        play(table, hands)
+    except GameFinished:
+        raise
+    except RuleError as error:
+        index = getattr(error, "hand_number", 1) - 1
+        field = f"hands[{index}].{error.field}" if error.field else f"hands[{index}]"
+        raise RuleError(field, error.template, **error.params) from error
+    game_id = new_game_id()
+    with transaction(db):
+        _insert_game(db, game_id, name, table, house_rules, created_at or now())
+        db["hands"].insert_all(
+            _hand_row(game_id, number, hand) for number, hand in enumerate(hands, start=1)
         )
     return game_id
 
@@ -228,6 +273,14 @@ def _seen_key(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> 
     if row[0] != hand_fingerprint(hand):
         raise KeyReused("Idempotency-Key", N_("this key was already used for a different hand"))
     return True
+
+
+def key_recorded(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool:
+    """True when this key already recorded this very hand on this game (a retry)."""
+    try:
+        return _seen_key(db, game_id, key, hand)
+    except KeyReused:
+        return False
 
 
 def record_hand(
@@ -367,12 +420,18 @@ def delete_game(db: sqlite_utils.Database, game_id: str) -> None:
 
 def list_games(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[GameRecord]:
     """Games, latest first; only those in `ids` when given (a browser's own games)."""
-    if ids is not None and not ids:
-        return []
-    sql = "select id from games"
-    params: list[Any] = []
-    if ids is not None:
-        sql += f" where id in ({', '.join('?' for _ in ids)})"
-        params = list(ids)
-    sql += " order by updated_at desc, created_at desc"
-    return [load_game(db, row["id"]) for row in db.query(sql, params)]
+    order = " order by updated_at desc, created_at desc"
+    if ids is None:
+        rows = list(db.query("select id, updated_at, created_at from games" + order))
+    else:
+        rows = []
+        wanted = list(dict.fromkeys(ids))
+        # In slices, so a long list stays under SQLite's limit of bound parameters.
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows += db.query(
+                f"select id, updated_at, created_at from games where id in ({marks})", chunk
+            )
+        rows.sort(key=lambda row: (row["updated_at"], row["created_at"]), reverse=True)
+    return [load_game(db, row["id"]) for row in rows]

@@ -2,40 +2,82 @@
 
 from __future__ import annotations
 
+import logging
+
 from flask import Flask, Response, jsonify, render_template, request
+from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
+
+from scorer.errors import N_
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "font-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
-    "object-src 'none'"
+    "font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; object-src 'none'"
 )
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+
+# Plain words for the errors the API can meet outside its own refusals.
+API_MESSAGES = {
+    400: N_("the request could not be read"),
+    404: N_("nothing at this address"),
+    405: N_("this address does not take that method"),
+    413: N_("the request is too large"),
+    415: N_("send the body as application/json"),
+    500: N_("something went wrong on our side; nothing was changed"),
+}
+
+log = logging.getLogger(__name__)
 
 
 def security_headers(response: Response) -> Response:
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Frame-Options", "DENY")
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
     return response
 
 
 def _wants_json() -> bool:
-    return request.path.startswith("/api/")
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def api_message(status: int) -> str:
+    return gettext(API_MESSAGES.get(status, N_("the request was refused")))
+
+
+def _page(status: int, error: HTTPException | None) -> tuple[Response | str, int]:
+    try:
+        return render_template("error.html", status=status, error=error), status
+    except Exception:  # the error page itself failed: still answer, in plain text
+        log.exception("error page failed to render")
+        body = f"{status} {error.name if error else 'Internal Server Error'}"
+        return Response(body, status, mimetype="text/plain"), status
 
 
 def http_error(error: HTTPException) -> tuple[Response | str, int]:
     status = error.code or 500
     if _wants_json():
-        return jsonify(error=error.description, field=None), status
-    return render_template("error.html", status=status, error=error), status
+        response = jsonify(error=api_message(status), field=None)
+        allowed = getattr(error, "valid_methods", None)
+        if allowed:
+            response.headers["Allow"] = ", ".join(allowed)
+        return response, status
+    return _page(status, error)
 
 
 def unexpected_error(error: Exception) -> tuple[Response | str, int]:
     """Last resort: a plain page (or JSON) instead of a stack trace."""
+    log.exception("unexpected error", exc_info=error)
     if _wants_json():
-        return jsonify(error="something went wrong on our side", field=None), 500
-    return render_template("error.html", status=500, error=None), 500
+        return jsonify(error=api_message(500), field=None), 500
+    return _page(500, None)
 
 
 def init_app(app: Flask) -> None:
