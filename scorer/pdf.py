@@ -1,7 +1,306 @@
-"""Printable score sheets rendered by WeasyPrint."""
+"""Printable score sheets rendered by WeasyPrint: a game's sheet and a blank one."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
+
+import weasyprint
+from flask import Blueprint, Response, abort, render_template, request
+from flask_babel import format_date, format_decimal, gettext
+from flask_babel import lazy_gettext as _l
+from weasyprint.urls import URLFetcher
+
+from scorer import ROOT, store
+from scorer.db import get_db
+from scorer.game import GameState, HandResult, Side
+from scorer.rules import MinimumRow, RuleProfile, effective_rules, get_profile
 
 bp = Blueprint("pdf", __name__)
+
+# Paper sizes a sheet can be printed on (?paper=...), as CSS @page sizes.
+PAPERS = {"a4": "A4", "letter": "letter"}
+# Fonts come from the machine; nothing else outside the app folder is ever read.
+FONT_FOLDER = Path("/usr/share/fonts")
+NAME_MAX = 40
+BLANK_ROWS = 22
+# The variant whose numbers a blank sheet prints, by its number of sides.
+BLANK_PROFILES = {2: "classic", 3: "three-player"}
+
+PROFILE_LABELS = {
+    "classic": _l("Classic partnership Canasta"),
+    "two-player": _l("Two players"),
+    "three-player": _l("Three players"),
+    "five-player": _l("Five players"),
+    "six-player": _l("Six players"),
+}
+
+HOUSE_RULE_LABELS = {
+    "going_out": _l("going out"),
+    "concealed_going_out": _l("going out concealed"),
+    "natural_canasta": _l("natural canasta"),
+    "mixed_canasta": _l("mixed canasta"),
+    "red_three": _l("red three"),
+    "all_red_threes": _l("all red threes"),
+    "canastas_to_go_out": _l("canastas to go out"),
+    "minimums": _l("opening minimums"),
+}
+
+
+class LocalOnlyFetcher(URLFetcher):
+    """Serves the sheet's files from the app folder and the system fonts; never the network."""
+
+    def __init__(self, roots: tuple[Path, ...]) -> None:
+        super().__init__(allowed_protocols=("file", "data"), allow_redirects=False)
+        self.roots = tuple(root.resolve() for root in roots)
+
+    def fetch(self, url: str, headers: Any = None) -> Any:
+        scheme = urlsplit(url).scheme.lower()
+        if scheme == "file":
+            path = Path(url2pathname(urlsplit(url).path)).resolve()
+            if not any(path.is_relative_to(root) for root in self.roots):
+                raise ValueError(f"the sheet may not read {url}")
+        elif scheme != "data":
+            raise ValueError(f"the sheet loads nothing from the network: {url}")
+        return super().fetch(url, headers)
+
+
+def render_pdf(html: str) -> bytes:
+    """The PDF of a rendered sheet template (relative URLs resolve in the app folder)."""
+    fetcher = LocalOnlyFetcher((ROOT / "static", FONT_FOLDER))
+    return weasyprint.HTML(string=html, base_url=str(ROOT), url_fetcher=fetcher).write_pdf()
+
+
+def points(value: int) -> str:
+    """A score as the reader's language writes it, with a true minus sign."""
+    return format_decimal(value).replace("-", "\u2212")
+
+
+def slug(name: str) -> str:
+    """A file-name-safe form of a game's name (ASCII letters, digits and hyphens)."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    cleaned = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
+    return cleaned[:NAME_MAX].strip("-") or "game"
+
+
+def page_counter_css() -> str:
+    """CSS `content` for "page N of M" in the reader's language."""
+    text = gettext("page %(page)s of %(pages)s", page="\x01", pages="\x02")
+    parts = re.split(r"(\x01|\x02)", text)
+    css = []
+    for part in parts:
+        if part == "\x01":
+            css.append("counter(page)")
+        elif part == "\x02":
+            css.append("counter(pages)")
+        elif part:
+            css.append(css_string(part))
+    return " ".join(css)
+
+
+def css_string(text: str) -> str:
+    """A quoted CSS string that cannot close its rule nor the <style> element."""
+    escaped = "".join(
+        ch if ch.isalnum() or ch in " .,:;!?()-" else f"\\{ord(ch):x} " for ch in text
+    )
+    return f'"{escaped}"'
+
+
+def paper_size() -> str:
+    """The @page size asked for with ?paper=, A4 by default; 400 for an unknown paper."""
+    paper = request.args.get("paper", "a4").strip().lower()
+    if paper not in PAPERS:
+        abort(refused("paper", gettext("paper must be a4 or letter")))
+    return PAPERS[paper]
+
+
+def refused(field: str, message: str) -> Response:
+    """A plain page saying which query parameter is wrong (HTTP 400)."""
+    page = render_template("pdf/refused.html", field=field, message=message)
+    return Response(page, status=400, mimetype="text/html")
+
+
+def pdf_response(data: bytes, filename: str) -> Response:
+    response = Response(data, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@dataclass(frozen=True)
+class SideCells:
+    """One side's part of a hand row on the sheet."""
+
+    minimum: int
+    cards: int
+    canastas: int
+    red_threes: int
+    going_out: int | None  # None: this side did not go out
+    concealed: bool
+    hand: int
+    score: int
+    total: int
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int
+    dealer: str
+    stock_ran_out: bool
+    sides: tuple[SideCells, ...]
+
+
+def sheet_row(result: HandResult) -> SheetRow:
+    went_out = result.hand.went_out
+    cells = tuple(
+        SideCells(
+            minimum=result.minimums[i],
+            cards=score.cards,
+            canastas=score.canastas,
+            red_threes=score.red_threes,
+            going_out=score.going_out if went_out == i else None,
+            concealed=went_out == i and result.hand.concealed,
+            hand=score.hand,
+            score=score.total,
+            total=result.totals[i],
+        )
+        for i, score in enumerate(result.scores)
+    )
+    return SheetRow(result.number, result.dealer, went_out is None, cells)
+
+
+def side_groups(count: int) -> list[list[int]]:
+    """Side indices per table: at most 3 sides fit across portrait paper, so 4 to 6 split."""
+    tables = -(-count // 3)
+    size = -(-count // tables)
+    return [list(range(start, min(start + size, count))) for start in range(0, count, size)]
+
+
+def result_line(state: GameState) -> str:
+    """The game's outcome in one sentence."""
+    sides = state.table.sides
+    if state.winner is not None:
+        return gettext(
+            "Winner: %(side)s with %(total)s points",
+            side=side_label(sides[state.winner], state.winner),
+            total=points(state.totals[state.winner]),
+        )
+    if state.tied:
+        return gettext("Tied at the top: one more hand")
+    return gettext("In progress")
+
+
+def side_label(side: Side, index: int) -> str:
+    return side.name or gettext("Side %(n)s", n=index + 1)
+
+
+def house_rules(profile: RuleProfile) -> list[str]:
+    """The rules this game changed, as "label value" phrases."""
+    rules = effective_rules(profile)
+    phrases = []
+    for key in profile.house_rules:
+        value = rules[key]
+        if key == "minimums":
+            shown = "; ".join(f"{low}: {minimum}" for low, minimum in minimum_rows(profile))
+        elif key == "canastas_to_go_out":
+            shown = str(value)
+        else:
+            shown = points(value)
+        phrases.append(f"{HOUSE_RULE_LABELS[key]} {shown}")
+    return phrases
+
+
+def minimum_range(table: tuple[MinimumRow, ...], index: int) -> str:
+    """The running totals a minimum-table row covers, e.g. "1 500 to 2 995"."""
+    start = table[index][0]
+    following = table[index + 1][0] if index + 1 < len(table) else None
+    if start is None:
+        return gettext("below %(total)s", total=points(following if following is not None else 0))
+    if following is None:
+        return gettext("%(total)s and more", total=points(start))
+    # Scores are multiples of 5: the row ends one step before the next one starts.
+    return gettext("%(low)s to %(high)s", low=points(start), high=points(following - 5))
+
+
+def game_date(record: store.GameRecord) -> date:
+    return date.fromisoformat(record.created_at[:10])
+
+
+@bp.get("/games/<game_id>/sheet.pdf")
+def game_sheet(game_id: str) -> Response:
+    """The game's score sheet, hand by hand, ready to print."""
+    size = paper_size()
+    try:
+        record = store.load_game(get_db(), game_id)
+    except store.NotFound:
+        abort(404)
+    state = record.state
+    profile = state.table.profile
+    played = game_date(record)
+    html = render_template(
+        "pdf/game_sheet.html",
+        record=record,
+        state=state,
+        profile=profile,
+        profile_label=PROFILE_LABELS.get(profile.key, profile.key),
+        house_rules=house_rules(profile),
+        sides=[side_label(side, i) for i, side in enumerate(state.table.sides)],
+        rows=[sheet_row(result) for result in state.results],
+        groups=side_groups(len(state.table.sides)),
+        result=result_line(state),
+        played=format_date(played, format="long"),
+        page_size=size,
+        page_counter=page_counter_css(),
+        points=points,
+    )
+    return pdf_response(render_pdf(html), f"canasta-{slug(record.name)}-{played.isoformat()}.pdf")
+
+
+def blank_sides() -> tuple[int, list[str]]:
+    """Sides and names asked for by a blank sheet; 400 naming the parameter otherwise."""
+    raw_names = request.args.get("names")
+    names = [name.strip() for name in raw_names.split(",")] if raw_names else []
+    if any(len(name) > NAME_MAX for name in names):
+        abort(
+            refused("names", gettext("each name may have at most %(max)s characters", max=NAME_MAX))
+        )
+    raw_sides = request.args.get("sides", str(max(len(names), 2)))
+    if raw_sides.strip() not in {str(n) for n in BLANK_PROFILES}:
+        abort(refused("sides", gettext("sides must be 2 or 3")))
+    count = int(raw_sides)
+    if len(names) > count:
+        abort(
+            refused("names", gettext("give at most one name for each of the %(n)s sides", n=count))
+        )
+    return count, names + [""] * (count - len(names))
+
+
+def minimum_rows(profile: RuleProfile) -> list[tuple[str, str]]:
+    """The opening-minimum table as (running totals, minimum) texts."""
+    table = profile.minimum_table()
+    return [(minimum_range(table, i), points(row[1])) for i, row in enumerate(table)]
+
+
+@bp.get("/sheets/blank.pdf")
+def blank_sheet() -> Response:
+    """An empty score grid for tables that keep score with a pen."""
+    size = paper_size()
+    count, names = blank_sides()
+    profile = get_profile(BLANK_PROFILES[count])
+    html = render_template(
+        "pdf/blank_sheet.html",
+        profile=profile,
+        profile_label=PROFILE_LABELS.get(profile.key, profile.key),
+        names=names,
+        rows=range(1, BLANK_ROWS + 1),
+        minimums=minimum_rows(profile),
+        page_size=size,
+        page_counter=page_counter_css(),
+        points=points,
+    )
+    return pdf_response(render_pdf(html), f"canasta-blank-sheet-{count}-sides.pdf")
