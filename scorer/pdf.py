@@ -29,7 +29,8 @@ PAPERS = {"a4": "A4", "letter": "letter"}
 # Fonts come from the machine; nothing else outside the app folder is ever read.
 FONT_FOLDER = Path("/usr/share/fonts")
 NAME_MAX = 40
-BLANK_ROWS = 22
+# Rows of a blank grid: as many as fit on one page of each paper.
+BLANK_ROWS = {"A4": 25, "letter": 23}
 # The variant whose numbers a blank sheet prints, by its number of sides.
 BLANK_PROFILES = {2: "classic", 3: "three-player"}
 
@@ -286,6 +287,33 @@ def minimum_rows(profile: RuleProfile) -> list[tuple[str, str]]:
     return [(minimum_range(table, i), points(row[1])) for i, row in enumerate(table)]
 
 
+CARD_LABELS = {
+    "jokers": _l("Joker"),
+    "twenty": _l("Ace, two"),
+    "ten": _l("K, Q, J, 10, 9, 8"),
+    "five": _l("7, 6, 5, 4, black three"),
+}
+
+
+def card_values(profile: RuleProfile) -> list[tuple[str, str]]:
+    return [
+        (str(label), points(profile.card_values.of(group))) for group, label in CARD_LABELS.items()
+    ]
+
+
+def bonuses(profile: RuleProfile) -> list[tuple[str, str]]:
+    """The bonus list of a profile, in the order a table counts them."""
+    all_threes = profile.red_threes_in_packs
+    return [
+        (gettext("Natural canasta"), points(profile.natural_canasta)),
+        (gettext("Mixed canasta"), points(profile.mixed_canasta)),
+        (gettext("Red three, each"), points(profile.red_three)),
+        (gettext("All %(n)s red threes", n=all_threes), points(profile.all_red_threes())),
+        (gettext("Going out"), points(profile.going_out)),
+        (gettext("Going out concealed (in all)"), points(profile.concealed_going_out)),
+    ]
+
+
 @bp.get("/sheets/blank.pdf")
 def blank_sheet() -> Response:
     """An empty score grid for tables that keep score with a pen."""
@@ -297,8 +325,10 @@ def blank_sheet() -> Response:
         profile=profile,
         profile_label=PROFILE_LABELS.get(profile.key, profile.key),
         names=names,
-        rows=range(1, BLANK_ROWS + 1),
+        rows=range(1, BLANK_ROWS[size] + 1),
         minimums=minimum_rows(profile),
+        card_values=card_values(profile),
+        bonuses=bonuses(profile),
         page_size=size,
         page_counter=page_counter_css(),
         points=points,
