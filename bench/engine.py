@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bench import fixtures
+from bench.context import Bench
 from bench.measure import Row, Section, compare, fmt_count, fmt_ratio, fmt_time
 from scorer.game import play
 from scorer.hands import Hand, SideHand, score_hand, validate_hand
@@ -22,7 +23,8 @@ def _build_cycle() -> tuple[Hand, ...]:
     )
 
 
-def run(section: Section, repeat: int) -> None:
+def run(section: Section, bench: Bench) -> None:
+    repeat = bench.repeat + 2  # cheap: a few more samples
     table = fixtures.table()
     profile = table.profile
 

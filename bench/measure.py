@@ -64,13 +64,14 @@ def compare(
     baseline: Callable[[], object],
     repeat: int,
     budget: float = 0.02,
+    warmup: int = 3,
 ) -> tuple[float, float]:
     """Median seconds per call of subject and baseline, sampled in alternation.
 
     Alternating the two keeps a slow patch of a shared machine from landing on one side only.
     """
     n_subject, n_baseline = calls_for(subject, budget), calls_for(baseline, budget)
-    for _ in range(3):  # warm up in alternation too: the first rounds run measurably slower
+    for _ in range(warmup):  # warm up in alternation too: the first rounds run measurably slower
         sample(baseline, n_baseline)
         sample(subject, n_subject)
     subjects, baselines = [], []
@@ -103,7 +104,9 @@ def fmt_ratio(value: float, baseline: float, name: str) -> str:
 
 
 def fmt_bytes(count: int) -> str:
-    return f"{count:,} B ({count / 1024:.1f} KiB)".replace(",", " ")
+    if count >= 1024 * 1024:
+        return f"{count / 1024 / 1024:.1f} MiB"
+    return f"{fmt_count(count)} B ({count / 1024:.1f} KiB)"
 
 
 def machine() -> dict[str, str]:
@@ -145,3 +148,24 @@ def _os_name() -> str:
         return platform.freedesktop_os_release().get("PRETTY_NAME", "")
     except OSError:
         return ""
+
+
+def compare_each(
+    subjects: list[Callable[[], object]],
+    baseline: Callable[[], object],
+    warmup: int = 2,
+    budget: float = 0.02,
+) -> tuple[float, float]:
+    """Like :func:`compare` for actions that run once each (each adds a hand somewhere).
+
+    The first `warmup` subjects are run and not counted.
+    """
+    n_baseline = calls_for(baseline, budget)
+    subject_times, baselines = [], []
+    for index, subject in enumerate(subjects):
+        base = sample(baseline, n_baseline)
+        took = sample(subject, 1)
+        if index >= warmup:
+            baselines.append(base)
+            subject_times.append(took)
+    return statistics.median(subject_times), statistics.median(baselines)

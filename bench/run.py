@@ -8,17 +8,22 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import engine, report
+from bench import engine, http_load, inprocess, memory, report, sheet
+from bench.context import Bench
 from bench.measure import Section, machine
 
 ROOT = Path(__file__).resolve().parent.parent
 
-Runner = Callable[[Section, int], None]
+Runner = Callable[[Section, Bench], None]
 
 
 def sections() -> list[tuple[int, str, Runner]]:
     return [
         (1, "Engine", engine.run),
+        (2, "Server in process", inprocess.run),
+        (3, "Server over HTTP", http_load.run),
+        (4, "PDF score sheet", sheet.run),
+        (6, "Memory", memory.run),
     ]
 
 
@@ -28,15 +33,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated section numbers, e.g. 1,4")
     parser.add_argument("--no-write", action="store_true", help="print only, keep BENCHMARKS.md")
     args = parser.parse_args(argv)
-    repeat = 3 if args.quick else 7
+    bench = Bench(args.quick)
     wanted = {int(n) for n in args.only.split(",")} if args.only else None
     started = time.perf_counter()
     done: list[Section] = []
-    for number, title, runner in sections():
-        if wanted and number not in wanted:
-            continue
-        done.append(run_section(number, title, runner, repeat))
-        print(report.section_text(done[-1]), flush=True)
+    try:
+        for number, title, runner in sections():
+            if wanted and number not in wanted:
+                continue
+            done.append(run_section(number, title, runner, bench))
+            print(report.section_text(done[-1]), flush=True)
+    finally:
+        bench.close()
     total = time.perf_counter() - started
     text = report.markdown(done, machine(), total, quick=args.quick)
     print(report.summary_text(done, total))
@@ -46,13 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run_section(number: int, title: str, runner: Runner, repeat: int) -> Section:
+def run_section(number: int, title: str, runner: Runner, bench: Bench) -> Section:
     """One section; a failure is reported in its place instead of stopping the benchmark."""
     section = Section(number, title)
     print(f"== {number}. {title} ...", flush=True)
     start = time.perf_counter()
     try:
-        runner(section, repeat)
+        runner(section, bench)
     except Exception as error:  # noqa: BLE001 - the report must still be written
         section.missing = f"failed: {type(error).__name__}: {error}"
         traceback.print_exc()

@@ -1,6 +1,6 @@
 """The app as gunicorn serves it for the benchmark: a temporary database and a bare route.
 
-gunicorn cannot hand create_app a config dict, so this module builds the app from
+gunicorn cannot hand create_app a config dict, so `bench.wsgi:create()` builds the app from
 BENCH_DATABASE and mounts /bench/bare (a fixed string) on the same app: the floor of the
 same server, the same workers and the same after-request hooks.
 """
@@ -8,6 +8,8 @@ same server, the same workers and the same after-request hooks.
 from __future__ import annotations
 
 import os
+
+from flask import Flask
 
 from scorer import create_app
 
@@ -19,10 +21,13 @@ def bare() -> str:
     return BARE_BODY
 
 
-app = create_app(
-    {
-        "DATABASE": os.environ["BENCH_DATABASE"],
-        "SECRET_KEY": os.environ.get("BENCH_SECRET_KEY", "bench-secret"),
-    }
-)
-app.add_url_rule(BARE_PATH, "bench_bare", bare)
+def create() -> Flask:
+    app = create_app(
+        {
+            "DATABASE": os.environ["BENCH_DATABASE"],
+            "SECRET_KEY": os.environ.get("BENCH_SECRET_KEY", "bench-secret"),
+            "INSTANCE_PATH": os.path.dirname(os.environ["BENCH_DATABASE"]),
+        }
+    )
+    app.add_url_rule(BARE_PATH, "bench_bare", bare)
+    return app

@@ -1,0 +1,71 @@
+"""Section 3: the app under gunicorn (2 workers, loopback) and a bounded load on it."""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+
+from bench.context import Bench
+from bench.measure import Row, Section, fmt_time
+from bench.served import CONNECTIONS, SCOREBOARD_LENGTH, WORKERS, Load
+from bench.site import RECORD, SCOREBOARD
+from bench.wsgi import BARE_PATH
+
+
+def run(section: Section, bench: Bench) -> None:
+    server = bench.server
+    seconds = 2 if bench.quick else 3  # whole seconds: wrk takes no fractions
+    rounds = 1 if bench.quick else 3
+    targets = {"bare route (same server)": BARE_PATH}
+    scoreboard = SCOREBOARD.format(id=server.game)
+    scoreboard_name = f"scoreboard, {SCOREBOARD_LENGTH}-hand game"
+    has_scoreboard = server.status(scoreboard) == 200
+    if has_scoreboard:
+        targets[scoreboard_name] = scoreboard
+    targets[f"API read, {SCOREBOARD_LENGTH}-hand game"] = f"/api/games/{server.game}"
+    record = f"record a hand (API POST), {SCOREBOARD_LENGTH}-hand games"
+    script = server.post_script()
+    runs: dict[str, list[Load]] = {name: [] for name in [*targets, record]}
+    for _ in range(rounds):  # in alternation, so drift touches every target alike
+        for name, path in targets.items():
+            runs[name].append(server.load(path, seconds))
+        runs[record].append(server.load(RECORD.format(id="*"), seconds, script))
+    bare = _median(runs.pop("bare route (same server)"))
+    section.rows.append(_row("baseline: bare route, same server", bare, bare, None))
+    section.rows[-1].ratio = ""
+    if not has_scoreboard:
+        section.rows.append(Row(scoreboard_name, "not available yet"))
+    for name, loads in runs.items():
+        load = _median(loads)
+        goal = name.startswith("scoreboard")
+        section.rows.append(_row(name, load, bare, 0.5 if goal else None))
+    tool = "wrk" if shutil.which("wrk") else "a Python load generator (wrk is not installed)"
+    section.notes.append(
+        f"gunicorn, {WORKERS} sync workers on 127.0.0.1; {tool} with {CONNECTIONS} connections, "
+        f"{rounds} run(s) of {seconds} s per target, targets in alternation; the load "
+        "generator shares the 2 cores with the server."
+    )
+    failures = sum(load.errors for loads in runs.values() for load in loads)
+    if failures:
+        section.notes.append(f"{failures} requests failed (non-2xx or socket errors).")
+
+
+def _median(loads: list[Load]) -> Load:
+    return Load(
+        requests_per_second=statistics.median(x.requests_per_second for x in loads),
+        p50=statistics.median(x.p50 for x in loads),
+        p99=statistics.median(x.p99 for x in loads),
+        requests=sum(x.requests for x in loads),
+        errors=sum(x.errors for x in loads),
+    )
+
+
+def _row(name: str, load: Load, bare: Load, goal: float | None) -> Row:
+    share = load.requests_per_second / bare.requests_per_second if bare.requests_per_second else 0
+    value = (
+        f"{load.requests_per_second:.0f} req/s; p50 {fmt_time(load.p50)}, p99 {fmt_time(load.p99)}"
+    )
+    ratio = f"{share:.2f}× the bare route's req/s; p50 {load.p50 / bare.p50:.1f}× its p50"
+    if goal is None:
+        return Row(name, value, ratio)
+    return Row(name, value, ratio, f"≥ {goal:.1f}× the bare route's req/s", share >= goal)

@@ -1,0 +1,76 @@
+"""Section 4: the PDF score sheet of a 60-hand game against a trivial one-page document."""
+
+from __future__ import annotations
+
+import io
+
+import weasyprint
+
+from bench.context import Bench
+from bench.measure import Row, Section, compare, fmt_bytes, fmt_time
+from bench.site import SHEET, Site
+
+LENGTH = 60
+LIMIT = 1.5  # seconds
+FLOOR_FACTOR = 4
+TRIVIAL = "<!doctype html><html><body><p>Canasta</p></body></html>"
+BLANK = "/sheets/blank.pdf?sides=2"
+FLOOR = "the trivial document"
+
+
+def trivial_pdf() -> bytes:
+    """The engine's floor: WeasyPrint laying out one short paragraph on one page."""
+    return weasyprint.HTML(string=TRIVIAL).write_pdf()
+
+
+def run(section: Section, bench: Bench) -> None:
+    site = bench.site
+    path = SHEET.format(id=site.game(LENGTH))
+    if not site.has_page(path):
+        section.rows.append(Row(f"score sheet, {LENGTH}-hand game", "not available yet"))
+        return
+    repeat = 3 if bench.quick else 5  # each sample is a whole render: keep the run short
+    took, floor = compare(lambda: site.get(path), trivial_pdf, repeat, budget=0, warmup=1)
+    section.rows.append(Row("baseline: one-page trivial WeasyPrint document", fmt_time(floor)))
+    ratio = took / floor
+    name = f"score sheet, {LENGTH}-hand game"
+    section.rows.append(
+        Row(name, fmt_time(took), f"{ratio:.1f}× {FLOOR}", f"< {LIMIT} s", took < LIMIT)
+    )
+    section.rows.append(
+        Row(
+            f"{name}, against the floor",
+            f"{ratio:.1f}×",
+            f"{ratio:.1f}× {FLOOR}",
+            f"< {FLOOR_FACTOR}× {FLOOR}",
+            ratio < FLOOR_FACTOR,
+        )
+    )
+    # Where the time goes: the sheet's fixed cost (no hands) and its growth per hand.
+    for label, other in (
+        ("score sheet, 10-hand game", SHEET.format(id=site.game(10))),
+        ("blank sheet (no hands; same fonts and grid)", BLANK),
+    ):
+        _extra(section, site, label, other, repeat)
+    pdf = site.get(path).data
+    section.notes.append(
+        f"The {LENGTH}-hand sheet is {fmt_bytes(len(pdf))} in {_pages(pdf)}; each sample is one "
+        "whole request (template, WeasyPrint layout, PDF), in alternation with the floor."
+    )
+
+
+def _extra(section: Section, site: Site, label: str, path: str, repeat: int) -> None:
+    if not site.has_page(path.split("?")[0]):
+        section.rows.append(Row(label, "not available yet"))
+        return
+    took, floor = compare(lambda: site.get(path), trivial_pdf, max(3, repeat - 2), 0, 1)
+    section.rows.append(Row(label, fmt_time(took), f"{took / floor:.1f}× {FLOOR}"))
+
+
+def _pages(pdf: bytes) -> str:
+    try:
+        import pdfplumber
+    except ImportError:  # a test dependency: the count is only a nicety
+        return "pages not counted"
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        return f"{len(document.pages)} page(s)"
