@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 from flask import Flask, current_app
+from flask.cli import with_appcontext
 
 
 def backup_database(source: str | Path, destination: str | Path) -> None:
@@ -43,6 +44,7 @@ def backup_database(source: str | Path, destination: str | Path) -> None:
 
 
 @click.command("backup")
+@with_appcontext
 @click.argument("path", type=click.Path(dir_okay=False, writable=True))
 def backup_command(path: str) -> None:
     """Write a consistent copy of the database to PATH (safe while the app runs)."""
