@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from functools import cached_property
 
 from bench.served import Server
@@ -14,6 +15,11 @@ class Bench:
     def __init__(self, quick: bool) -> None:
         self.quick = quick
         self.repeat = 3 if quick else 7
+        self.started = time.perf_counter()
+
+    def elapsed(self) -> float:
+        """Seconds since the benchmark started (late sections run fewer repeats)."""
+        return time.perf_counter() - self.started
 
     @cached_property
     def site(self) -> Site:

@@ -73,5 +73,9 @@ def _page(
     if not site.has_page(path):
         section.rows.append(Row(measure, "not available yet"))
         return
-    took, base = compare(lambda: site.get(path), bare, bench.repeat)
+    try:
+        took, base = compare(lambda: site.get(path), bare, bench.repeat)
+    except Exception as error:  # noqa: BLE001 - a page still being built must not stop the run
+        section.unavailable(measure, error)
+        return
     section.rows.append(Row(measure, fmt_time(took), fmt_ratio(took, base, FLOOR)))

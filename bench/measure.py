@@ -33,6 +33,12 @@ class Section:
     notes: list[str] = field(default_factory=list)
     missing: str = ""  # non-empty: the section could not run, and this says why
     seconds: float = 0.0
+    columns: tuple[str, str] = ("Median", "Against the baseline")
+
+    def unavailable(self, measure: str, error: Exception) -> None:
+        """A row whose page is not there yet (or broke): say so and carry on."""
+        self.rows.append(Row(measure, "not available yet"))
+        self.notes.append(f"{measure}: {type(error).__name__}: {str(error)[:160]}")
 
 
 def sample(fn: Callable[[], object], number: int) -> float:

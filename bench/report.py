@@ -7,7 +7,6 @@ from pathlib import Path
 from bench.measure import Row, Section
 
 FINDINGS = Path(__file__).with_name("findings.md")
-HEADER = "| Measure | Median | Against the baseline | Goal | Met |"
 RULE = "| --- | --- | --- | --- | --- |"
 
 
@@ -28,7 +27,9 @@ def section_body(section: Section) -> list[str]:
         lines.append(f"Not available: {section.missing}")
         lines.append("")
     if section.rows:
-        lines += [HEADER, RULE, *(_row(row) for row in section.rows), ""]
+        value, ratio = section.columns
+        header = f"| Measure | {value} | {ratio} | Goal | Met |"
+        lines += [header, RULE, *(_row(row) for row in section.rows), ""]
     lines += [f"- {note}" for note in section.notes]
     return lines
 

@@ -8,7 +8,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import engine, http_load, inprocess, memory, report, sheet
+from bench import engine, http_load, inprocess, lighthouse, memory, report, sheet, weight
 from bench.context import Bench
 from bench.measure import Section, machine
 
@@ -23,7 +23,9 @@ def sections() -> list[tuple[int, str, Runner]]:
         (2, "Server in process", inprocess.run),
         (3, "Server over HTTP", http_load.run),
         (4, "PDF score sheet", sheet.run),
+        (5, "Weight", weight.run),
         (6, "Memory", memory.run),
+        (7, "Lighthouse", lighthouse.run),
     ]
 
 

@@ -63,7 +63,11 @@ def _extra(section: Section, site: Site, label: str, path: str, repeat: int) -> 
     if not site.has_page(path.split("?")[0]):
         section.rows.append(Row(label, "not available yet"))
         return
-    took, floor = compare(lambda: site.get(path), trivial_pdf, max(3, repeat - 2), 0, 1)
+    try:
+        took, floor = compare(lambda: site.get(path), trivial_pdf, max(3, repeat - 2), 0, 1)
+    except Exception as error:  # noqa: BLE001 - a sheet still being built must not stop us
+        section.unavailable(label, error)
+        return
     section.rows.append(Row(label, fmt_time(took), f"{took / floor:.1f}× {FLOOR}"))
 
 
