@@ -196,6 +196,15 @@ def result_line(state: GameState) -> str:
     return gettext("In progress")
 
 
+def profile_label(profile: RuleProfile, sides: tuple[Side, ...]) -> str:
+    """The variant's name, saying so when a team variant is played every player alone."""
+    label = str(PROFILE_LABELS.get(profile.key, profile.key))
+    teams = any(size > 1 for layout in profile.layouts for size in layout.team_sizes)
+    if teams and all(len(side.players) == 1 for side in sides):
+        return gettext("%(variant)s, every player for themselves", variant=label)
+    return label
+
+
 def side_label(side: Side, index: int) -> str:
     return side.name or gettext("Side %(n)s", n=index + 1)
 
@@ -248,7 +257,7 @@ def game_sheet(game_id: str) -> Response:
         record=record,
         state=state,
         profile=profile,
-        profile_label=PROFILE_LABELS.get(profile.key, profile.key),
+        profile_label=profile_label(profile, state.table.sides),
         house_rules=house_rules(profile),
         sides=[side_label(side, i) for i, side in enumerate(state.table.sides)],
         rows=[sheet_row(result) for result in state.results],

@@ -414,16 +414,17 @@ def test_four_sides_print_as_two_tables_of_two(app, client):
     hands = [varied_hand(4, i) for i in range(3)]
     game_id = new_game(app, hands, sides=sides)
     data = get_pdf(client, f"/games/{game_id}/sheet.pdf")
-    texts = pages_text(data)
-    assert len(texts) == 2
-    assert "Hal" in texts[0] and "Ida" in texts[0]
+    assert "every player for themselves" in "".join(pages_text(data))
+    rows = [
+        row for page in page_rows(data) for row in page if re.fullmatch(r"\d+\D*", row[0] or "")
+    ]
+    assert all(len(row) == 1 + 8 * 2 for row in rows)
     expected = expected_sheet(hands)
-    assert "Jo" in texts[1] and "Kim" in texts[1]
-    for page, (left, right) in zip(page_rows(data), ((0, 1), (2, 3)), strict=True):
-        rows = [r for r in page if re.match(r"\d", r[0] or "")]
-        assert len(rows) == 3
-        for row, line in zip(rows, expected, strict=True):
-            assert [number(row[8]), number(row[16])] == [line[left].total, line[right].total]
+    # Hal and Ida's table first, then Jo and Kim's, each with every hand.
+    for row, line, (left, right) in zip(
+        rows, expected + expected, [(0, 1)] * 3 + [(2, 3)] * 3, strict=True
+    ):
+        assert [number(row[8]), number(row[16])] == [line[left].total, line[right].total]
 
 
 # --- the blank sheet -------------------------------------------------------------------------
