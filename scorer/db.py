@@ -84,7 +84,11 @@ def prepare(path: str | Path) -> None:
     db = connect(path)
     try:
         db.enable_wal()
-        migrations.apply(db)
+        if migrations.pending(db):
+            # Under the write lock: gunicorn workers start together, and only the first one
+            # may apply a migration; the others wait, then find nothing left to do.
+            with transaction(db):
+                migrations.apply(db)
     finally:
         db.close()
 
