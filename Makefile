@@ -33,7 +33,7 @@ extract: $(STAMP)
 		--ignore-obsolete --no-wrap
 
 run: $(STAMP) translations
-	$(BIN)/flask --app scorer run --host 127.0.0.1 --port 5000
+	$(BIN)/flask --app scorer run --no-debug --host 127.0.0.1 --port 5000
 
 # Debian's Chromium (Playwright must never download its own browser),
 # DejaVu fonts for WeasyPrint and poppler-utils for pdftoppm.

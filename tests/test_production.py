@@ -1,0 +1,99 @@
+"""Serving for real: gunicorn as the README says, `make run` without debug, a fresh start."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import sqlite3
+import stat
+import subprocess
+import sys
+
+from serving import (
+    call,
+    flask_command,
+    free_port,
+    gunicorn_command,
+    running,
+    server_env,
+)
+
+from scorer import ROOT
+
+SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
+
+
+def test_the_app_starts_under_gunicorn_and_serves_the_home_page(tmp_path):
+    database, instance = tmp_path / "data" / "scorer.sqlite3", tmp_path / "instance"
+    env = server_env(database, instance)
+    port = free_port()
+    with running(gunicorn_command(port), env, port, tmp_path / "gunicorn.log") as server:
+        status, page, headers = call("GET", f"{server.base}/")
+        assert status == 200
+        assert "<html" in page.lower()
+        assert all(name in headers for name in SECURITY)
+        status, game, headers = call(
+            "POST",
+            f"{server.base}/api/games",
+            {"sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]},
+        )
+        assert status == 201 and headers["Location"] == f"/api/games/{game['id']}"
+        status, missing, _ = call("GET", f"{server.base}/api/games/unknown")
+        assert status == 404 and missing["error"]
+    # The database and a private secret key were made on first start, where they were asked.
+    assert database.is_file()
+    assert stat.S_IMODE((instance / "secret_key").stat().st_mode) == 0o600
+
+
+def test_make_run_never_turns_debug_on():
+    dry_run = subprocess.run(
+        ["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
+    )
+    (line,) = [x for x in dry_run.stdout.splitlines() if re.search(r"flask\b.* run\b", x)]
+    words = shlex.split(line)
+    assert "--no-debug" in words
+    assert "--debug" not in words and "--debugger" not in words and "--reload" not in words
+    assert "127.0.0.1" in words  # loopback unless a production server is set up
+
+
+def test_debug_stays_off_even_when_the_shell_asks_for_it(tmp_path):
+    env = server_env(tmp_path / "scorer.sqlite3", tmp_path / "instance")
+    env["FLASK_DEBUG"] = "1"  # left over in someone's shell
+    port = free_port()
+    log = tmp_path / "flask.log"
+    with running(flask_command(port), env, port, log) as server:
+        status, _page, _ = call("GET", f"{server.base}/")
+        assert status == 200
+    output = log.read_text()
+    assert "Debug mode: off" in output
+    assert "Debugger is active" not in output
+
+
+def test_workers_starting_together_on_a_fresh_database_all_come_up(tmp_path):
+    database = tmp_path / "fresh.sqlite3"
+    script = "import sys; from scorer import db; db.prepare(sys.argv[1])"
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(database)],
+            cwd=ROOT,
+            env={**os.environ},
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    errors = [p.communicate(timeout=120)[1] for p in processes]
+    assert [p.returncode for p in processes] == [0] * 6, errors
+    conn = sqlite3.connect(database)
+    try:
+        applied = conn.execute("select name from _sqlite_migrations").fetchall()
+    finally:
+        conn.close()
+    assert sorted(applied) == sorted(set(applied)) and len(applied) >= 2
+
+
+def test_readme_documents_serving_in_production():
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Serving in production", 1)[1]
+    assert "gunicorn" in section and "instance/" in section and "backup" in section
