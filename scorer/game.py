@@ -60,6 +60,8 @@ def make_table(
 
 def sitting_out(table: Table, hand_index: int) -> tuple[str, ...]:
     """Players who sit this hand out: in a side too large to play whole, one in turn."""
+    # The side's first player sits out the first hand, then the next one (RULES.md only
+    # says "in turn").
     out = []
     for side in table.sides:
         extra = len(side.players) - table.profile.playing_side_size
@@ -71,6 +73,10 @@ def sitting_out(table: Table, hand_index: int) -> tuple[str, ...]:
 
 def dealer(table: Table, hand_index: int) -> str:
     """The deal passes to the left each hand, skipping a player who sits that hand out."""
+    # RULES.md is silent at five players. Our choice: the deal moves one seat to the left
+    # each hand around all seats, sitters-out included; when that seat's player sits the
+    # hand out, the next playing player on the left deals in their place. Every seat thus
+    # gets its turn equally, but that next player may deal two hands in a row.
     seats = table.seating
     resting = sitting_out(table, hand_index)
     for step in range(len(seats)):

@@ -116,6 +116,8 @@ class RuleProfile:
 
     def opening_minimum(self, total: int) -> int:
         """The minimum card value of a side's first meld, from its total before the hand."""
+        # A house table whose first row starts at a total (not "below") also covers the
+        # totals under it: RULES.md is silent, and the lowest row is the kindest reading.
         minimum = self.minimum_table()[0][1]
         for start, value in self.minimum_table():
             if start is None or total >= start:
@@ -133,7 +135,8 @@ class RuleProfile:
     def layout_for(self, team_sizes: tuple[int, ...]) -> Layout:
         """The layout matching these side sizes; every player alone is allowed from 3 up."""
         for layout in self.layouts:
-            if layout.team_sizes == team_sizes:
+            # Sides may come in any order (at five players, the pair may be listed first).
+            if sorted(layout.team_sizes) == sorted(team_sizes):
                 return layout
         solo = (1,) * self.players
         if self.players >= 3 and team_sizes == solo:
