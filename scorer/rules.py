@@ -268,7 +268,11 @@ def with_house_rules(profile: RuleProfile, rules: dict[str, Any]) -> RuleProfile
     if "minimums" in changes:
         changes["custom_minimums"] = True
     result = replace(profile, **changes)
-    before, after = effective_rules(profile), effective_rules(result)
+    # Compare with the profile as the rule book has it (at this target), so that house rules
+    # applied in two steps are all reported, and one set back to the book's value is not.
+    base = PROFILES.get(profile.key)
+    reference = profile if base is None else replace(base, target=profile.target)
+    before, after = effective_rules(reference), effective_rules(result)
     changed = {key for key in HOUSE_RULE_FIELDS if before[key] != after[key]}
     return replace(result, house_rules=tuple(k for k in HOUSE_RULE_FIELDS if k in changed))
 

@@ -554,3 +554,20 @@ def test_house_rules_leave_the_shared_profile_untouched():
 
 def test_seating_of_two_teams_of_three():
     assert seating(sides_of(3, 3)) == ("a1", "b1", "a2", "b2", "a3", "b3")
+
+
+def test_house_rules_applied_in_two_steps_are_all_reported():
+    twice = with_house_rules(with_house_rules(CLASSIC, {"going_out": 150}), {"red_three": 200})
+    assert twice.house_rules == ("going_out", "red_three")
+    assert (twice.going_out, twice.red_three) == (150, 200)
+
+
+def test_a_house_rule_set_back_to_the_rule_book_is_not_reported():
+    back = with_house_rules(with_house_rules(CLASSIC, {"going_out": 150}), {"going_out": 100})
+    assert back.house_rules == ()
+
+
+def test_a_chosen_target_is_not_a_house_rule():
+    assert with_house_rules(with_target(CLASSIC, 10000), {}).house_rules == ()
+    six_by_three = with_house_rules(with_target(SIX, 10000), {"going_out": 150})
+    assert six_by_three.house_rules == ("going_out",)
