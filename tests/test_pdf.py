@@ -501,3 +501,16 @@ def test_fetcher_refuses_the_network_and_files_outside_the_app(tmp_path: Path):
         assert b"@page" in response.read()
     finally:
         response.close()
+
+
+def test_a_game_without_hands_prints_an_empty_sheet_in_the_machine_font(app, client):
+    game_id = new_game(app, [], name="Fresh")
+    data = get_pdf(client, f"/games/{game_id}/sheet.pdf")
+    text = "\n".join(pages_text(data))
+    assert "No hand recorded yet." in text
+    assert "In progress" in text
+    assert "Ann deals" in text
+    with pdfplumber.open(BytesIO(data)) as pdf:
+        fonts = {char["fontname"].split("+")[-1] for char in pdf.pages[0].chars}
+    # Every glyph comes from the DejaVu faces declared for the sheet, embedded as subsets.
+    assert fonts and all(name.startswith("Sheet-Sans") for name in fonts), fonts
