@@ -226,11 +226,18 @@ def house_rules(profile: RuleProfile) -> list[str]:
 
 
 def minimum_range(table: tuple[MinimumRow, ...], index: int) -> str:
-    """The running totals a minimum-table row covers, e.g. "1 500 to 2 995"."""
-    start = table[index][0]
+    """The running totals a minimum-table row covers, e.g. "1 500 to 2 995".
+
+    The first row also covers every total below it, whatever its own start.
+    """
+    start = None if index == 0 else table[index][0]
     following = table[index + 1][0] if index + 1 < len(table) else None
+    if start is None and following is None:
+        return gettext("any total")
     if start is None:
-        return gettext("below %(total)s", total=points(following if following is not None else 0))
+        if table[0][0] is None:
+            return gettext("below %(total)s", total=points(following))
+        return gettext("up to %(total)s", total=points(following - 5))
     if following is None:
         return gettext("%(total)s and more", total=points(start))
     # Scores are multiples of 5: the row ends one step before the next one starts.

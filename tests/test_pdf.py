@@ -514,3 +514,11 @@ def test_a_game_without_hands_prints_an_empty_sheet_in_the_machine_font(app, cli
         fonts = {char["fontname"].split("+")[-1] for char in pdf.pages[0].chars}
     # Every glyph comes from the DejaVu faces declared for the sheet, embedded as subsets.
     assert fonts and all(name.startswith("Sheet-Sans") for name in fonts), fonts
+
+
+def test_house_minimum_table_is_printed_with_the_ranges_it_covers(app, client):
+    game_id = new_game(app, CRAFTED[:1], house_rules={"minimums": [[0, 50], [1500, 90]]})
+    text = " ".join(pages_text(get_pdf(client, f"/games/{game_id}/sheet.pdf"))).replace("\n", " ")
+    # The first row covers every total below it too; the last one every total above.
+    assert "up to 1,495: 50" in text
+    assert "1,500 and more: 90" in text
