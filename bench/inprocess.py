@@ -54,7 +54,7 @@ def _record(
         Row(
             f"record a hand, game of {fmt_count(length)}",
             fmt_time(took),
-            fmt_ratio(took, base, FLOOR),
+            _ratio(took, base, length),
         )
     )
 
@@ -78,4 +78,12 @@ def _page(
     except Exception as error:  # noqa: BLE001 - a page still being built must not stop the run
         section.unavailable(measure, error)
         return
-    section.rows.append(Row(measure, fmt_time(took), fmt_ratio(took, base, FLOOR)))
+    per_hand = address != HAND_FORM  # the form shows the totals, not every hand
+    section.rows.append(Row(measure, fmt_time(took), _ratio(took, base, length, per_hand)))
+
+
+def _ratio(took: float, base: float, length: int, per_hand: bool = True) -> str:
+    """Against the floor, and per hand of the game, so growth with its length shows."""
+    if not per_hand:
+        return fmt_ratio(took, base, FLOOR)
+    return f"{fmt_ratio(took, base, FLOOR)}; {took / base / length:.1f}× per hand"

@@ -28,8 +28,9 @@ const results = [];
 try {
   for (const url of urls) {
     for (let run = 0; run < runs; run++) {
-      const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
-      const lhr = result.lhr;
+      // A trace can come back broken (NO_NAVSTART on a busy machine): try once more.
+      let lhr = await audit(url);
+      if (lhr.runtimeError) lhr = await audit(url);
       const audits = lhr.audits;
       results.push({
         url,
@@ -60,6 +61,11 @@ try {
   await chrome.kill();
 }
 process.stdout.write(JSON.stringify(results));
+
+async function audit(url) {
+  const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error" });
+  return result.lhr;
+}
 
 // A short text for one offending item of an audit: its message, URL or element.
 function describe(item) {

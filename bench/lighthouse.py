@@ -65,12 +65,19 @@ def run(section: Section, bench: Bench) -> None:
             section.rows.append(Row(name, "not available yet"))
     runs = 1 if bench.quick else 3 if bench.elapsed() < LATE else 2
     results = lighthouse(runs, [server.base + path for path in pages.values()])
+    broken = [r for r in results if r["runtimeError"]]
+    results = [r for r in results if not r["runtimeError"]]
+    for result in broken:
+        section.notes.append(f"A run of {result['url']} failed twice: {result['runtimeError']}")
     by_url: dict[str, list[dict[str, Any]]] = {}
     for result in results:
         by_url.setdefault(result["url"], []).append(result)
-    bare = _medians(by_url[server.base + BARE_PATH])
+    bare = _medians(by_url.get(server.base + BARE_PATH, []))
     for name, path in pages.items():
-        found = by_url[server.base + path]
+        found = by_url.get(server.base + path, [])
+        if not found:
+            section.rows.append(Row(name, "no run succeeded"))
+            continue
         _report(section, name, found, bare, is_baseline=path == BARE_PATH)
     hosts = {urlsplit(url).netloc for r in results for url in r["requests"]}
     foreign = sorted(hosts - {f"127.0.0.1:{server.port}"})
@@ -83,6 +90,8 @@ def run(section: Section, bench: Bench) -> None:
             not foreign,
         )
     )
+    if not results:
+        raise RuntimeError("no Lighthouse run succeeded")
     first = results[0]
     section.notes.append(
         f"Lighthouse {first['version']}, {first['formFactor']} form factor, "
@@ -103,15 +112,13 @@ def lighthouse(runs: int, urls: list[str]) -> list[dict[str, Any]]:
     )
     if done.returncode:
         raise RuntimeError(f"lighthouse failed: {done.stderr[-1500:]}")
-    results: list[dict[str, Any]] = json.loads(done.stdout)
-    errors = {r["runtimeError"] for r in results if r["runtimeError"]}
-    if errors:
-        raise RuntimeError(f"lighthouse: {'; '.join(sorted(errors))}")
-    return results
+    return list(json.loads(done.stdout))
 
 
 def _medians(results: list[dict[str, Any]]) -> dict[str, float]:
     values: dict[str, float] = {}
+    if not results:
+        return {key: 0.0 for key in (*CATEGORIES, *METRICS)}
     for key in CATEGORIES:
         values[key] = statistics.median(r["scores"][key] for r in results)
     for key in METRICS:
