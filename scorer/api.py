@@ -88,6 +88,7 @@ def game_response(record: store.GameRecord, status: int = 200) -> Response:
     response = jsonify(game_to_json(record))
     response.status_code = status
     response.set_etag(etag_of(record))
+    response.headers["Cache-Control"] = "no-cache"  # always revalidate: scores change
     return response
 
 
@@ -160,7 +161,13 @@ def create_game() -> Response:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
-    return game_response(_load(game_id))
+    record = _load(game_id)
+    if etag_of(record) in request.if_none_match:
+        # A phone polling the scoreboard: nothing changed since its last read.
+        response = Response(status=304)
+        response.set_etag(etag_of(record))
+        return response
+    return game_response(record)
 
 
 @bp.post("/games/<game_id>/hands")

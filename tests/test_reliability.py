@@ -398,3 +398,15 @@ def test_backup_refuses_to_overwrite_the_database_itself(app):
     result = app.test_cli_runner().invoke(args=["backup", app.config["DATABASE"]])
     assert result.exit_code != 0
     assert "must not replace" in result.output
+
+
+def test_polling_with_if_none_match_answers_304_until_the_game_changes(client):
+    game = new_game(client)
+    url = f"/api/games/{game['id']}"
+    tag = client.get(url).headers["ETag"]
+    unchanged = client.get(url, headers={"If-None-Match": tag})
+    assert unchanged.status_code == 304 and unchanged.headers["ETag"] == tag
+    client.post(hands_url(game), json=hand(side(50), side(60)))
+    changed = client.get(url, headers={"If-None-Match": tag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != tag
+    assert len(changed.json["hands"]) == 1
