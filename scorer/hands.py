@@ -176,7 +176,7 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
     side = hand.sides[went_out]
     if side.melded(profile) == 0:
         raise RuleError(
-            f"sides[{went_out}].meld_points", N_("a side that melded nothing cannot go out")
+            _meld_field(side, f"sides[{went_out}]"), N_("a side that melded nothing cannot go out")
         )
     if side.canastas < profile.canastas_to_go_out:
         raise RuleError(
@@ -186,9 +186,14 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
         )
 
 
+def _meld_field(side: SideHand, path: str) -> str:
+    """The field that holds a side's melds: its counted cards when given, else its points."""
+    return f"{path}.meld_cards" if side.meld_cards is not None else f"{path}.meld_points"
+
+
 def _check_side_melds(profile: RuleProfile, side: SideHand, path: str) -> None:
     melded = side.melded(profile)
-    field = f"{path}.meld_cards" if side.meld_cards is not None else f"{path}.meld_points"
+    field = _meld_field(side, path)
     if melded == 0 and side.canastas:
         raise RuleError(field, N_("a side with canastas has melded cards: enter their points"))
     needed = (

@@ -328,6 +328,8 @@ def test_side_total_is_cards_plus_bonuses_minus_hand(side, total):
                      False, "sides[1].meld_cards", id="r5-canasta-without-counted-melds"),
         pytest.param((NOTHING, SMALL_MELD), 0, False, "sides[0].meld_points",
                      id="r5-out-without-melds"),
+        pytest.param((SMALL_MELD, SideHand(meld_cards=CardCounts())), 1, False,
+                     "sides[1].meld_cards", id="r5-out-without-counted-melds"),
         # Rule 6: canastas need their cards (35 a natural one, 50 a mixed one).
         pytest.param((SideHand(meld_points=30, natural_canastas=1), NOTHING), None, False,
                      "sides[0].meld_points", id="r6-natural-canasta-under-35"),
