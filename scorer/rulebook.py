@@ -24,6 +24,19 @@ CARD_GROUP_NAMES = {
 }
 
 
+# Short names of the variants, for the first column of the variants table.
+SHORT_LABELS = {
+    "classic": N_("Classic"),
+    "two-player": N_("Two players"),
+    "three-player": N_("Three players"),
+    "five-player": N_("Five players"),
+    "six-player": N_("Six players"),
+}
+
+# The targets tables choose most, whatever the variant.
+COMMON_TARGETS = (5000, 10000)
+
+
 @dataclass(frozen=True)
 class MinimumRow:
     """One row of the minimum table, with the sides of a game whose total falls in it."""
@@ -43,7 +56,7 @@ class Variant:
     """One line of the variants table."""
 
     key: str
-    label: str
+    short_label: str
     seatings: tuple[tuple[str, int], ...]
     packs: int
     cards_dealt: int
@@ -104,7 +117,7 @@ def variants() -> list[Variant]:
     return [
         Variant(
             key=profile.key,
-            label=str(PROFILE_LABELS.get(profile.key, profile.key)),
+            short_label=gettext(SHORT_LABELS.get(profile.key, profile.key)),
             seatings=tuple(
                 (seating_text(layout), layout.target) for layout in profile.allowed_layouts()
             ),
@@ -165,6 +178,9 @@ def rules() -> str:
         high_target=profile.high_target,
         high_row=profile.high_minimum_row,
         variants=variants(),
+        # Passed as data: Jinja folds a filter applied to a literal at compile time, in
+        # whichever language the first reader used.
+        common_targets=COMMON_TARGETS,
         house_rule_labels=list(HOUSE_RULE_LABELS.values()),
         game_house_rules=house_rules_of(profile) if game else [],
         game_minimums_changed=bool(game and "minimums" in profile.house_rules),

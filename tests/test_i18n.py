@@ -1,0 +1,578 @@
+"""French and English: the catalogue is complete, every page speaks the reader's language.
+
+The walk over pages finds every GET page of the app by itself (new pages are walked without
+editing this file) and reads each one as a reader would: visible text, titles and labels.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from gettext import GNUTranslations
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pdfplumber
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+from flask import Flask, render_template, render_template_string, url_for
+from flask.testing import FlaskClient
+from flask_babel import force_locale
+
+from scorer.i18n import LANGUAGE_COOKIE, safe_next
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGUE_DIR = ROOT / "scorer" / "translations" / "fr" / "LC_MESSAGES"
+PO_PATH = CATALOGUE_DIR / "messages.po"
+MO_PATH = CATALOGUE_DIR / "messages.mo"
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "_l": None,
+    "lazy_gettext": None,
+    "lazy_ngettext": (1, 2),
+    "N_": None,
+}
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
+FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
+ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+NNBSP = "\u202f"  # CLDR's French thousands separator, a narrow no-break space
+
+
+def load_catalogue() -> Any:
+    with PO_PATH.open("rb") as handle:
+        return read_po(handle)
+
+
+def forms(message: Any) -> tuple[tuple[str, str], ...]:
+    """(English, French) pairs of a catalogue message, plural forms included."""
+    ids = message.id if isinstance(message.id, tuple) else (message.id,)
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    if len(ids) == 2 and len(strings) == 2:
+        return tuple(zip(ids, strings, strict=True))
+    return tuple((ids[-1], string) for string in strings)
+
+
+# --- the catalogue itself ----------------------------------------------------------------------
+
+
+def test_every_message_has_a_french_translation() -> None:
+    catalogue = load_catalogue()
+    assert len(catalogue) > 100
+    empty = [m.id for m in catalogue if m.id and not all(s for _, s in forms(m))]
+    fuzzy = [m.id for m in catalogue if m.id and m.fuzzy]
+    assert empty == []
+    assert fuzzy == []
+
+
+def test_translations_keep_their_placeholders() -> None:
+    wrong = []
+    for message in load_catalogue():
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        expected = set(PLACEHOLDER.findall(ids[-1]))
+        for _, string in forms(message):
+            found = set(PLACEHOLDER.findall(string))
+            # A singular may spell out its count instead of %(num)s; nothing else may go.
+            if found - expected or (expected - found) - {"%(num)s"}:
+                wrong.append((message.id, string))
+    assert wrong == []
+
+
+def test_the_catalogue_holds_every_message_of_the_source() -> None:
+    """A string wrapped in the code or a template but not extracted yet: run `make extract`."""
+    with (ROOT / "babel.cfg").open() as handle:
+        method_map, options_map = _parse_babel_cfg(handle.read())
+    source = {
+        message if isinstance(message, str) else message[0]
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            str(ROOT), method_map, options_map, keywords=KEYWORDS
+        )
+        if message
+    }
+    catalogued = {m.id if isinstance(m.id, str) else m.id[0] for m in load_catalogue() if m.id}
+    assert sorted(source - catalogued) == []
+
+
+def _parse_babel_cfg(text: str) -> tuple[list[tuple[str, str]], dict[str, dict[str, str]]]:
+    method_map = []
+    for line in text.splitlines():
+        match = re.match(r"^\[(\w+):\s*(.+)\]$", line.strip())
+        if match:
+            method_map.append((match.group(2), match.group(1)))
+    return method_map, {pattern: {} for pattern, _ in method_map}
+
+
+def test_the_compiled_catalogue_is_up_to_date() -> None:
+    """`make translations` builds the .mo from the .po; a stale .mo would serve old French."""
+    assert MO_PATH.exists(), "run `make translations`"
+    with MO_PATH.open("rb") as handle:
+        compiled = GNUTranslations(handle)
+    stale = []
+    for message in load_catalogue():
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            got = [compiled.ngettext(*message.id, n) for n in (1, 2)]
+            if got != list(message.string):
+                stale.append(message.id)
+        elif compiled.gettext(message.id) != message.string:
+            stale.append(message.id)
+    assert stale == [], "run `make translations`"
+
+
+# --- choosing the language ---------------------------------------------------------------------
+
+
+def html_lang(client: FlaskClient, path: str = "/", **kwargs: Any) -> str:
+    html = client.get(path, **kwargs).get_data(as_text=True)
+    match = re.search(r'<html[^>]*\blang="([^"]+)"', html)
+    assert match, html[:200]
+    return match.group(1)
+
+
+@pytest.mark.parametrize(
+    ("accept", "expected"),
+    [
+        ("fr-FR,fr;q=0.9,en;q=0.5", "fr"),
+        ("fr-CA", "fr"),
+        ("de-DE,de;q=0.9,fr;q=0.5", "fr"),
+        ("en-US,en;q=0.9,fr;q=0.8", "en"),
+        ("de-DE", "en"),
+        ("", "en"),
+    ],
+)
+def test_accept_language_chooses_the_language(
+    client: FlaskClient, accept: str, expected: str
+) -> None:
+    assert html_lang(client, headers={"Accept-Language": accept}) == expected
+
+
+def test_the_switch_sticks_over_accept_language(client: FlaskClient) -> None:
+    response = client.get("/lang/fr?next=/rules", headers=ENGLISH)
+    assert response.status_code in (302, 303)
+    assert response.headers["Location"] == "/rules"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith(f"{LANGUAGE_COOKIE}=fr;")
+    assert "Max-Age=31536000" in cookie  # a year
+    assert "SameSite=Lax" in cookie
+    assert "Path=/" in cookie
+    # The browser still prefers English, the table chose French: French wins, page after page.
+    assert html_lang(client, "/rules", headers=ENGLISH) == "fr"
+    assert html_lang(client, "/", headers=ENGLISH) == "fr"
+    assert "Règles de la canasta" in client.get("/rules", headers=ENGLISH).get_data(as_text=True)
+
+    client.get("/lang/en?next=/", headers=FRENCH)
+    assert html_lang(client, "/", headers=FRENCH) == "en"
+
+
+def test_an_unknown_language_is_not_found_and_sets_nothing(client: FlaskClient) -> None:
+    response = client.get("/lang/de?next=/")
+    assert response.status_code == 404
+    assert "Set-Cookie" not in response.headers
+
+
+def test_a_forged_cookie_falls_back_to_accept_language(client: FlaskClient) -> None:
+    client.set_cookie(LANGUAGE_COOKIE, "xx")
+    assert html_lang(client, headers=FRENCH) == "fr"
+    assert html_lang(client, headers=ENGLISH) == "en"
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "//evil.example/",
+        "https://evil.example/",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "javascript:alert(1)",
+        "evil.example",
+        "/\t/evil.example",
+        "",
+    ],
+)
+def test_the_switch_never_leaves_the_site(client: FlaskClient, target: str) -> None:
+    response = client.get("/lang/fr", query_string={"next": target})
+    assert response.headers["Location"] == "/"
+    assert safe_next(target) == "/"
+
+
+@pytest.mark.parametrize("target", ["/", "/rules", "/rules?game=abc#minimums", "/games/x/hands"])
+def test_the_switch_returns_to_local_pages(client: FlaskClient, target: str) -> None:
+    response = client.get("/lang/en", query_string={"next": target})
+    assert response.headers["Location"] == target
+
+
+def test_the_switch_marks_the_current_language(app: Flask) -> None:
+    with app.test_request_context("/rules?x=1", headers=FRENCH):
+        html = render_template("_lang_switch.html")
+    links = re.findall(r"<a [^>]*href=\"/lang/(\w+)\?next=([^\"]+)\"[^>]*>", html)
+    assert [code for code, _ in links] == ["en", "fr"]
+    assert all(next_ == "/rules?x%3D1" for _, next_ in links)
+    current = re.findall(r"<a [^>]*href=\"/lang/(\w+)[^\"]*\"[^>]*aria-current=\"true\"", html)
+    assert current == ["fr"]
+    # Each language is named in itself, and marked as such for screen readers.
+    assert 'lang="fr"' in html and 'aria-label="Français"' in html
+    assert 'lang="en"' in html and 'aria-label="English"' in html
+
+
+def test_every_page_carries_the_switch(client: FlaskClient) -> None:
+    for path in ("/", "/rules", "/no-such-page"):
+        html = client.get(path, headers=FRENCH).get_data(as_text=True)
+        assert 'href="/lang/en?next=' in html, path
+
+
+# --- numbers and dates follow the locale -------------------------------------------------------
+
+
+def test_numbers_follow_the_locale(app: Flask) -> None:
+    template = "{{ 5000|number }} {{ -1250|number }} {{ 150|number }}"
+    with app.test_request_context():
+        with force_locale("fr"):
+            assert render_template_string(template) == f"5{NNBSP}000 -1{NNBSP}250 150"
+        with force_locale("en"):
+            assert render_template_string(template) == "5,000 -1,250 150"
+
+
+def test_dates_follow_the_locale(app: Flask) -> None:
+    template = (
+        "{{ '2026-11-29T20:05:00+00:00'|date }}|{{ '2026-11-29T20:05:00+00:00'|date('long') }}"
+    )
+    with app.test_request_context():
+        with force_locale("fr"):
+            assert render_template_string(template) == "29 nov. 2026|29 novembre 2026"
+        with force_locale("en"):
+            assert render_template_string(template) == "Nov 29, 2026|November 29, 2026"
+
+
+def test_pages_show_totals_in_the_readers_format(client: FlaskClient) -> None:
+    game = client.post(
+        "/api/games",
+        json={"sides": [{"players": ["Léa", "Marc"]}, {"players": ["Zoé", "Hugo"]}]},
+    ).get_json()
+    # 700 + 4 x 500 + 800 + 100 = 3600 and 300 + 500 + 100 = 900: 4 500 in all.
+    for meld, naturals, red in ((700, 4, 4), (300, 1, 0)):
+        hand = {
+            "sides": [
+                {"meld_points": meld, "natural_canastas": naturals, "red_threes": red},
+                {"meld_points": 50, "hand_points": 50},
+            ],
+            "went_out": 0,
+        }
+        assert client.post(f"/api/games/{game['id']}/hands", json=hand).status_code == 201
+    french = client.get(f"/rules?game={game['id']}", headers=FRENCH).get_data(as_text=True)
+    english = client.get(f"/rules?game={game['id']}", headers=ENGLISH).get_data(as_text=True)
+    assert f"4{NNBSP}500" in french and "4,500" not in french
+    assert "4,500" in english and f"4{NNBSP}500" not in english
+
+
+def test_refusals_format_large_numbers_for_the_reader(client: FlaskClient) -> None:
+    solo = [{"players": ["Léa"]}, {"players": ["Zoé"]}, {"players": ["Hugo"]}]
+    game = client.post("/api/games", json={"profile": "three-player", "sides": solo}).get_json()
+    # 1 000 + 180 = 1 180 is every card of two packs; 5 more cannot be.
+    hand = {"sides": [{"meld_points": 1000}, {"meld_points": 185}, {}]}
+    path = f"/api/games/{game['id']}/hands"
+    french = client.post(path, json=hand, headers=FRENCH).get_json()
+    english = client.post(path, json=hand, headers=ENGLISH).get_json()
+    assert f"1{NNBSP}180" in french["error"]
+    assert "1,180" in english["error"]
+
+
+# --- every page, in both languages -------------------------------------------------------------
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}  # fmt: skip
+HIDDEN = {"script", "style", "template", "noscript"}
+SHOWN_ATTRIBUTES = ("title", "alt", "placeholder", "aria-label")
+
+
+class VisibleText(HTMLParser):
+    """What a reader of the page's language sees or hears: text, titles, labels, buttons.
+
+    Parts marked with another language (the switch's "English") are left out: they are meant
+    to be in that language.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.page_lang: str | None = None
+        self.stack: list[tuple[str, bool]] = []
+
+    @property
+    def skipping(self) -> bool:
+        return bool(self.stack) and self.stack[-1][1]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        if tag == "html":
+            self.page_lang = values.get("lang")
+        lang = values.get("lang")
+        skip = (
+            self.skipping
+            or tag in HIDDEN
+            or (tag != "html" and lang is not None and lang != self.page_lang)
+        )
+        if not skip:
+            self.parts.extend(values[name] for name in SHOWN_ATTRIBUTES if values.get(name))
+            if tag == "input" and values.get("type") in ("submit", "button", "reset"):
+                self.parts.append(values.get("value", ""))
+        if tag not in VOID:
+            self.stack.append((tag, skip))
+
+    def handle_endtag(self, tag: str) -> None:
+        for index in range(len(self.stack) - 1, -1, -1):
+            if self.stack[index][0] == tag:
+                del self.stack[index:]
+                return
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.parts.append(data)
+
+    def text(self) -> str:
+        return " ".join(" ".join(self.parts).split())
+
+
+def visible_text(html: str) -> str:
+    parser = VisibleText()
+    parser.feed(html)
+    return parser.text()
+
+
+def pdf_text(data: bytes) -> str:
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        return " ".join(" ".join((page.extract_text() or "").split()) for page in pdf.pages)
+
+
+def _pattern(message: str) -> re.Pattern[str] | None:
+    """A regex finding an English (or French) message in a page, its placeholders filled."""
+    literal = PLACEHOLDER.sub("", message)
+    if not re.search(r"[^\W\d_]{2,}", literal):
+        return None  # nothing but placeholders, digits and punctuation: nothing to find
+    chunks = PLACEHOLDER.split(message.replace("%%", "%"))
+    parts = [re.escape(re.sub(r"\s+", " ", chunk)) for chunk in chunks]
+    body = r".+?".join(parts)
+    start = r"(?<!\w)" if re.match(r"\w", message) else ""
+    end = r"(?!\w)" if re.search(r"\w$", message) else ""
+    return re.compile(start + body + end)
+
+
+def translated_pairs() -> list[tuple[str, str]]:
+    """(English, French) pairs that differ in words (same-word messages cannot betray)."""
+    pairs = []
+    for message in load_catalogue():
+        if not message.id:
+            continue
+        for english, french in forms(message):
+            if PLACEHOLDER.sub("", english).strip() != PLACEHOLDER.sub("", french).strip():
+                pairs.append((english, french))
+    return pairs
+
+
+# Plainly English words that no French sentence of ours uses (catches strings never wrapped
+# in _(), which the catalogue cannot know about).
+ENGLISH_WORDS = {
+    "the", "and", "with", "your", "you", "this", "that", "of", "to", "is", "are", "for",
+    "game", "games", "hand", "hands", "side", "sides", "new", "add", "save", "delete",
+    "edit", "back", "cancel", "next", "player", "players", "winner", "undo", "remove",
+    "print", "rules", "sheet", "went", "out", "deals", "dealer", "team", "teams", "start",
+    "yes", "won", "wins", "home", "not", "found", "something", "wrong", "red",
+    "threes", "cards", "meld", "melded", "left", "concealed", "going", "target", "below",
+}  # fmt: skip
+FRENCH_WORDS = {
+    "le", "la", "les", "des", "une", "avec", "pour", "partie", "donne", "camp", "camps",
+    "joueur", "joueurs", "règles", "trois", "rouges", "cartes", "posées", "sortie", "main",
+    "nouvelle", "enregistrer", "supprimer", "modifier", "retour", "annuler", "objectif",
+}  # fmt: skip
+
+
+def words(text: str) -> set[str]:
+    return set(re.findall(r"[^\W\d_]+", text))
+
+
+class Detector:
+    """Finds the messages of one language in text meant to be in the other."""
+
+    def __init__(self, pairs: list[tuple[str, str]]) -> None:
+        self.by_language: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {"fr": [], "en": []}
+        for english, french in pairs:
+            for language, other in (("fr", english), ("en", french)):
+                pattern = _pattern(other)
+                if pattern is not None:
+                    key = max(PLACEHOLDER.split(other.replace("%%", "%")), key=len).strip()
+                    self.by_language[language].append((other, " ".join(key.split()), pattern))
+
+    def leaks(self, text: str, language: str) -> list[str]:
+        # The longest literal part is looked up first: a cheap test before the regex.
+        found = [
+            other
+            for other, key, pattern in self.by_language[language]
+            if key in text and pattern.search(text)
+        ]
+        stray = ENGLISH_WORDS if language == "fr" else FRENCH_WORDS
+        found.extend(f"word: {word}" for word in sorted(words(text) & stray))
+        return found
+
+
+def leaks(text: str, language: str, pairs: list[tuple[str, str]]) -> list[str]:
+    """Messages of the other language found in a page's text."""
+    return Detector(pairs).leaks(text, language)
+
+
+# Player and game names the pages repeat: chosen to be words of neither language.
+NAMES = [["Léa", "Marc"], ["Zoé", "Hugo"], ["Inès", "Yann"]]
+
+
+def _api(client: FlaskClient, body: dict[str, Any]) -> str:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["id"]
+
+
+def _hand(client: FlaskClient, game_id: str, *sides: dict[str, Any], **rest: Any) -> None:
+    response = client.post(f"/api/games/{game_id}/hands", json={"sides": list(sides), **rest})
+    assert response.status_code == 201, response.get_json()
+
+
+def call(meld: int = 0, natural: int = 0, mixed: int = 0, red: int = 0, hand: int = 0) -> Any:
+    """What one side calls out at the end of a hand (API shape)."""
+    return {
+        "meld_points": meld,
+        "natural_canastas": natural,
+        "mixed_canastas": mixed,
+        "red_threes": red,
+        "hand_points": hand,
+    }
+
+
+@pytest.fixture
+def games(client: FlaskClient) -> dict[str, str]:
+    """Games in every state a page shows: new, under way, won, tied, sitting out, house rules."""
+    teams = [{"players": NAMES[0]}, {"players": NAMES[1]}]
+    new = _api(client, {"name": "Mardi", "sides": teams})
+    playing = _api(client, {"name": "Jeudi", "sides": teams})
+    _hand(client, playing, call(250, natural=1, red=1), call(red=1, hand=40), went_out=0,
+          concealed=True)  # fmt: skip
+    _hand(client, playing, call(90, hand=15), call(120, hand=5))
+    won = _api(client, {"sides": teams})
+    for _ in range(2):
+        _hand(client, won, call(700, natural=4, red=4), call(50, hand=50), went_out=0)
+    tied = _api(client, {"sides": teams})
+    _hand(client, tied, call(350, natural=10), call(350, natural=10))
+    five = _api(
+        client,
+        {
+            "profile": "five-player",
+            "sides": [{"players": ["Léa", "Marc", "Inès"]}, {"players": NAMES[1]}],
+            "rules": {"going_out": 150, "minimums": [[None, 20], [0, 60], [2000, 100]]},
+        },
+    )
+    _hand(client, five, call(200, natural=1), call(80), went_out=0)
+    six = _api(
+        client, {"profile": "six-player", "sides": [{"players": n} for n in NAMES], "target": 10000}
+    )
+    _hand(client, six, call(400, natural=1, mixed=1, red=5), call(60), call(hand=35), went_out=0)
+    return {"new": new, "playing": playing, "won": won, "tied": tied, "five": five, "six": six}
+
+
+PDF_GAMES = ("playing", "five")
+
+
+def page_urls(app: Flask, games: dict[str, str]) -> list[str]:
+    """Every GET page of the app (the API and the switch aside), for every kind of game."""
+    # Built in full before any request: a request made while this context is pushed would
+    # share its app context (and its cached locale).
+    with app.test_request_context():
+        return list(_page_urls(app, games))
+
+
+def _page_urls(app: Flask, games: dict[str, str]) -> Iterator[str]:
+    with app.test_request_context():
+        for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
+            if "GET" not in (rule.methods or ()) or rule.endpoint in ("static", "i18n.switch"):
+                continue
+            if rule.rule.startswith("/api/"):
+                continue
+            arguments = set(rule.arguments)
+            unknown = arguments - {"game_id", "number"}
+            assert not unknown, f"teach test_i18n how to fill {unknown} of {rule.rule}"
+            if "game_id" not in arguments:
+                yield url_for(rule.endpoint)
+                continue
+            for kind, game_id in games.items():
+                if rule.endpoint.startswith("pdf.") and kind not in PDF_GAMES:
+                    continue  # a PDF takes a second to render: two kinds of game suffice
+                if "number" in arguments:
+                    if kind != "new":
+                        yield url_for(rule.endpoint, game_id=game_id, number=1)
+                else:
+                    yield url_for(rule.endpoint, game_id=game_id)
+        for game_id in games.values():
+            yield url_for("rulebook.rules", game=game_id)
+        yield "/no-such-page"
+        yield "/games/no-such-game"
+
+
+def read_page(client: FlaskClient, url: str, headers: dict[str, str]) -> tuple[int, str]:
+    # Redirects are followed: a refusal's flash message is read on the page it lands on.
+    response = client.get(url, headers=headers, follow_redirects=True)
+    if response.mimetype == "application/pdf":
+        return response.status_code, pdf_text(response.data)
+    assert response.mimetype == "text/html", (url, response.mimetype)
+    html = response.get_data(as_text=True)
+    return response.status_code, visible_text(html)
+
+
+def test_every_page_speaks_french_then_english(
+    app: Flask, client: FlaskClient, games: dict[str, str]
+) -> None:
+    detector = Detector(translated_pairs())
+    problems: dict[str, list[str]] = {}
+    seen = 0
+    for url in page_urls(app, games):
+        for language, headers in (("fr", FRENCH), ("en", ENGLISH)):
+            status, text = read_page(client, url, headers)
+            assert status < 500, (url, language)
+            assert text, (url, language)
+            seen += 1
+            found = detector.leaks(text, language)
+            if found:
+                problems[f"{language} {url}"] = found
+    assert seen >= 20
+    assert problems == {}
+
+
+def test_the_walk_would_see_an_english_leak(client: FlaskClient) -> None:
+    """The leak detector itself: an English label on a French page is caught."""
+    pairs = translated_pairs()
+    assert leaks("Règles de la canasta Opening minimum 50", "fr", pairs) == ["Opening minimum"]
+    assert leaks("Canasta rules 5,000 and more", "en", pairs) == []
+    assert leaks("Minimum d'ouverture, and then", "en", pairs) == ["Minimum d'ouverture"]
+    assert leaks("Jouer with amis", "fr", []) == ["word: with"]
+    french = visible_text(
+        '<html lang="fr"><title>Règles</title><body><a lang="en" title="English">EN</a>'
+        '<input type="submit" value="Save"><script>var the = 1;</script></body></html>'
+    )
+    assert french == "Règles Save"
+
+
+def test_the_rules_page_is_in_french(client: FlaskClient) -> None:
+    text = visible_text(client.get("/rules", headers=FRENCH).get_data(as_text=True))
+    for phrase in ("Règles de la canasta", "Canasta naturelle", "Minimum d'ouverture", "Variantes"):
+        assert phrase in text
+    assert "3 000 et plus" in text  # the French thousands separator, spaces collapsed
+
+
+def test_numbers_in_templates_follow_each_reader(client: FlaskClient) -> None:
+    """The first reader's language must not stick in a compiled template's numbers."""
+    english = client.get("/rules", headers=ENGLISH).get_data(as_text=True)
+    french = client.get("/rules", headers=FRENCH).get_data(as_text=True)
+    assert "5,000" in english and "10,000" in english
+    assert "5,000" not in french and "10,000" not in french
+    assert f"10{NNBSP}000" in french
