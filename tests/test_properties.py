@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from scorer.errors import RuleError
-from scorer.game import Side, add_hand, make_table, new_game
+from scorer.game import Side, add_hand, make_table, new_game, winner
 from scorer.hands import CardCounts, Hand, SideHand, score_hand, validate_hand
-from scorer.rules import get_profile
+from scorer.rules import get_profile, with_target
 
 MODEST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -404,3 +404,24 @@ def test_validation_draws_each_boundary_where_the_rule_book_does(case):
         assert broken, f"refused a hand that keeps every rule: {error}"
     else:
         assert not broken, f"accepted a hand that breaks rules {broken}"
+
+
+totals_of_a_game = st.integers(-400, 4400).map(lambda n: n * 5)
+targets = st.integers(2, 40).map(lambda n: n * 500)
+
+
+@MODEST
+@given(targets, st.data())
+def test_the_winner_leads_alone_with_at_least_the_target(target, data):
+    near_the_target = st.integers(-2, 2).map(lambda k: target + 5 * k)
+    totals = tuple(data.draw(st.lists(totals_of_a_game | near_the_target, min_size=2, max_size=6)))
+    profile = with_target(get_profile("classic"), target)
+    event("tied at the top" if totals.count(max(totals)) > 1 else "one leader")
+    assert winner(profile, totals) == expected_winner(totals, target)
+
+
+@MODEST
+@given(totals_of_a_game, targets)
+def test_the_opening_minimum_follows_the_rule_book_table(total, target):
+    profile = with_target(get_profile("classic"), target)
+    assert profile.opening_minimum(total) == opening_minimum(total, target)
