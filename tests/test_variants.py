@@ -6,6 +6,8 @@ read from the code: the comments show the sums.
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from typing import Any
 
 import pytest
@@ -428,3 +430,95 @@ def test_refusals_speak_french_when_asked(client: FlaskClient) -> None:
     )
     assert response.status_code == 422
     assert response.get_json()["error"] == "doit être un multiple de 5 entre 0 et 10 000"
+
+
+# --- the rules page shows the variants and a game's own table ----------------------------------
+
+
+def rows(html: str, table_class: str) -> list[tuple[bool, list[str]]]:
+    """(is the row highlighted, its cells' text) for each body row of a table."""
+    table = re.search(rf'<table class="[^"]*{table_class}[^"]*">(.*?)</table>', html, re.S)
+    assert table, table_class
+    body = table.group(1).split("<tbody>")[1]
+    found = []
+    for attributes, row in re.findall(r"<tr([^>]*)>(.*?)</tr>", body, re.S):
+        cells = re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S)
+        texts = [" ".join(unescape(re.sub(r"<[^>]+>", " ", cell)).split()) for cell in cells]
+        found.append(("current" in attributes, texts))
+    return found
+
+
+def test_rules_page_lists_every_variant(client: FlaskClient) -> None:
+    html = client.get("/rules", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    heads = [cells for _, cells in rows(html, "variants-table") if len(cells) == 4]
+    # Variant, packs, cards dealt, canastas to go out (RULES.md section 3).
+    assert heads == [
+        ["Classic", "2", "11", "1"],
+        ["Two players", "2", "15", "2"],
+        ["Three players", "2", "13", "1"],
+        ["Five players", "2", "11", "1"],
+        ["Six players", "3", "13", "2"],
+    ]
+    assert "3 teams of 2, playing to 7,500" in html
+    assert "2 teams of 3, playing to 10,000" in html
+    assert "100 each, 5 of them: 1,000, 6 of them: 1,200" in html
+    assert "teams of 3 and 2, playing to 5,000" in html
+
+
+def test_rules_page_without_a_game_shows_the_classic_table(client: FlaskClient) -> None:
+    html = client.get("/rules", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert rows(html, "minimum-table") == [
+        (False, ["below 0", "15"]),
+        (False, ["0 to 1,495", "50"]),
+        (False, ["1,500 to 2,995", "90"]),
+        (False, ["3,000 and more", "120"]),
+    ]
+
+
+def test_rules_page_highlights_each_sides_row(client: FlaskClient) -> None:
+    game = create(client, profile="three-player", sides=sides_of(("Ann",), ("Bob",), ("Cy",)))
+    post_hand(
+        client, game["id"], side(250, natural=1), side(90, hand=40), side(0, red=1, hand=35),
+        went_out=0,
+    )  # fmt: skip
+    html = client.get(f"/rules?game={game['id']}", headers={"Accept-Language": "en"})
+    # Totals 850, 50 and -135 (see test_three_player_each_alone_to_7500).
+    assert rows(html.get_data(as_text=True), "minimum-table") == [
+        (True, ["below 0 Cy (-135)", "15"]),
+        (True, ["0 to 1,495 Ann (850) Bob (50)", "50"]),
+        (False, ["1,500 to 2,995", "90"]),
+        (False, ["3,000 and more", "120"]),
+    ]
+
+
+def test_rules_page_shows_a_games_house_rules(client: FlaskClient) -> None:
+    game = create(client, sides=sides_of(("Ann", "Cat"), ("Bob", "Dan")), rules=HOUSE)
+    post_hand(client, game["id"], side(300, natural=1, mixed=1, red=2), side(100, hand=25),
+              went_out=0)  # fmt: skip
+    html = client.get(f"/rules?game={game['id']}", headers={"Accept-Language": "en"})
+    text = html.get_data(as_text=True)
+    # The house table as written; 1 650 and 75 both fall in its second row.
+    assert rows(text, "minimum-table") == [
+        (False, ["below 0", "20"]),
+        (True, ["0 to 1,995 Ann & Cat (1,650) Bob & Dan (75)", "60"]),
+        (False, ["2,000 and more", "100"]),
+    ]
+    assert "This game plays with its own minimum table" in text
+    for label, value in (
+        ("Going-out bonus", "200"),
+        ("Natural canasta bonus", "600"),
+        ("All the red threes", "1,000"),
+        ("Canastas needed to go out", "2"),
+    ):
+        assert re.search(rf"<dt>{label}</dt><dd>{value}</dd>", text), label  # fmt: skip
+
+
+def test_rules_page_of_a_10000_game_has_the_150_row(client: FlaskClient) -> None:
+    game = create(client, target=10000, sides=sides_of(("Ann", "Cat"), ("Bob", "Dan")))
+    html = client.get(f"/rules?game={game['id']}", headers={"Accept-Language": "en"})
+    table = rows(html.get_data(as_text=True), "minimum-table")
+    assert table[-2:] == [(False, ["3,000 to 7,495", "120"]), (False, ["7,500 and more", "150"])]
+
+
+def test_rules_page_of_an_unknown_game_is_not_found(client: FlaskClient) -> None:
+    assert client.get("/rules?game=nope").status_code == 404
