@@ -576,3 +576,48 @@ def test_numbers_in_templates_follow_each_reader(client: FlaskClient) -> None:
     assert "5,000" in english and "10,000" in english
     assert "5,000" not in french and "10,000" not in french
     assert f"10{NNBSP}000" in french
+
+
+def hidden_fields(html: str) -> dict[str, str]:
+    return dict(
+        re.findall(r'<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"', html)
+    )
+
+
+@pytest.mark.parametrize(("language", "headers"), [("fr", FRENCH), ("en", ENGLISH)])
+def test_refused_forms_speak_the_readers_language(
+    client: FlaskClient, games: dict[str, str], language: str, headers: dict[str, str]
+) -> None:
+    """The pages' refusals (a form sent back with its errors) are in one language too."""
+    detector = Detector(translated_pairs())
+    new_game = client.post(
+        "/games/new",
+        data={"profile": "classic", "sides-0-players-0": "Léa", "sides-0-players-1": "x" * 41},
+        headers=headers,
+    )
+    assert new_game.status_code in (200, 400, 422)
+    text = visible_text(new_game.get_data(as_text=True))
+    assert "Léa" in text or 'value="Léa"' in new_game.get_data(as_text=True)
+    assert detector.leaks(text, language) == []
+
+    game_id = games["playing"]
+    form = client.get(f"/games/{game_id}/hands/new?out=0", headers=headers).get_data(as_text=True)
+    data = hidden_fields(form) | {
+        "went_out": "0",
+        "sides-0-meld_points": "abc",
+        "sides-0-red_threes": "4",
+        "sides-0-natural_canastas": "1",
+        "sides-1-meld_points": "60",
+        "sides-1-red_threes": "3",
+    }
+    refused = client.post(f"/games/{game_id}/hands/new", data=data, headers=headers)
+    assert refused.status_code in (200, 400, 422)
+    text = visible_text(refused.get_data(as_text=True))
+    assert ("nombre entier" if language == "fr" else "whole number") in text  # "abc"
+    assert detector.leaks(text, language) == []
+    data["sides-0-meld_points"] = "300"
+    refused = client.post(f"/games/{game_id}/hands/new", data=data, headers=headers)
+    text = visible_text(refused.get_data(as_text=True))
+    expected = "trois rouges" if language == "fr" else "red threes"
+    assert expected in text  # 4 + 3 red threes: more than two packs hold
+    assert detector.leaks(text, language) == []
