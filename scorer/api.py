@@ -173,9 +173,14 @@ def get_game(game_id: str) -> Response:
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str) -> Response:
     record = _load(game_id)
-    key = idempotency_key()
     if record.state.finished:
+        # Checked first: a won game answers 409 whatever else is wrong, the key included.
+        try:
+            key = idempotency_key()
+        except ApiError:
+            key = None
         return game_response(_retry_of_last_hand(record, key), 201)
+    key = idempotency_key()
     hand = _hand_from_body()
     return game_response(
         _act(

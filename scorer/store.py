@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -20,6 +21,8 @@ from scorer.errors import N_, GameFinished, RuleError
 from scorer.game import GameState, Side, Table, add_hand, make_table, play
 from scorer.hands import CardCounts, Hand, SideHand
 from scorer.rules import get_profile, with_house_rules, with_target
+
+log = logging.getLogger(__name__)
 
 
 class NotFound(LookupError):
@@ -434,4 +437,11 @@ def list_games(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[
                 f"select id, updated_at, created_at from games where id in ({marks})", chunk
             )
         rows.sort(key=lambda row: (row["updated_at"], row["created_at"]), reverse=True)
-    return [load_game(db, row["id"]) for row in rows]
+    games = []
+    for row in rows:
+        try:
+            games.append(load_game(db, row["id"]))
+        except RuleError:
+            # Hands a later rules fix no longer accepts: the list still shows the others.
+            log.warning("game %s no longer replays under the current rules", row["id"])
+    return games

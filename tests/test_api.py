@@ -523,3 +523,24 @@ def test_oversized_body_is_413_json(app, client):
     body = json.dumps({"sides": FOUR, "name": "x" * (70 * 1024)})
     assert_refusal(client.post("/api/games", data=body, content_type="application/json"), 413)
     assert dump(app) == before
+
+
+def test_a_stored_game_the_rules_no_longer_accept_is_409_not_500(app, client):
+    game = new_game(client)
+    add(client, game["id"], TYPICAL)
+    conn = sqlite3.connect(app.config["DATABASE"])
+    with conn:
+        conn.execute("update hands set sides = '[{\"meld_points\": -5}, {}]'")
+    conn.close()
+    assert_refusal(client.get(f"/api/games/{game['id']}"), 409, None)
+    assert_refusal(client.post(f"/api/games/{game['id']}/hands", json=TYPICAL), 409, None)
+
+
+def test_a_won_game_answers_409_even_to_a_bad_idempotency_key(app, client):
+    game = won_game(client)
+    before = dump(app)
+    response = client.post(
+        f"/api/games/{game['id']}/hands", json=TYPICAL, headers={"Idempotency-Key": "x" * 500}
+    )
+    assert_refusal(response, 409, None)
+    assert dump(app) == before

@@ -302,3 +302,15 @@ def test_import_refuses_a_bad_hand_naming_it_and_stores_nothing(db):
             db, name="", profile_key=None, target=1000, sides=SIDES, hands=[WINNING, WINNING]
         )
     assert rows(db) == before
+
+
+def test_a_game_the_rules_no_longer_accept_does_not_break_the_list(db):
+    good, broken = new(db), new(db)
+    store.record_hand(db, broken, plain(50, 60))
+    # As if a stricter rules fix came after this hand was stored.
+    db.execute(
+        "update hands set sides = ? where game_id = ?", ['[{"meld_points": -5}, {}]', broken]
+    )
+    assert [g.id for g in store.list_games(db)] == [good]
+    with pytest.raises(RuleError):
+        store.load_game(db, broken)
