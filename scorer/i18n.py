@@ -7,7 +7,16 @@ from datetime import date, datetime
 from numbers import Number
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Flask, Response, abort, redirect, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    has_request_context,
+    redirect,
+    request,
+    url_for,
+)
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
@@ -24,6 +33,8 @@ bp = Blueprint("i18n", __name__)
 
 def select_locale() -> str:
     """The switch's cookie first, then the browser's Accept-Language, else English."""
+    if not has_request_context():
+        return "en"  # a command or a background job: no reader to ask
     chosen = request.cookies.get(LANGUAGE_COOKIE)
     if chosen in LANGUAGES:
         return chosen
@@ -39,7 +50,16 @@ def init_app(app: Flask) -> None:
         language_links=language_links,
     )
     app.jinja_env.filters.update(number=number, date=date_text, datetime=datetime_text)
+    app.after_request(vary_by_language)
     app.register_blueprint(bp)
+
+
+def vary_by_language(response: Response) -> Response:
+    """A page's words depend on the switch's cookie and on Accept-Language: tell caches."""
+    if request.endpoint != "static":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
 
 
 def current_language() -> str:

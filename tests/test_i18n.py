@@ -621,3 +621,16 @@ def test_refused_forms_speak_the_readers_language(
     expected = "trois rouges" if language == "fr" else "red threes"
     assert expected in text  # 4 + 3 red threes: more than two packs hold
     assert detector.leaks(text, language) == []
+
+
+def test_pages_tell_caches_they_vary_by_language(client: FlaskClient) -> None:
+    for path in ("/", "/rules", "/api/games/nope"):
+        vary = client.get(path).headers.get("Vary", "")
+        assert "Accept-Language" in vary and "Cookie" in vary, path
+
+
+def test_no_request_means_english(app: Flask) -> None:
+    from scorer.i18n import select_locale
+
+    with app.app_context():
+        assert select_locale() == "en"
