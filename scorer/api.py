@@ -100,7 +100,7 @@ def _load(game_id: str) -> store.GameRecord:
     except RuleError:
         # Stored hands that a later rules fix no longer accepts: say so instead of crashing.
         raise ApiError(
-            409, RuleError(None, N_("this game's hands no longer fit the rules; export it"))
+            409, RuleError(None, N_("this game's stored hands no longer fit the rules"))
         ) from None
 
 
