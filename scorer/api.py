@@ -80,7 +80,7 @@ def not_found(what: str = N_("no game at this address")) -> ApiError:
     return ApiError(404, RuleError(None, what))
 
 
-def etag_of(record: store.GameRecord) -> str:
+def etag_of(record: store.GameRecord | store.StoredGame) -> str:
     return f"{record.id}.{record.version}"
 
 
@@ -100,7 +100,7 @@ def _load(game_id: str) -> store.GameRecord:
     except RuleError:
         # Stored hands that a later rules fix no longer accepts: say so instead of crashing.
         raise ApiError(
-            409, RuleError(None, N_("this game's stored hands no longer fit the rules"))
+            409, RuleError(None, N_("this game's hands no longer fit the rules; export it"))
         ) from None
 
 
@@ -233,10 +233,15 @@ def delete_hand(game_id: str, number: int) -> Response:
 
 @bp.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Response:
-    record = _load(game_id)
-    response = jsonify(game_to_export(record))
-    response.set_etag(etag_of(record))
-    response.headers["Content-Disposition"] = f'attachment; filename="game-{record.id}.json"'
+    # From the stored inputs, without replaying them: a game that no longer replays under
+    # the current rules can still be saved (and fixed, and imported back).
+    try:
+        game = store.load_inputs(get_db(), game_id)
+    except store.NotFound:
+        raise not_found() from None
+    response = jsonify(game_to_export(game))
+    response.set_etag(etag_of(game))
+    response.headers["Content-Disposition"] = f'attachment; filename="game-{game.id}.json"'
     return response
 
 

@@ -10,7 +10,7 @@ from scorer.errors import N_, RuleError
 from scorer.game import Side
 from scorer.hands import CardCounts, Hand, SideHand
 from scorer.rules import VALUE_GROUPS, effective_rules
-from scorer.store import GameRecord, side_to_dict
+from scorer.store import GameRecord, StoredGame, side_to_dict
 
 NAME_MAX = 40
 PLAYERS_MAX = 6
@@ -233,27 +233,26 @@ def _timestamp(value: Any, field: str) -> str | None:
     return value
 
 
-def game_to_export(record: GameRecord) -> dict[str, Any]:
+def game_to_export(game: StoredGame) -> dict[str, Any]:
     """Everything needed to rebuild the game elsewhere: its table and each hand's inputs."""
-    table = record.table
     return {
         "format": EXPORT_FORMAT,
         "format_version": EXPORT_VERSION,
-        "id": record.id,
-        "name": record.name,
-        "profile": record.profile_key,
-        "target": table.profile.target,
-        "rules": record.house_rules,
-        "first_dealer": table.seating[table.first_dealer],
-        "created_at": record.created_at,
-        "sides": [{"name": side.name, "players": list(side.players)} for side in table.sides],
+        "id": game.id,
+        "name": game.name,
+        "profile": game.profile_key,
+        "target": game.target,
+        "rules": game.house_rules,
+        "first_dealer": game.first_dealer,
+        "created_at": game.created_at,
+        "sides": [{"name": side.name, "players": list(side.players)} for side in game.sides],
         "hands": [
             {
-                "went_out": result.hand.went_out,
-                "concealed": result.hand.concealed,
-                "sides": [side_to_dict(side) for side in result.hand.sides],
+                "went_out": hand.went_out,
+                "concealed": hand.concealed,
+                "sides": [side_to_dict(side) for side in hand.sides],
             }
-            for result in record.state.results
+            for hand in game.hands
         ],
     }
 

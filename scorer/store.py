@@ -192,6 +192,53 @@ def load_game(db: sqlite_utils.Database, game_id: str) -> GameRecord:
     )
 
 
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's inputs exactly as stored, not replayed: what an export needs, and all it
+    needs, so even a game a later rules fix no longer accepts can be saved elsewhere."""
+
+    id: str
+    name: str
+    profile_key: str
+    target: int
+    house_rules: dict[str, Any]
+    first_dealer: str
+    created_at: str
+    version: int
+    sides: tuple[Side, ...]
+    hands: tuple[Hand, ...]
+
+
+def load_inputs(db: sqlite_utils.Database, game_id: str) -> StoredGame:
+    """The stored inputs of a game; NotFound for an unknown id."""
+    rows = list(db.query("select * from games where id = ?", [game_id]))
+    if not rows:
+        raise NotFound(game_id)
+    row = rows[0]
+    sides = tuple(
+        Side(r["name"], tuple(json.loads(r["players"])))
+        for r in db.query(
+            "select name, players from sides where game_id = ? order by position", [game_id]
+        )
+    )
+    hands = tuple(
+        hand_from_row(r)
+        for r in db.query("select * from hands where game_id = ? order by number", [game_id])
+    )
+    return StoredGame(
+        id=row["id"],
+        name=row["name"] or "",
+        profile_key=row["profile"],
+        target=row["target"],
+        house_rules=json.loads(row["rules"] or "{}"),
+        first_dealer=row["first_dealer"],
+        created_at=row["created_at"],
+        version=row["version"],
+        sides=sides,
+        hands=hands,
+    )
+
+
 def hand_from_row(row: dict[str, Any]) -> Hand:
     return Hand(
         sides=tuple(side_from_dict(side) for side in json.loads(row["sides"])),

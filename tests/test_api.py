@@ -544,3 +544,22 @@ def test_a_won_game_answers_409_even_to_a_bad_idempotency_key(app, client):
     )
     assert_refusal(response, 409, None)
     assert dump(app) == before
+
+
+def test_a_game_the_rules_no_longer_accept_can_still_be_exported(app, client):
+    game = new_game(client)
+    add(client, game["id"], TYPICAL)
+    conn = sqlite3.connect(app.config["DATABASE"])
+    with conn:
+        conn.execute("update hands set sides = '[{\"meld_points\": -5}, {}]'")
+    conn.close()
+    exported = client.get(f"/api/games/{game['id']}/export")
+    assert exported.status_code == 200
+    data = exported.json
+    (stored,) = data["hands"]
+    assert stored["sides"][0]["meld_points"] == -5
+    # Fixed by hand, it imports back as a playable game.
+    stored["sides"] = TYPICAL["sides"]
+    copy = client.post("/api/games/import", json=data)
+    assert copy.status_code == 201
+    assert [s["total"] for s in copy.json["sides"]] == [930, -35]
