@@ -85,7 +85,7 @@ def test_a_six_player_game_in_french(make_page: Any, live_server: str) -> None:
     page.wait_for_url(BOARD_URL)
     board_url = page.url
 
-    assert page.locator(".flash").inner_text() == "La partie commence. Bonne chance !"
+    assert page.locator(".flash").inner_text() == "La partie commence. Bonne chance\u00a0!"
     # Three teams of two at six players play to 7 500 (RULES.md section 3).
     assert f"Six joueurs (3 jeux), en 7{NNBSP}500" in page.locator(".page-head .meta").inner_text()
     assert page.locator(".side-total .side-name").all_inner_texts() == list(SIDES)
