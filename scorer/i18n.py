@@ -59,6 +59,7 @@ def vary_by_language(response: Response) -> Response:
     if request.endpoint != "static":
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
+        response.headers.setdefault("Content-Language", current_language())
     return response
 
 

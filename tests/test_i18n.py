@@ -648,8 +648,10 @@ def test_refused_forms_speak_the_readers_language(
 
 def test_pages_tell_caches_they_vary_by_language(client: FlaskClient) -> None:
     for path in ("/", "/rules", "/api/games/nope"):
-        vary = client.get(path).headers.get("Vary", "")
+        response = client.get(path, headers=FRENCH)
+        vary = response.headers.get("Vary", "")
         assert "Accept-Language" in vary and "Cookie" in vary, path
+        assert response.headers["Content-Language"] == "fr"
 
 
 def test_no_request_means_english(app: Flask) -> None:
