@@ -473,6 +473,22 @@ def test_double_submission_records_once(app: Flask, client: FlaskClient) -> None
     assert len(loaded(app, game_id).state.results) == 2
 
 
+def test_a_used_token_with_another_hand_is_not_recorded(app: Flask, client: FlaskClient) -> None:
+    """The browser's back button, a changed value, the same token: asked to check first."""
+    game_id = start(client)
+    page = text(client.get(f"/games/{game_id}/hands/new?out=0"))
+    data = dict(TYPICAL, token=hidden(page, "token"))
+    assert record(client, game_id, data).status_code == 303
+    changed = dict(data, **{"sides-1-hand_points": "90"})
+    response = record(client, game_id, changed)
+    assert response.status_code == 409
+    refused = text(response)
+    assert "already saved" in refused
+    assert input_value(refused, "sides-1-hand_points") == "90"
+    assert hidden(refused, "token") != data["token"]  # saving again is a new hand
+    assert len(loaded(app, game_id).state.results) == 1
+
+
 def test_stale_form_is_refused_with_input_kept(app: Flask, client: FlaskClient) -> None:
     game_id = start(client)
     page = text(client.get(f"/games/{game_id}/hands/new?out=0"))
@@ -716,11 +732,10 @@ def test_every_form_needs_its_csrf_token(csrf_app: Flask) -> None:
 
 
 def test_pages_stay_light(client: FlaskClient) -> None:
-    """HTML + CSS + JS of each page under 30 KB before compression."""
+    """Each page with the CSS and JS it loads: under 30 KB before compression."""
     game_id = start(client)
     for _ in range(5):
         record(client, game_id, TYPICAL)
-    assets = sum(len((ROOT / "static" / name).read_bytes()) for name in ("app.css", "app.js"))
     for path in (
         "/",
         "/games/new",
@@ -729,7 +744,10 @@ def test_pages_stay_light(client: FlaskClient) -> None:
         f"/games/{game_id}/hands/1/edit",
         f"/games/{game_id}/undo",
     ):
-        size = len(client.get(path).data) + assets
+        page = client.get(path).data
+        assets = re.findall(rb'(?:src|href)="/static/([\w.-]+)"', page)
+        assert b"app.css" in assets
+        size = len(page) + sum(len((ROOT / "static" / a.decode()).read_bytes()) for a in assets)
         assert size < 30 * 1024, (path, size)
 
 

@@ -41,6 +41,12 @@ class Thumb:
             self.count += 1
 
 
+def wait_for_hand_form(page: Any) -> None:
+    """The hand form is loaded and its script has run (steppers in place)."""
+    page.wait_for_load_state("load")
+    page.wait_for_selector("form[data-preview] .stepper", state="attached")
+
+
 def start_game(page: Any, base: str, players: tuple[str, str, str, str]) -> str:
     """Create a classic game through the form; returns the scoreboard's URL."""
     page.goto(f"{base}/games/new")

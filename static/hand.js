@@ -1,5 +1,5 @@
-/* Canasta scorer: small enhancements; every page works without them and the server
-   checks and scores everything again. */
+/* Canasta scorer, hand form: steppers, live preview, Enter goes on. The form works
+   without this file; the server checks and scores everything again. */
 (function () {
   "use strict";
   var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
@@ -14,12 +14,13 @@
   }
 
   // Steppers: - and + around the small counts.
-  function addSteppers() {
-    each(document.querySelectorAll("input[data-stepper]"), function (input) {
+  function addSteppers(form) {
+    var words = form.dataset;
+    each(form.querySelectorAll(".count input"), function (input) {
       var box = document.createElement("div");
       box.className = "stepper";
       input.parentNode.insertBefore(box, input);
-      [["\u2212", input.dataset.less, -1], ["+", input.dataset.more, 1]].forEach(function (b, i) {
+      [["\u2212", words.less, -1], ["+", words.more, 1]].forEach(function (b, i) {
         var button = document.createElement("button");
         button.type = "button";
         button.textContent = b[0];
@@ -42,15 +43,16 @@
 
     function counted(column, part) {
       var points = null;
-      each(column.querySelectorAll('[data-count="' + part + '"]'), function (input) {
+      each(column.querySelectorAll('.count [name*="-' + part + '_"]'), function (input) {
         if (input.value.trim() === "") return;
-        points = (points || 0) + (toInt(input.value) || 0) * values[input.dataset.group];
+        var group = input.name.split("_").pop();
+        points = (points || 0) + (toInt(input.value) || 0) * values[group];
       });
       return points;
     }
 
-    function num(column, part) {
-      return toInt(column.querySelector('[data-part="' + part + '"]').value) || 0;
+    function num(column, name) {
+      return toInt(column.querySelector('[name$="-' + name + '"]').value) || 0;
     }
 
     function badge(column, part, points) {
@@ -70,13 +72,13 @@
       each(form.querySelectorAll("[data-column]"), function (column) {
         var meldCards = counted(column, "meld");
         var handCards = counted(column, "hand");
-        var meld = meldCards === null ? num(column, "meld") : meldCards;
-        var hand = handCards === null ? num(column, "hand") : handCards;
+        var meld = meldCards === null ? num(column, "meld_points") : meldCards;
+        var hand = handCards === null ? num(column, "hand_points") : handCards;
         var chip = column.querySelector('input[type="radio"]:checked');
         var reds = chip ? toInt(chip.value) || 0 : 0;
         var red = reds in sets ? sets[reds] : reds * toInt(d.red);
-        var score = meld + num(column, "natural") * toInt(d.natural) +
-          num(column, "mixed") * toInt(d.mixed) + (meld === 0 ? -red : red) - hand;
+        var score = meld + num(column, "natural_canastas") * toInt(d.natural) +
+          num(column, "mixed_canastas") * toInt(d.mixed) + (meld === 0 ? -red : red) - hand;
         if (out && out.value === column.dataset.column) {
           score += toInt(concealed ? d.concealed : d.out);
         }
@@ -106,39 +108,19 @@
     });
   }
 
-  // The new-game form: another variant brings its own house-rule values, unless changed.
-  function setupVariants(form) {
-    var defaults = JSON.parse(form.dataset.ruleDefaults);
-    var select = form.elements.profile;
-    var shown = form.elements.rules_for;
-    var text = function (v) { return v === null || v === undefined ? "" : String(v); };
-
-    function swap(name, before, after) {
-      var input = form.elements[name];
-      if (input && input.value.trim() === text(before)) input.value = text(after);
-    }
-
-    select.addEventListener("change", function () {
-      var before = defaults[shown.value];
-      var after = defaults[select.value];
-      if (!before || !after) return;
-      Object.keys(after).forEach(function (key) {
-        if (key !== "minimums") swap(key, before[key], after[key]);
+  // A side is done once its red threes (its last box) are chosen: on to the next side.
+  function setupNextSide(form) {
+    var columns = form.querySelectorAll("[data-column]");
+    each(columns, function (column, i) {
+      column.addEventListener("change", function (event) {
+        var next = columns[i + 1] && columns[i + 1].querySelector('[name$="-meld_points"]');
+        if (event.target.type === "radio" && next && next.value === "") next.focus();
       });
-      after.minimums.forEach(function (row, i) {
-        var old = before.minimums[i];
-        swap("minimums-" + i + "-start", old[0], row[0]);
-        swap("minimums-" + i + "-minimum", old[1], row[1]);
-      });
-      shown.value = select.value;
     });
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    addSteppers();
     var hand = document.querySelector("form[data-preview]");
-    if (hand) { setupPreview(hand); setupEnter(hand); }
-    var game = document.querySelector("form[data-rule-defaults]");
-    if (game) setupVariants(game);
+    if (hand) { addSteppers(hand); setupPreview(hand); setupEnter(hand); setupNextSide(hand); }
   });
 })();

@@ -1,0 +1,49 @@
+"""Speed of entry: the typical hand of issue 3, from the scoreboard to saved, counted.
+
+Side A: meld 130, one natural canasta, two red threes, went out; side B: meld 50, 85 left
+in hand. Each tap counts 1 and each key press counts 1 ("130" is 3). The rule book gives
+A 130 + 500 + 200 + 100 = 930 and B 50 - 85 = -35.
+"""
+
+from __future__ import annotations
+
+import pytest
+from phone import BOARD_URL, Thumb, no_sideways_scroll, start_game, wait_for_hand_form
+
+TAP_BUDGET = 12
+
+
+def focused_id(page) -> str:
+    return page.evaluate("document.activeElement && document.activeElement.id")
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_typical_hand_in_at_most_12_taps(make_page, live_server, width):
+    page = make_page(width=width)
+    start_game(page, live_server, ("Ann", "Bob", "Cy", "Dee"))
+    thumb = Thumb(page)
+
+    # On the scoreboard: "Record a hand - who went out?" -> Ann & Bob.
+    thumb.tap(page.locator(".record-buttons a", has_text="Ann & Bob"))
+    wait_for_hand_form(page)
+    assert focused_id(page) == "sides-0-meld_points"  # the cursor waits there
+    thumb.type("130")
+    side_a = page.locator('[data-column="0"]')
+    thumb.tap(side_a.get_by_role("button", name="One more: Natural canastas"))
+    thumb.tap(side_a.locator("label.chip", has_text="2"))
+    # Side A is done once its red threes are chosen: the cursor moves to side B.
+    assert focused_id(page) == "sides-1-meld_points"
+    thumb.type("50")
+    thumb.tap(page.locator("#sides-1-hand_points"))
+    thumb.type("85")
+    assert page.locator('output[data-preview-for="0"]').inner_text() == "+930"
+    assert page.locator('output[data-preview-for="1"]').inner_text() == "\u221235"
+    assert no_sideways_scroll(page)
+    assert page.evaluate("window.visualViewport.scale") == 1  # nothing zoomed in
+    thumb.tap(page.get_by_role("button", name="Save hand"))
+    page.wait_for_url(BOARD_URL)
+
+    totals = page.locator(".side-total .total").all_inner_texts()
+    assert totals == ["930", "-35"]
+    assert thumb.count <= TAP_BUDGET, thumb.count
+    print(f"typical hand at {width} px: {thumb.count} taps and keys")
