@@ -263,16 +263,27 @@ def progress(total: int, target: int) -> int:
     return max(0, min(100, round(100 * total / target))) if target > 0 else 0
 
 
+def minimum_row_text(rows: list[list[int | None]], index: int) -> str:
+    """One row of a minimum table: "from 1,500: 90", or "below 0: 15" for the first."""
+    start, minimum = rows[index]
+    if start is not None:
+        return _("from %(start)s: %(minimum)s", start=number(start), minimum=number(minimum))
+    if index + 1 < len(rows):
+        return _(
+            "below %(start)s: %(minimum)s",
+            start=number(rows[index + 1][0]),
+            minimum=number(minimum),
+        )
+    return _("any total: %(minimum)s", minimum=number(minimum))
+
+
 def house_rules_shown(profile: RuleProfile) -> list[tuple[str, str]]:
     rules = effective_rules(profile)
     shown = []
     for key in profile.house_rules:
         value = rules[key]
         if key == "minimums":
-            value = ", ".join(
-                f"{_('below 0') if start is None else number(start) + '+'}: {number(minimum)}"
-                for start, minimum in value
-            )
+            value = ", ".join(minimum_row_text(value, i) for i in range(len(value)))
         else:
             value = number(value)
         shown.append((str(HOUSE_RULE_LABELS.get(key, key)), value))
@@ -464,7 +475,8 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
     try:
         hand = form.hand()
     except ValueError:
-        form.went_out.errors = [f"{FIELD_LABELS['went_out']}: {_('choose a side, or nobody')}"]
+        reason = _("choose a side, or nobody")
+        form.went_out.errors = [f"{FIELD_LABELS['went_out']}: {reason}"]
         return hand_page(record, form, number=number, status=400)
     db = get_db()
     try:

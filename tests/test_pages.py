@@ -205,6 +205,7 @@ def test_only_changed_house_rules_are_kept(app: Flask, client: FlaskClient) -> N
     }
     board = text(client.get(f"/games/{game_id}"))
     assert "House rules" in board and "Going-out bonus" in board and "150" in board
+    assert "below 0: 15, from 0: 50, from 1,500: 90, from 3,000: 100" in board
 
 
 def test_untouched_rules_follow_another_variant(app: Flask, client: FlaskClient) -> None:
