@@ -137,6 +137,19 @@ def signed(value: int) -> str:
     return "0"
 
 
+def field_errors_note(form: Any) -> str | None:
+    """A line at the top of a refused form: the messages themselves sit at their boxes."""
+    if any(field.errors for field in leaf_fields(form)):
+        return _("Nothing was saved: see the message in red below.")
+    return None
+
+
+def sides_note(form: NewGameForm) -> str | None:
+    if getattr(form, "sides_error", None) or getattr(form, "minimums_error", None):
+        return _("Nothing was saved: see the message in red below.")
+    return None
+
+
 def status_of(error: RuleError) -> int:
     if isinstance(error, GameFinished | store.StaleGame | store.KeyReused):
         return 409
@@ -241,7 +254,7 @@ def new_game() -> Page:
         render_template(
             "games/new.html",
             form=form,
-            banner=banner,
+            banner=banner or field_errors_note(form) or sides_note(form),
             defaults=defaults,
             rules_open=rules_open(form),
         ),
@@ -408,7 +421,7 @@ def hand_page(
             columns=columns,
             number=number,
             dealer=dealer,
-            banner=banner,
+            banner=banner or field_errors_note(form),
             stale=stale,
             sides=sides_view(record),
             profile=profile,

@@ -378,6 +378,7 @@ def test_refused_hand_keeps_what_was_typed(app: Flask, client: FlaskClient) -> N
     assert field_error(page, "sides-1-red_threes") == (
         "Red threes: at most 4 red threes in all with 2 packs"
     )
+    assert 'role="alert"' in page and "Nothing was saved" in page
     assert input_value(page, "sides-0-meld_points") == "130"
     assert input_value(page, "sides-1-hand_points") == "85"
     assert re.search(r'name="sides-1-red_threes" value="2" checked', page)
