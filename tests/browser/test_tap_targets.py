@@ -1,0 +1,69 @@
+"""Everything a thumb taps is at least 44 x 44 CSS pixels, on every page, at 360 px."""
+
+from __future__ import annotations
+
+import pytest
+from phone import BOARD_URL, no_sideways_scroll, start_game
+
+# Links inside a sentence are exempt (WCAG 2.5.8); everything else a finger aims at counts.
+SMALL_TARGETS = """
+() => Array.from(document.querySelectorAll(
+    'a, button, input:not([type=hidden]), select, summary, label.chip span, .check-label'
+  ))
+  .filter(el => !el.closest('p.meta, p.hint, .rulebook p, .rulebook li, .rulebook td'))
+  .filter(el => !(el.matches('.chip input, .check-label input')))
+  .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
+  .map(el => [el.outerHTML.slice(0, 80), el.getBoundingClientRect()])
+  .filter(([, r]) => r.width > 0 && (r.height < 44 || r.width < 44))
+  .map(([html, r]) => `${html} ${Math.round(r.width)}x${Math.round(r.height)}`)
+"""
+
+
+@pytest.mark.parametrize("width", [360])
+def test_tap_targets_are_big_enough(make_page, live_server, width):
+    page = make_page(width=width)
+    board = start_game(page, live_server, ("Ann", "Bob", "Cy", "Dee"))
+    page.goto(board + "/hands/new?out=0")
+    page.fill("#sides-0-meld_points", "130")
+    page.fill("#sides-0-natural_canastas", "1")
+    page.fill("#sides-1-meld_points", "50")
+    page.get_by_role("button", name="Save hand").tap()
+    page.wait_for_url(BOARD_URL)
+    for path in (
+        "/",
+        "/games/new",
+        board.removeprefix(live_server),
+        board.removeprefix(live_server) + "/hands/new?out=1",
+        board.removeprefix(live_server) + "/hands/1/edit",
+        board.removeprefix(live_server) + "/undo",
+        board.removeprefix(live_server) + "/delete",
+    ):
+        page.goto(live_server + path)
+        page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        assert page.evaluate(SMALL_TARGETS) == [], path
+        assert no_sideways_scroll(page), path
+
+
+def test_three_teams_fit_a_small_phone(make_page, live_server):
+    """Six players in three teams: three columns of the hand form, still nothing sideways."""
+    page = make_page(width=360)
+    page.goto(live_server + "/games/new")
+    page.select_option("#profile", "six-player")
+    page.tap("summary:has-text('A third team')")
+    names = iter(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"))
+    for side in range(3):
+        for seat in range(2):
+            page.fill(f"#sides-{side}-players-{seat}", next(names))
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url(BOARD_URL)
+    assert page.locator(".side-total").count() == 3
+    # 0 to 1 495 -> 50 for every team; six players keep their own rules (3 packs).
+    assert page.locator(".side-total .minimum strong").all_inner_texts() == ["50"] * 3
+    assert no_sideways_scroll(page)
+    page.locator(".record-buttons a").nth(2).tap()
+    page.wait_for_selector("form.hand-form")
+    assert page.locator(".column").count() == 3
+    assert page.locator('[data-column="0"] .red-threes label.chip').count() == 7  # 0 to 6
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert page.evaluate(SMALL_TARGETS) == []
+    assert no_sideways_scroll(page)
