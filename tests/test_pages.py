@@ -733,8 +733,10 @@ def test_every_form_needs_its_csrf_token(csrf_app: Flask) -> None:
     assert re.search(r'name="csrf_token" value="[^"]+"', confirm)
 
 
-def test_pages_stay_light(client: FlaskClient) -> None:
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_pages_stay_light(client: FlaskClient, language: str) -> None:
     """Each page with the CSS and JS it loads: under 30 KB before compression."""
+    client.set_cookie("lang", language)
     game_id = start(client)
     for _ in range(5):
         record(client, game_id, TYPICAL)
