@@ -45,15 +45,20 @@ try {
         ),
         metrics: Object.fromEntries(METRICS.map((key) => [key, audits[key].numericValue])),
         requests: (audits["network-requests"].details?.items ?? []).map((item) => item.url),
-        failing: Object.entries(audits)
-          .filter(([, audit]) => audit.score !== null && audit.score < 1
-            && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "manual")
-          .map(([key, audit]) => ({
-            id: key,
-            title: audit.title,
-            score: audit.score,
-            items: (audit.details?.items ?? []).slice(0, 3).map(describe),
-          })),
+        // The audits that cost points: weighted in their category, and not passed.
+        failing: Object.entries(lhr.categories).flatMap(([category, { auditRefs }]) =>
+          auditRefs
+            .filter((ref) => ref.weight > 0)
+            .map((ref) => [ref.id, audits[ref.id]])
+            .filter(([, audit]) => audit.score !== null && audit.score < 1)
+            .map(([key, audit]) => ({
+              category,
+              id: key,
+              title: audit.title,
+              score: audit.score,
+              items: (audit.details?.items ?? []).slice(0, 3).map(describe),
+            })),
+        ),
       });
     }
   }

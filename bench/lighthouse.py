@@ -151,7 +151,7 @@ def _report(
         for audit in result["failing"]:
             items = [item for item in audit.get("items", []) if item]
             detail = f": {' / '.join(items)}" if items else ""
-            failing[audit["id"]] = f"{audit['title']}{detail}"
+            failing[f"{SHORT[audit['category']]}: `{audit['id']}`"] = f"{audit['title']}{detail}"
     if failing:
-        listed = "; ".join(f"`{key}` ({text})" for key, text in sorted(failing.items()))
-        section.notes.append(f"{name}: audits below full marks in some run: {listed}.")
+        listed = "; ".join(f"{key} ({text})" for key, text in sorted(failing.items()))
+        section.notes.append(f"{name}: weighted audits that lost points in some run: {listed}.")
