@@ -1,4 +1,4 @@
-"""Everything a thumb taps is at least 44 x 44 CSS pixels, on every page, at 360 px."""
+"""Phone-size checks of the pages: tap targets, three teams, the variant switch."""
 
 from __future__ import annotations
 
@@ -67,3 +67,27 @@ def test_three_teams_fit_a_small_phone(make_page, live_server):
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     assert page.evaluate(SMALL_TARGETS) == []
     assert no_sideways_scroll(page)
+
+
+def test_another_variant_brings_its_own_house_rules(make_page, live_server):
+    """Choosing six players shows their values; untouched, they are no house rule."""
+    page = make_page()
+    page.goto(live_server + "/games/new")
+    page.tap("summary:has-text('House rules')")
+    assert page.input_value("#canastas_to_go_out") == "1"
+    page.fill("#going_out", "150")  # the table's own going-out bonus
+    page.select_option("#profile", "six-player")
+    # Rule book, section 3: six players need 2 canastas; all 6 red threes score 1 200.
+    assert page.input_value("#canastas_to_go_out") == "2"
+    assert page.input_value("#all_red_threes") == "1200"
+    assert page.input_value("#going_out") == "150"  # a changed value stays
+    page.tap("summary:has-text('A third team')")
+    names = iter(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"))
+    for side in range(3):
+        for seat in range(2):
+            page.fill(f"#sides-{side}-players-{seat}", next(names))
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url(BOARD_URL)
+    rules = page.locator(".house-rules dl").inner_text()
+    assert "Going-out bonus" in rules and "150" in rules
+    assert "Canastas needed" not in rules
