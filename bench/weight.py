@@ -126,8 +126,9 @@ def run(section: Section, bench: Bench) -> None:
     game = site.game(LENGTH)
     pages = {
         "home": HOME,
+        "scoreboard, 10-hand game (a short evening)": SCOREBOARD.format(id=site.game(10)),
         f"scoreboard, {LENGTH}-hand game": SCOREBOARD.format(id=game),
-        "hand form": HAND_FORM.format(id=game),
+        f"hand form, {LENGTH}-hand game": HAND_FORM.format(id=game),
     }
     foreign: set[str] = set()
     for name, path in pages.items():
