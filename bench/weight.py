@@ -38,7 +38,9 @@ LOADING = {
 }
 LINK_LOADS = {"stylesheet", "icon", "shortcut", "preload", "modulepreload", "apple-touch-icon"}
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)|@import\s+['"]([^'"]+)['"]""")
-ABSOLUTE = re.compile(r"""(?:https?:)?//[a-zA-Z0-9.-]+[^\s'"<>)]*""")
+ABSOLUTE = re.compile(r"""https?://([a-zA-Z0-9.-]+)""")
+# Hosts named in markup without being fetched (XML namespaces).
+NAMESPACES = {"www.w3.org"}
 
 
 @dataclass
@@ -49,8 +51,11 @@ class Weight:
     zipped: dict[str, int] = field(default_factory=dict)
     foreign: set[str] = field(default_factory=set)
     missing: list[str] = field(default_factory=list)
+    mentioned: set[str] = field(default_factory=set)  # other hosts named in text or links
 
     def add(self, kind: str, data: bytes) -> None:
+        text = data.decode("utf-8", "replace") if kind in ("html", "css", "js") else ""
+        self.mentioned |= set(ABSOLUTE.findall(text)) - NAMESPACES - {"localhost"}
         self.raw[kind] = self.raw.get(kind, 0) + len(data)
         self.zipped[kind] = self.zipped.get(kind, 0) + len(gzip.compress(data, 6))
 
@@ -131,6 +136,7 @@ def run(section: Section, bench: Bench) -> None:
         f"hand form, {LENGTH}-hand game": HAND_FORM.format(id=game),
     }
     foreign: set[str] = set()
+    mentioned: set[str] = set()
     for name, path in pages.items():
         if not site.has_page(path):
             section.rows.append(Row(name, "not available yet"))
@@ -141,6 +147,7 @@ def run(section: Section, bench: Bench) -> None:
             section.unavailable(name, error)
             continue
         foreign |= weight.foreign
+        mentioned |= weight.mentioned
         raw = weight.total(weight.raw)
         goal = name != "home"
         section.rows.append(
@@ -163,6 +170,11 @@ def run(section: Section, bench: Bench) -> None:
             not foreign,
         )
     )
+    if mentioned:
+        section.notes.append(
+            "Other hosts named in the pages' HTML, CSS or JS without being loaded (links, "
+            f"text): {', '.join(sorted(mentioned))}."
+        )
     section.notes.append(
         "Raw is what gunicorn sends (it does not compress); gzip is each file compressed at "
         "level 6, what a compressing proxy would send. Every font a stylesheet declares is "
