@@ -29,6 +29,11 @@ MINIMUM_ROWS = 5
 NOBODY = "none"
 
 
+def is_index(text: str | None) -> bool:
+    """Plain ASCII digits, short enough to be a side, a version or a target."""
+    return bool(text) and text.isascii() and text.isdigit() and len(text) < 12
+
+
 class NumberField(StringField):
     """A whole number; ``data`` is None when nothing was typed."""
 
@@ -119,7 +124,7 @@ class HandForm(FlaskForm):
         value = (self.went_out.data or "").strip()
         if value == NOBODY:
             return None
-        if value.isdigit() and int(value) < self.side_count():
+        if is_index(value) and int(value) < self.side_count():
             return int(value)
         raise ValueError(value)
 
@@ -132,7 +137,7 @@ class HandForm(FlaskForm):
 
     def version_number(self) -> int | None:
         value = (self.version.data or "").strip()
-        return int(value) if value.isdigit() and len(value) < 12 else None
+        return int(value) if is_index(value) else None
 
     def token_value(self) -> str | None:
         value = (self.token.data or "").strip()

@@ -36,6 +36,7 @@ from scorer.forms import (
     NewGameForm,
     hand_data,
     hand_form,
+    is_index,
     new_game_data,
     new_token,
     rules_defaults,
@@ -234,7 +235,7 @@ def new_game() -> Page:
                 get_db(),
                 name=form.name.data or None,
                 profile_key=form.profile.data or None,
-                target=int(target) if target and target.isdigit() else _bad_target(target),
+                target=int(target) if is_index(target) else _bad_target(target),
                 sides=form_sides(form),
                 first_dealer=form.first_dealer.data or None,
                 house_rules=form.house_rules() or None,
@@ -439,7 +440,7 @@ def hand_page(
 def autofocus_column(form: HandForm) -> int:
     """On a new hand, the cursor waits in the meld points of the side that went out."""
     value = form.went_out.data or ""
-    return int(value) if value.isdigit() and int(value) < form.side_count() else 0
+    return int(value) if is_index(value) and int(value) < form.side_count() else 0
 
 
 def _prepare(form: HandForm) -> HandForm:
@@ -456,7 +457,7 @@ def new_hand(game_id: str) -> Page:
             flash(_("This game is over: it takes no further hands."))
             return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
         out = request.args.get("out", "")
-        went_out = out if out == NOBODY or (out.isdigit() and int(out) < sides) else ""
+        went_out = out if out == NOBODY or (is_index(out) and int(out) < sides) else ""
         form = _prepare(
             hand_form(sides, data={"went_out": went_out, "version": str(record.version)})
         )
@@ -552,7 +553,7 @@ def confirm_page(record: store.GameRecord, action: str, **context: Any) -> Page:
 
 def posted_version() -> int | None:
     value = request.form.get("version", "")
-    return int(value) if value.isdigit() and len(value) < 12 else None
+    return int(value) if is_index(value) else None
 
 
 def back_to(record: store.GameRecord) -> Response:

@@ -457,6 +457,22 @@ def test_hostile_numbers_never_break_the_page(app: Flask, client: FlaskClient) -
     assert loaded(app, game_id).state.results == ()
 
 
+def test_hostile_choices_never_break_the_page(app: Flask, client: FlaskClient) -> None:
+    game_id = start(client)
+    for out in ("\u00b2", "99999999999999999999", "-1", "none\x00"):
+        assert (
+            client.get(f"/games/{game_id}/hands/new", query_string={"out": out}).status_code == 200
+        )
+    for went_out, version in (("\u00b2", "1"), ("7", "1"), ("0", "\u00b2"), ("0", "1" * 40)):
+        data = dict(TYPICAL, went_out=went_out, version=version)
+        assert record(client, game_id, data).status_code in (303, 400, 409, 422)
+    assert client.post(f"/games/{game_id}/undo", data={"version": "\u00b2"}).status_code == 303
+    for extra in ({"profile": "bogus"}, {"target": "abc"}, {"target": "1234"}, {"rules_for": "x"}):
+        assert client.post(
+            "/games/new", data=game_form([["A", "B"], ["C", "D"]], **extra)
+        ).status_code in (303, 400, 422)
+
+
 # --- one-time token and version (issue 5) ----------------------------------------------------
 
 
