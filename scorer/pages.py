@@ -58,6 +58,8 @@ bp = Blueprint("pages", __name__)
 # The games this browser created or opened, kept in its signed session cookie.
 MY_GAMES = "games"
 MY_GAMES_MAX = 40
+# No game runs this long; a larger hand number is no hand that ever existed.
+MAX_HANDS = 1000
 Page = str | tuple[str, int] | Response
 
 
@@ -402,7 +404,7 @@ def hand_page(
     focus: bool = False,
 ) -> Page:
     state = record.state
-    if number is None:
+    if number is None or number > len(state.results):  # (removed on another phone)
         minimums = state.minimums
         dealer = state.dealer_next
     else:
@@ -470,9 +472,15 @@ def new_hand(game_id: str) -> Page:
 @bp.route("/games/<game_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(game_id: str, number: int) -> Page:
     record = load(game_id)
-    if not 1 <= number <= len(record.state.results):
-        abort(404)
     sides = len(record.table.sides)
+    if not 1 <= number <= len(record.state.results):
+        if request.method == "GET" or not 1 <= number <= MAX_HANDS:
+            abort(404)
+        # Removed on another phone while this correction was typed: keep it, say so.
+        form = _prepare(hand_form(sides))
+        form.version.data = str(record.version)
+        message = _("This hand was removed on another phone: nothing was saved.")
+        return hand_page(record, form, number=number, banner=message, stale=True, status=409)
     if request.method == "GET":
         data = hand_data(record.state.results[number - 1].hand)
         data["version"] = str(record.version)

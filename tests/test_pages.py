@@ -577,6 +577,23 @@ def test_correction_that_ends_the_game_early_is_refused(app: Flask, client: Flas
     assert loaded(app, game_id).state.totals == (1860, -70)
 
 
+def test_correcting_a_hand_removed_on_another_phone(app: Flask, client: FlaskClient) -> None:
+    game_id = start(client)
+    record(client, game_id, TYPICAL)
+    record(client, game_id, TYPICAL)
+    form = text(client.get(f"/games/{game_id}/hands/2/edit"))
+    other = app.test_client()
+    confirm = text(other.get(f"/games/{game_id}/undo"))
+    other.post(f"/games/{game_id}/undo", data={"version": hidden(confirm, "version")})
+    fixed = dict(TYPICAL, version=hidden(form, "version"))
+    response = client.post(f"/games/{game_id}/hands/2/edit", data=fixed)
+    assert response.status_code == 409
+    assert "removed on another phone" in text(response)
+    assert input_value(text(response), "sides-0-meld_points") == "130"
+    assert totals(text(response)) == [930, -35]
+    assert len(loaded(app, game_id).state.results) == 1
+
+
 def test_a_correction_sent_twice_is_not_a_conflict(app: Flask, client: FlaskClient) -> None:
     game_id = start(client)
     record(client, game_id, TYPICAL)
