@@ -50,6 +50,9 @@ def went_out(page: Any, thumb: Thumb, side: str) -> None:
 
 
 def test_a_whole_game_on_a_phone(page, live_server):
+    errors: list[str] = []  # script errors and CSP refusals show up in the console
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
     thumb = Thumb(page)
     page.goto(live_server + "/")
     assert no_sideways_scroll(page)
@@ -170,6 +173,8 @@ def test_a_whole_game_on_a_phone(page, live_server):
     assert page.locator(".record-buttons").count() == 0
     shoot(page, "flow-won")
     assert page.goto(board).ok
+    # The refused hand answers 422 on purpose; anything else in the console is a bug.
+    assert [e for e in errors if not e.startswith("Failed to load resource")] == []
 
 
 def test_a_hand_without_javascript(make_page, live_server):
