@@ -108,13 +108,16 @@
     });
   }
 
-  // A side is done once its red threes (its last box) are chosen: on to the next side.
+  // A side with its melds typed is done once its red threes (its last box) are chosen:
+  // the cursor moves on to the next side's meld points, when still empty.
   function setupNextSide(form) {
     var columns = form.querySelectorAll("[data-column]");
     each(columns, function (column, i) {
       column.addEventListener("change", function (event) {
         var next = columns[i + 1] && columns[i + 1].querySelector('[name$="-meld_points"]');
-        if (event.target.type === "radio" && next && next.value === "") next.focus();
+        var filled = Array.prototype.some.call(column.querySelectorAll('[name*="-meld_"]'),
+          function (box) { return box.value.trim() !== ""; });
+        if (event.target.type === "radio" && filled && next && next.value === "") next.focus();
       });
     });
   }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from phone import BOARD_URL, no_sideways_scroll, start_game
+from phone import BOARD_URL, no_sideways_scroll, start_game, wait_for_hand_form
 
 # Links inside a sentence are exempt (WCAG 2.5.8); everything else a finger aims at counts.
 SMALL_TARGETS = """
@@ -91,3 +91,17 @@ def test_another_variant_brings_its_own_house_rules(make_page, live_server):
     rules = page.locator(".house-rules dl").inner_text()
     assert "Going-out bonus" in rules and "150" in rules
     assert "Canastas needed" not in rules
+
+
+def test_red_threes_before_the_melds_keep_the_cursor_home(make_page, live_server):
+    """Moving on to the next side happens only once this side's melds are typed."""
+    page = make_page()
+    board = start_game(page, live_server, ("Ann", "Bob", "Cy", "Dee"))
+    page.goto(board + "/hands/new?out=0")
+    wait_for_hand_form(page)
+    page.locator('[data-column="0"] .red-threes label.chip', has_text="2").tap()
+    assert page.evaluate("document.activeElement.id") != "sides-1-meld_points"
+    page.locator("#sides-0-meld_points").tap()
+    page.keyboard.type("130")
+    page.locator('[data-column="0"] .red-threes label.chip', has_text="1").tap()
+    assert page.evaluate("document.activeElement.id") == "sides-1-meld_points"
