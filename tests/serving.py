@@ -16,6 +16,8 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
+from apidata import side
+
 from scorer import ROOT
 
 START_TIMEOUT = 60  # seconds; generous for a slow CI machine, only reached on failure
@@ -135,16 +137,6 @@ def call(
         return status, json.loads(text), got
     except ValueError:
         return status, text, got
-
-
-def side(meld=0, natural=0, mixed=0, reds=0, left=0) -> dict[str, int]:
-    return {
-        "meld_points": meld,
-        "natural_canastas": natural,
-        "mixed_canastas": mixed,
-        "red_threes": reds,
-        "hand_points": left,
-    }
 
 
 def random_hand(rng, unique_left: int) -> dict[str, Any]:

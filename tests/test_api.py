@@ -11,7 +11,7 @@ import sqlite3
 from typing import Any
 
 import pytest
-from flask import Flask
+from apidata import dump, hand, side
 from flask.testing import FlaskClient
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
@@ -38,29 +38,6 @@ TYPICAL = {
         },
     ],
 }
-
-
-def dump(app: Flask) -> list[str]:
-    """Every row of every table, as SQL: equal dumps mean an unchanged database."""
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
-
-
-def side(meld=0, natural=0, mixed=0, reds=0, left=0) -> dict[str, int]:
-    return {
-        "meld_points": meld,
-        "natural_canastas": natural,
-        "mixed_canastas": mixed,
-        "red_threes": reds,
-        "hand_points": left,
-    }
-
-
-def hand(a: dict, b: dict, went_out: int | None = None, concealed: bool = False) -> dict:
-    return {"went_out": went_out, "concealed": concealed, "sides": [a, b]}
 
 
 def new_game(client: FlaskClient, **fields: Any) -> dict[str, Any]:

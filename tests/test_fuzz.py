@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import json
-import sqlite3
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from apidata import dump, side
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -117,16 +117,6 @@ def _containers(doc: Any) -> Iterator[Any]:
             yield from _containers(value)
 
 
-def side(meld=0, natural=0, mixed=0, reds=0, left=0) -> dict[str, Any]:
-    return {
-        "meld_points": meld,
-        "natural_canastas": natural,
-        "mixed_canastas": mixed,
-        "red_threes": reds,
-        "hand_points": left,
-    }
-
-
 VALID_HANDS = [
     {"went_out": None, "concealed": False, "sides": [side(50), side(60, left=10)]},
     {
@@ -209,14 +199,6 @@ def fuzz_app() -> Iterator[tuple[Any, Any, dict[str, str]]]:
                 assert client.post(f"/api/games/{game['id']}/hands", json=body).status_code == 201
             games[label] = game["id"]
         yield app, client, games
-
-
-def dump(app) -> list[str]:
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 def check_api_answer(app, before: list[str], response) -> None:

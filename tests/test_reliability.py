@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from flask import Flask
+from apidata import dump, hand, side
 from flask.testing import FlaskClient
 
 from scorer import db as dbmod
@@ -16,28 +16,6 @@ from scorer import store
 from scorer.hands import Hand, SideHand
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
-
-
-def dump(app: Flask) -> list[str]:
-    conn = sqlite3.connect(app.config["DATABASE"])
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
-
-
-def side(meld=0, natural=0, mixed=0, reds=0, left=0) -> dict[str, int]:
-    return {
-        "meld_points": meld,
-        "natural_canastas": natural,
-        "mixed_canastas": mixed,
-        "red_threes": reds,
-        "hand_points": left,
-    }
-
-
-def hand(a: dict, b: dict, went_out: int | None = None, concealed: bool = False) -> dict:
-    return {"went_out": went_out, "concealed": concealed, "sides": [a, b]}
 
 
 # A wins a game to 1 000 at once: 300 + 500 + 200 + 100 = 1 100.
