@@ -17,7 +17,14 @@ from wtforms.validators import Length, Optional
 
 from scorer.hands import CardCounts, Hand, SideHand
 from scorer.payloads import NAME_MAX
-from scorer.rules import PROFILES, VALUE_GROUPS, RuleProfile, effective_rules, get_profile
+from scorer.rules import (
+    HOUSE_RULE_FIELDS,
+    PROFILES,
+    VALUE_GROUPS,
+    RuleProfile,
+    effective_rules,
+    get_profile,
+)
 
 # A number longer than this is no score anybody typed on purpose.
 NUMBER_MAX_DIGITS = 7
@@ -199,15 +206,7 @@ class MinimumRowForm(Form):
 
 
 # The house rules the form offers, in order (minimums are their own table).
-RULE_NUMBERS = (
-    "going_out",
-    "concealed_going_out",
-    "natural_canasta",
-    "mixed_canasta",
-    "red_three",
-    "all_red_threes",
-    "canastas_to_go_out",
-)
+RULE_NUMBERS = tuple(key for key in HOUSE_RULE_FIELDS if key != "minimums")
 
 
 def profile_choices() -> list[tuple[str, Any]]:

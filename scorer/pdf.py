@@ -20,6 +20,7 @@ from weasyprint.urls import URLFetcher
 from scorer import ROOT, store
 from scorer.db import get_db
 from scorer.game import GameState, HandResult, Side
+from scorer.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS
 from scorer.rules import MinimumRow, RuleProfile, effective_rules, get_profile
 
 bp = Blueprint("pdf", __name__)
@@ -33,25 +34,6 @@ NAME_MAX = 40
 BLANK_ROWS = {"A4": 25, "letter": 23}
 # The variant whose numbers a blank sheet prints, by its number of sides.
 BLANK_PROFILES = {2: "classic", 3: "three-player"}
-
-PROFILE_LABELS = {
-    "classic": _l("Classic partnership Canasta"),
-    "two-player": _l("Two players"),
-    "three-player": _l("Three players"),
-    "five-player": _l("Five players"),
-    "six-player": _l("Six players"),
-}
-
-HOUSE_RULE_LABELS = {
-    "going_out": _l("going out"),
-    "concealed_going_out": _l("going out concealed"),
-    "natural_canasta": _l("natural canasta"),
-    "mixed_canasta": _l("mixed canasta"),
-    "red_three": _l("red three"),
-    "all_red_threes": _l("all red threes"),
-    "canastas_to_go_out": _l("canastas to go out"),
-    "minimums": _l("opening minimums"),
-}
 
 
 class LocalOnlyFetcher(URLFetcher):

@@ -295,7 +295,7 @@ def test_sheet_shows_the_game_the_sides_and_the_outcome(app, client):
     for player in ("Ann", "Bob", "Cat", "Dan"):
         assert player in text
     assert "10,000" in text
-    assert "going out 150" in text
+    assert "Going-out bonus 150" in text
     assert "In progress" in text
     # Next hand: Cat deals; minimums from 3 195 and 2 585.
     assert "Cat deals" in text
