@@ -128,14 +128,17 @@ def machine() -> dict[str, str]:
 
 
 def _cpu_model() -> str:
+    """The model name, with family and model numbers when the name is as short as "AMD EPYC"."""
+    fields: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo") as info:
             for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                key, _, value = line.partition(":")
+                fields.setdefault(key.strip(), value.strip())
     except OSError:
-        pass
-    return platform.processor() or "unknown"
+        return platform.processor() or "unknown"
+    name = fields.get("model name", "unknown")
+    return f"{name} (family {fields.get('cpu family', '?')}, model {fields.get('model', '?')})"
 
 
 def _memory() -> str:
