@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import platform
+import shutil
+import sqlite3
 import statistics
+import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib import metadata
 
 
 @dataclass
@@ -123,8 +128,23 @@ def machine() -> dict[str, str]:
         "Memory": _memory(),
         "OS": f"{platform.system()} {platform.release()} ({_os_name()})",
         "Python": platform.python_version(),
+        "Software": _software(),
         "Date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
+
+
+def _software() -> str:
+    """Versions of what the figures depend on (the server stack, the PDF engine, the tools)."""
+    parts = [f"SQLite {sqlite3.sqlite_version}"]
+    for name in ("flask", "jinja2", "flask-babel", "weasyprint", "gunicorn"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            parts.append(f"{name} {metadata.version(name)}")
+    for command in (["wrk", "-v"], ["chromium", "--version"]):
+        if shutil.which(command[0]):
+            done = subprocess.run(command, capture_output=True, text=True, timeout=20)
+            words = (done.stdout or done.stderr).split()
+            parts.append(" ".join(words[:2]))
+    return ", ".join(parts)
 
 
 def _cpu_model() -> str:
