@@ -37,6 +37,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    # Block tags leave no blank lines behind: a long game's scoreboard repeats them per hand.
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
     app.config.from_mapping(
         DATABASE=os.environ.get(ENV_DATABASE) or str(Path(app.instance_path) / "scorer.sqlite3"),
         MAX_CONTENT_LENGTH=64 * 1024,  # a hand is a few hundred bytes; refuse floods early
