@@ -7,6 +7,7 @@ correction anywhere recomputes everything after it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from scorer.errors import N_, GameFinished, RuleError
 from scorer.hands import Hand, SideScore, score_hand, validate_hand
@@ -29,7 +30,7 @@ class Table:
     sides: tuple[Side, ...]
     first_dealer: int = 0
 
-    @property
+    @cached_property
     def seating(self) -> tuple[str, ...]:
         return seating(self.sides)
 

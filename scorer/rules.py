@@ -7,6 +7,7 @@ fields. House rules are applied with :func:`with_house_rules`, which returns a n
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from scorer.errors import N_, RuleError
@@ -92,7 +93,7 @@ class RuleProfile:
     def red_threes_in_packs(self) -> int:
         return self.pack.red_threes * self.packs
 
-    @property
+    @cached_property
     def card_value_of_packs(self) -> int:
         """Total card value of every card in the packs (590 a pack)."""
         per_pack = sum(self.card_values.of(g) * self.pack.of(g) for g in VALUE_GROUPS)

@@ -10,7 +10,7 @@ import hashlib
 import json
 import logging
 import secrets
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -296,10 +296,13 @@ def _check_version(record: GameRecord, expected: int | None) -> None:
         )
 
 
-def _touch(db: sqlite_utils.Database, game_id: str) -> None:
+def _touch(db: sqlite_utils.Database, game_id: str) -> str:
+    """Bump the game's version (every change does); returns the new updated_at stamp."""
+    stamp = now()
     db.execute(
-        "update games set version = version + 1, updated_at = ? where id = ?", [now(), game_id]
+        "update games set version = version + 1, updated_at = ? where id = ?", [stamp, game_id]
     )
+    return stamp
 
 
 def hand_fingerprint(hand: Hand) -> str:
@@ -353,7 +356,7 @@ def record_hand(
         if record.state.finished:
             raise GameFinished(None, N_("this game is over: it takes no further hands"))
         _check_version(record, version)
-        add_hand(record.state, hand)  # validates; raises before anything is written
+        state = add_hand(record.state, hand)  # validates; raises before anything is written
         db["hands"].insert(_hand_row(game_id, len(record.state.results) + 1, hand))
         if idempotency_key is not None:
             db["idempotency_keys"].insert(
@@ -364,8 +367,9 @@ def record_hand(
                     "created_at": now(),
                 }
             )
-        _touch(db, game_id)
-    return load_game(db, game_id)
+        stamp = _touch(db, game_id)
+    # The state validated above is the stored game: no second replay to answer.
+    return replace(record, state=state, version=record.version + 1, updated_at=stamp)
 
 
 def _hands_of(record: GameRecord) -> list[Hand]:
