@@ -3,22 +3,44 @@
 gunicorn cannot hand create_app a config dict, so `bench.wsgi:create()` builds the app from
 BENCH_DATABASE and mounts /bench/bare (a fixed string) on the same app: the floor of the
 same server, the same workers and the same after-request hooks.
+
+It also mounts an experiment, /bench/cached/<game_id>: the real scoreboard view, its HTML
+kept per (game, version, language) in the worker. It measures what the cache proposed in
+bench/findings.md would give; the app itself has no such cache.
 """
 
 from __future__ import annotations
 
 import os
 
-from flask import Flask
+from flask import Flask, abort
+from flask_babel import get_locale
 
-from scorer import create_app
+from scorer import create_app, pages
+from scorer.db import get_db
 
 BARE_PATH = "/bench/bare"
 BARE_BODY = "ok"
+CACHED_SCOREBOARD = "/bench/cached/{id}"
+
+_pages: dict[tuple[str, int, str], object] = {}
 
 
 def bare() -> str:
     return BARE_BODY
+
+
+def cached_scoreboard(game_id: str) -> object:
+    """The scoreboard from the cache while the game's version is unchanged."""
+    row = get_db().execute("select version from games where id = ?", [game_id]).fetchone()
+    if row is None:
+        abort(404)
+    key = (game_id, int(row[0]), str(get_locale()))
+    if key not in _pages:
+        _pages[key] = pages.scoreboard(game_id)
+    else:
+        pages.remember(game_id)  # what the view does besides rendering
+    return _pages[key]
 
 
 def create() -> Flask:
@@ -30,4 +52,7 @@ def create() -> Flask:
         }
     )
     app.add_url_rule(BARE_PATH, "bench_bare", bare)
+    app.add_url_rule(
+        CACHED_SCOREBOARD.replace("{id}", "<game_id>"), "bench_cached", cached_scoreboard
+    )
     return app
