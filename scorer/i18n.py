@@ -136,7 +136,7 @@ def number(value: object) -> str:
     if isinstance(value, int):
         # Scores are whole numbers, and a scoreboard shows hundreds of them: group the
         # digits with the locale's symbols directly (Babel's general formatter is ~20x slower).
-        group, minus = _integer_symbols(str(get_locale()))
+        group, minus = _integer_symbols(str(get_locale() or "en"))
         digits = f"{abs(value):,}".replace(",", group)
         return minus + digits if value < 0 else digits
     return str(format_decimal(value))

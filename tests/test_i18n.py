@@ -659,3 +659,10 @@ def test_no_request_means_english(app: Flask) -> None:
 
     with app.app_context():
         assert select_locale() == "en"
+
+
+def test_numbers_outside_a_request_are_english(app: Flask) -> None:
+    from scorer.i18n import number
+
+    with app.app_context():
+        assert number(-12500) == "-12,500"
