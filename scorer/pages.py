@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -22,7 +25,9 @@ from flask import (
     session,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import Field, FieldList, FormField
 
@@ -349,7 +354,46 @@ def chart(record: store.GameRecord) -> dict[str, Any] | None:
 def scoreboard(game_id: str) -> Page:
     record = load(game_id)
     remember(record.id)
-    return render_template("games/scoreboard.html", **board_context(record))
+    return render_template(
+        "games/scoreboard.html", hands_html=hands_html(record), **board_context(record)
+    )
+
+
+class FragmentCache:
+    """Rendered pieces of pages by key, the least recently used dropped past `size`."""
+
+    def __init__(self, size: int = 256) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get_or_render(self, key: tuple[Any, ...], render: Callable[[], str]) -> Markup:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        fragment = Markup(render())
+        with self._lock:
+            self._items[key] = fragment
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return fragment
+
+
+def hands_html(record: store.GameRecord) -> Markup:
+    """The scoreboard's list of hands, rendered once per game version and language.
+
+    It is most of a long game's page. Every change to a game bumps its version, so a stored
+    fragment never goes stale: a new version is a new key.
+    """
+    cache = current_app.extensions.setdefault("scorer.hands_html", FragmentCache())
+    key = (record.id, record.version, str(get_locale()))
+    return cache.get_or_render(
+        key,
+        lambda: render_template(
+            "games/_hands.html", game=record, hands=list(reversed(record.state.results))
+        ),
+    )
 
 
 def board_context(record: store.GameRecord) -> dict[str, Any]:
