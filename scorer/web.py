@@ -34,6 +34,8 @@ API_MESSAGES = {
     415: N_("send the body as application/json"),
     500: N_("something went wrong on our side; nothing was changed"),
 }
+# Marked on its own line: Babel's extractor does not see N_() nested in another call.
+API_REFUSED = N_("the request was refused")
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +51,7 @@ def _wants_json() -> bool:
 
 
 def api_message(status: int) -> str:
-    return gettext(API_MESSAGES.get(status, N_("the request was refused")))
+    return gettext(API_MESSAGES.get(status, API_REFUSED))
 
 
 def _page(status: int, error: HTTPException | None) -> tuple[Response | str, int]:
