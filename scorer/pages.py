@@ -132,7 +132,10 @@ def label_errors(form: Any) -> None:
     """Prefix each field's own refusal with its label: "Meld points: enter a whole number"."""
     for field in leaf_fields(form):
         if field.errors:
-            field.errors = [f"{field.label.text}: {message}" for message in field.errors]
+            field.errors = [
+                _("%(label)s: %(message)s", label=field.label.text, message=message)
+                for message in field.errors
+            ]
 
 
 @bp.app_template_filter("signed")
