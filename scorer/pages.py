@@ -207,16 +207,20 @@ def place_game_error(form: NewGameForm, error: RuleError) -> str | None:
     field = error.field or ""
     message = error_text(error)
     if field.startswith("rules.minimums"):
-        form.minimums_error = f"{HOUSE_RULE_LABELS['minimums']}: {message}"
+        form.minimums_error = _(
+            "%(label)s: %(message)s", label=HOUSE_RULE_LABELS["minimums"], message=message
+        )
         form.rules_open = True
         return None
     if field.startswith("rules.") and field[6:] in RULE_NUMBERS:
         target = form[field[6:]]
-        target.errors = [f"{target.label.text}: {message}"]
+        target.errors = [_("%(label)s: %(message)s", label=target.label.text, message=message)]
         form.rules_open = True
         return None
     if field in GAME_FIELDS:
-        form[field].errors = [f"{form[field].label.text}: {message}"]
+        form[field].errors = [
+            _("%(label)s: %(message)s", label=form[field].label.text, message=message)
+        ]
         return None
     if field.startswith("sides"):
         form.sides_error = _("Players: %(reason)s", reason=message)
@@ -432,10 +436,12 @@ def place_hand_error(form: HandForm, error: RuleError) -> str | None:
             name = f"{part}_{group if group in VALUE_GROUPS else VALUE_GROUPS[0]}"
             form.open_counters.add((index, part))
         if name in column._fields:
-            column[name].errors = [f"{label}: {message}"]
+            column[name].errors = [_("%(label)s: %(message)s", label=label, message=message)]
             return None
     if error.field in ("went_out", "concealed"):
-        form[error.field].errors = [f"{FIELD_LABELS[error.field]}: {message}"]
+        form[error.field].errors = [
+            _("%(label)s: %(message)s", label=FIELD_LABELS[error.field], message=message)
+        ]
         return None
     return message
 
@@ -545,7 +551,9 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
         hand = form.hand()
     except ValueError:
         reason = _("choose a side, or nobody")
-        form.went_out.errors = [f"{FIELD_LABELS['went_out']}: {reason}"]
+        form.went_out.errors = [
+            _("%(label)s: %(message)s", label=FIELD_LABELS["went_out"], message=reason)
+        ]
         return hand_page(record, form, number=number, status=400)
     db = get_db()
     try:
