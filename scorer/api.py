@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 from flask import Blueprint, Response, jsonify, request
 
 from scorer import store
+from scorer.cache import app_cache
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, RuleError
 from scorer.hands import Hand
@@ -94,7 +95,7 @@ def game_response(record: store.GameRecord, status: int = 200) -> Response:
 
 def _load(game_id: str) -> store.GameRecord:
     try:
-        return store.load_game(get_db(), game_id)
+        return store.load_game(get_db(), game_id, cache=app_cache("games"))
     except store.NotFound:
         raise not_found() from None
     except RuleError:

@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import re
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from flask import (
     Blueprint,
     abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -32,6 +29,7 @@ from werkzeug.wrappers import Response
 from wtforms import Field, FieldList, FormField
 
 from scorer import store
+from scorer.cache import app_cache
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, RuleError
 from scorer.forms import (
@@ -81,7 +79,9 @@ def remember(game_id: str) -> None:
     ids = [game_id] + [i for i in my_game_ids() if i != game_id]
     if ids != my_game_ids():
         session[MY_GAMES] = ids[:MY_GAMES_MAX]
-    session.permanent = True
+    if not session.permanent:
+        # Setting it again would re-sign and resend the cookie on every page.
+        session.permanent = True
 
 
 def forget(game_id: str) -> None:
@@ -91,7 +91,7 @@ def forget(game_id: str) -> None:
 def load(game_id: str) -> store.GameRecord:
     """The game, or a 404 page; a stored game the rules no longer accept is a 409 page."""
     try:
-        return store.load_game(get_db(), game_id)
+        return store.load_game(get_db(), game_id, cache=app_cache("games"))
     except store.NotFound:
         abort(404)
     except RuleError:
@@ -366,39 +366,19 @@ def scoreboard(game_id: str) -> Page:
     )
 
 
-class FragmentCache:
-    """Rendered pieces of pages by key, the least recently used dropped past `size`."""
-
-    def __init__(self, size: int = 256) -> None:
-        self.size = size
-        self._items: OrderedDict[tuple[Any, ...], Markup] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get_or_render(self, key: tuple[Any, ...], render: Callable[[], str]) -> Markup:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        fragment = Markup(render())
-        with self._lock:
-            self._items[key] = fragment
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        return fragment
-
-
 def hands_html(record: store.GameRecord) -> Markup:
     """The scoreboard's list of hands, rendered once per game version and language.
 
     It is most of a long game's page. Every change to a game bumps its version, so a stored
     fragment never goes stale: a new version is a new key.
     """
-    cache = current_app.extensions.setdefault("scorer.hands_html", FragmentCache())
     key = (record.id, record.version, str(get_locale()))
-    return cache.get_or_render(
+    return app_cache("hands_html").get_or_make(
         key,
-        lambda: render_template(
-            "games/_hands.html", game=record, hands=list(reversed(record.state.results))
+        lambda: Markup(
+            render_template(
+                "games/_hands.html", game=record, hands=list(reversed(record.state.results))
+            )
         ),
     )
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import sqlite_utils
 
+from scorer.cache import LruCache
 from scorer.db import transaction
 from scorer.errors import N_, GameFinished, RuleError
 from scorer.game import GameState, Side, Table, add_hand, make_table, play
@@ -162,12 +163,25 @@ def import_game(
     return game_id
 
 
-def load_game(db: sqlite_utils.Database, game_id: str) -> GameRecord:
-    """The game and its replayed state; NotFound for an unknown id."""
+def load_game(
+    db: sqlite_utils.Database, game_id: str, *, cache: LruCache | None = None
+) -> GameRecord:
+    """The game and its replayed state; NotFound for an unknown id.
+
+    With a cache, a game already replayed at its current version is not replayed again:
+    every write bumps the version, so a cached record is never stale.
+    """
     rows = list(db.query("select * from games where id = ?", [game_id]))
     if not rows:
         raise NotFound(game_id)
     row = rows[0]
+    if cache is None:
+        return _replay_row(db, row)
+    return cache.get_or_make((game_id, row["version"]), lambda: _replay_row(db, row))
+
+
+def _replay_row(db: sqlite_utils.Database, row: dict[str, Any]) -> GameRecord:
+    game_id = row["id"]
     sides = [
         Side(r["name"], tuple(json.loads(r["players"])))
         for r in db.query(

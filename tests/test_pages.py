@@ -812,3 +812,27 @@ def test_store_side_of_a_shared_game(app: Flask) -> None:
     page = text(app.test_client().get(f"/games/{game_id}"))
     assert totals(page) == [930, -35]
     assert "North / South" in page
+
+
+def test_a_scoreboard_seen_before_a_correction_shows_the_corrected_totals(client):
+    # The hands list and the replayed game are cached per game version: a correction made
+    # elsewhere (here through the API) must never leave the old numbers on the page.
+    game_id = start(client)
+    record(client, game_id, TYPICAL)
+    client.get(f"/games/{game_id}")  # shows the flashed messages once
+    first = text(client.get(f"/games/{game_id}"))
+    assert totals(first) == [930, -35]
+    assert text(client.get(f"/games/{game_id}")) == first  # served again from the cache
+    corrected = {
+        "went_out": None,
+        "concealed": False,
+        "sides": [
+            {"meld_points": 130, "natural_canastas": 1, "red_threes": 2},
+            {"meld_points": 50, "hand_points": 85},
+        ],
+    }
+    assert client.put(f"/api/games/{game_id}/hands/1", json=corrected).status_code == 200
+    page = text(client.get(f"/games/{game_id}"))
+    # Without going out A loses its 100: 130 + 500 + 200 = 830; B is unchanged at -35.
+    assert totals(page) == [830, -35]
+    assert "Nobody went out" in page
