@@ -53,8 +53,9 @@ def run(section: Section, bench: Bench) -> None:
     if EXPERIMENT in runs:
         section.notes.append(
             "The experiment is the real scoreboard view with its HTML kept per (game, version, "
-            "language) in the worker (bench/wsgi.py); the app has no such cache: it shows what "
-            "the cache proposed in the findings would give."
+            "language) in the worker (bench/wsgi.py). The app itself caches the replayed game "
+            "and the hands list per version, not the whole page (it carries flashed messages and "
+            "the session): the row shows what caching the whole page would add."
         )
     failures = sum(load.errors for loads in runs.values() for load in loads)
     if failures:

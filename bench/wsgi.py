@@ -5,8 +5,8 @@ BENCH_DATABASE and mounts /bench/bare (a fixed string) on the same app: the floo
 same server, the same workers and the same after-request hooks.
 
 It also mounts an experiment, /bench/cached/<game_id>: the real scoreboard view, its HTML
-kept per (game, version, language) in the worker. It measures what the cache proposed in
-bench/findings.md would give; the app itself has no such cache.
+kept per (game, version, language) in the worker. The app caches only the replayed game
+and the hands list per version; this measures what caching the whole page would add.
 """
 
 from __future__ import annotations
