@@ -190,6 +190,7 @@ def add_hand(game_id: str) -> Response:
             hand,
             version=expected_version(record),
             idempotency_key=key,
+            cache=app_cache("games"),
         ),
         201,
     )

@@ -544,6 +544,7 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
                 hand,
                 version=form.version_number(),
                 idempotency_key=form.token_value(),
+                cache=app_cache("games"),
             )
             flash(_("Hand %(number)s saved.", number=len(saved.state.results)))
         else:

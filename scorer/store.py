@@ -357,6 +357,7 @@ def record_hand(
     *,
     version: int | None = None,
     idempotency_key: str | None = None,
+    cache: LruCache | None = None,
 ) -> GameRecord:
     """Add a hand at the end of the game, in one transaction; returns the new game.
 
@@ -364,7 +365,7 @@ def record_hand(
     game as it is (a double tap, a resubmitted form, a retry after the network dropped).
     """
     with transaction(db):
-        record = load_game(db, game_id)
+        record = load_game(db, game_id, cache=cache)
         if idempotency_key is not None and _seen_key(db, game_id, idempotency_key, hand):
             return record
         if record.state.finished:
@@ -382,8 +383,10 @@ def record_hand(
                 }
             )
         stamp = _touch(db, game_id)
-    # The state validated above is the stored game: no second replay to answer.
-    return replace(record, state=state, version=record.version + 1, updated_at=stamp)
+    # The state validated above is the stored game: no second replay to answer, and the
+    # next read of this version (the scoreboard, the next hand's check) needs none either.
+    saved = replace(record, state=state, version=record.version + 1, updated_at=stamp)
+    return saved if cache is None else cache.put((game_id, saved.version), saved)
 
 
 def _hands_of(record: GameRecord) -> list[Hand]:

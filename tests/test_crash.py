@@ -31,6 +31,7 @@ from scorer import store
 CLIENTS = 3
 HANDS_BEFORE_KILL = 24  # acknowledged hands in all, then the kill comes mid-stream
 MAX_HANDS_PER_CLIENT = 80  # a bound, whatever happens
+PACE = 0.1  # seconds between a client's hands
 WAIT_LIMIT = 90  # seconds; reached only if something is badly wrong
 
 
@@ -74,6 +75,9 @@ def test_sigkill_mid_stream_loses_nothing_acknowledged(tmp_path):
                     return  # the server is gone: this hand was never acknowledged
                 assert status == 201, status
                 acked[c].append((key, body))
+                # A table's pace, not a flood: the stream must still be flowing when the
+                # backup (a whole new process) is done and the kill comes.
+                time.sleep(PACE)
 
         threads = [threading.Thread(target=client, args=(c,)) for c in range(CLIENTS)]
         for thread in threads:
