@@ -9,8 +9,11 @@
     return /^[+-]?\d{1,7}$/.test(v) ? parseInt(v, 10) : null;
   }
 
+  // Digits grouped as the server groups them: 2,300 in English, 2 300 in French.
+  var grouped = new Intl.NumberFormat(document.documentElement.lang || "en").format;
+
   function signed(n) {
-    return n > 0 ? "+" + n : n < 0 ? "\u2212" + -n : "0";
+    return n > 0 ? "+" + grouped(n) : n < 0 ? "\u2212" + grouped(-n) : "0";
   }
 
   // Steppers: - and + around the small counts.
@@ -24,7 +27,8 @@
         var button = document.createElement("button");
         button.type = "button";
         button.textContent = b[0];
-        button.setAttribute("aria-label", b[1] + ": " + input.labels[0].textContent);
+        // The sentence comes translated from the page: French puts a space before the colon.
+        button.setAttribute("aria-label", b[1].replace("{label}", input.labels[0].textContent));
         button.addEventListener("click", function () {
           input.value = String(Math.max(0, (toInt(input.value) || 0) + b[2]));
           input.dispatchEvent(new Event("input", { bubbles: true }));
@@ -63,7 +67,7 @@
         span.className = "counted";
         summary.appendChild(span);
       }
-      span.textContent = points === null ? "" : "= " + points;
+      span.textContent = points === null ? "" : "= " + grouped(points);
     }
 
     function update() {

@@ -315,7 +315,7 @@ def test_recording_the_typical_hand(app: Flask, client: FlaskClient) -> None:
     breakdown = page[page.index('class="breakdown"') :]
     rows = {
         label: re.findall(r"<td>([^<]*)</td>", row)
-        for label, row in re.findall(r'<th>([^<]+)</th>(.*?)</tr>', breakdown)
+        for label, row in re.findall(r"<th>([^<]+)</th>(.*?)</tr>", breakdown)
     }
     assert rows["Cards"] == ["130", "50"]
     assert rows["Canastas"] == ["500", "0"]

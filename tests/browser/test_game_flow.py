@@ -106,7 +106,10 @@ def test_a_whole_game_on_a_phone(page, live_server):
     thumb.tap(side_a.locator("summary", has_text="Count cards in hand"))
     type_into(thumb, side_a.locator("#sides-0-hand_ten"), "2")
     type_into(thumb, side_a.locator("#sides-0-hand_five"), "3")
-    assert page.locator('output[data-preview-for="1"]').inner_text() == "+1310"
+    # The preview groups digits as the scoreboard does.
+    assert (
+        page.locator('output[data-preview-for="1"]').inner_text() == "+1,310"
+    )  # grouped as the scoreboard groups it
     assert page.locator('output[data-preview-for="0"]').inner_text() == "+25"
     save(page, thumb)
     assert board_numbers(page) == (["955", "1,275"], ["50", "50"])
