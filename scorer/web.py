@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask_babel import gettext
@@ -82,7 +83,21 @@ def unexpected_error(error: Exception) -> tuple[Response | str, int]:
     return _page(500, None)
 
 
+_INDENTATION = re.compile(r"\n[ \t]+")
+
+
+def fold_indentation(response: Response) -> Response:
+    """Drop the templates' indentation from HTML pages: bytes a phone need not download.
+
+    Safe because no page has <pre> or <textarea>, where leading spaces would matter.
+    """
+    if response.mimetype == "text/html" and not response.direct_passthrough:
+        response.set_data(_INDENTATION.sub("\n", response.get_data(as_text=True)))
+    return response
+
+
 def init_app(app: Flask) -> None:
+    app.after_request(fold_indentation)
     app.after_request(security_headers)
     app.register_error_handler(HTTPException, http_error)
     if not app.testing:

@@ -836,3 +836,12 @@ def test_a_scoreboard_seen_before_a_correction_shows_the_corrected_totals(client
     # Without going out A loses its 100: 130 + 500 + 200 = 830; B is unchanged at -35.
     assert totals(page) == [830, -35]
     assert "Nobody went out" in page
+
+
+def test_pages_are_sent_without_the_templates_indentation(client):
+    # Every byte counts on a phone at the table: indentation is for the templates' readers.
+    game_id = start(client)
+    for url in ("/", "/games/new", f"/games/{game_id}", f"/games/{game_id}/hands/new"):
+        page = client.get(url).get_data(as_text=True)
+        assert "<main" in page
+        assert not re.search(r"\n[ \t]+", page), url
