@@ -18,11 +18,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from playwright.sync_api import sync_playwright
 from werkzeug.serving import make_server
 
 from scorer import create_app
-
-playwright_sync = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -66,7 +65,7 @@ def live_server(live_app: Flask) -> Iterator[str]:
 def browser() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium`")
-    with playwright_sync.sync_playwright() as playwright:
+    with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield chromium
