@@ -383,10 +383,17 @@ def record_hand(
                 }
             )
         stamp = _touch(db, game_id)
-    # The state validated above is the stored game: no second replay to answer, and the
-    # next read of this version (the scoreboard, the next hand's check) needs none either.
-    saved = replace(record, state=state, version=record.version + 1, updated_at=stamp)
+    saved = _written(record, state, stamp)
+    # The next read of this version (the scoreboard, the next hand's check) needs no replay.
     return saved if cache is None else cache.put((game_id, saved.version), saved)
+
+
+def _written(record: GameRecord, state: GameState, stamp: str) -> GameRecord:
+    """The game as a write just stored it: the state it validated, one version on.
+
+    The write replayed the game to check it; replaying it again to answer would be waste.
+    """
+    return replace(record, state=state, version=record.version + 1, updated_at=stamp)
 
 
 def _hands_of(record: GameRecord) -> list[Hand]:
@@ -414,7 +421,7 @@ def replace_hand(
         _check_version(record, version)
         hands = _hands_of(record)
         hands[index] = hand
-        _replay_correction(record.table, hands, index)
+        state = _replay_correction(record.table, hands, index)
         db.execute(
             "update hands set went_out = ?, concealed = ?, sides = ? "
             "where game_id = ? and number = ?",
@@ -426,8 +433,8 @@ def replace_hand(
                 number,
             ],
         )
-        _touch(db, game_id)
-    return load_game(db, game_id)
+        stamp = _touch(db, game_id)
+    return _written(record, state, stamp)
 
 
 def _replay_correction(table: Table, hands: list[Hand], index: int) -> GameState:
@@ -457,7 +464,7 @@ def delete_hand(
         _check_version(record, version)
         hands = _hands_of(record)
         del hands[index]
-        _replay_correction(record.table, hands, -1)
+        state = _replay_correction(record.table, hands, -1)
         db.execute("delete from hands where game_id = ? and number = ?", [game_id, number])
         # Two steps keep (game_id, number) unique while the later hands move down by one.
         db.execute(
@@ -467,8 +474,8 @@ def delete_hand(
         db.execute(
             "update hands set number = -number - 1 where game_id = ? and number < 0", [game_id]
         )
-        _touch(db, game_id)
-    return load_game(db, game_id)
+        stamp = _touch(db, game_id)
+    return _written(record, state, stamp)
 
 
 def undo_last_hand(
