@@ -104,7 +104,7 @@ def my_games() -> list[store.GameRecord]:
     ids = my_game_ids()
     for game_id in ids:
         try:
-            games.append(store.load_game(db, game_id))
+            games.append(store.load_game(db, game_id, cache=app_cache("games")))
         except (store.NotFound, RuleError):
             continue  # deleted elsewhere, or no longer readable: leave it out
     # Latest change first; within the same second, the one this browser touched last.
