@@ -165,3 +165,17 @@ def expected_score(hand: dict[str, Any], index: int) -> int:
         going_out = 200 if hand["concealed"] else 100
     canastas = 500 * s["natural_canastas"] + 300 * s["mixed_canastas"]
     return s["meld_points"] + canastas + reds + going_out - s["hand_points"]
+
+
+def long_games(base: str, count: int) -> list[str]:
+    """Ids of `count` new four-player games played to 20 000, so they take many hands."""
+    ids = []
+    for _ in range(count):
+        status, body, _ = call(
+            "POST",
+            f"{base}/api/games",
+            {"target": 20000, "sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]},
+        )
+        assert status == 201
+        ids.append(body["id"])
+    return ids

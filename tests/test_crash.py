@@ -20,6 +20,7 @@ from serving import (
     expected_score,
     flask_command,
     free_port,
+    long_games,
     random_hand,
     running,
     server_env,
@@ -45,17 +46,7 @@ def test_sigkill_mid_stream_loses_nothing_acknowledged(tmp_path):
     games: list[str] = []
 
     with running(flask_command(port), env, port, log) as server:
-        for _ in range(CLIENTS):
-            status, body, _ = call(
-                "POST",
-                f"{server.base}/api/games",
-                {
-                    "target": 20000,
-                    "sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}],
-                },
-            )
-            assert status == 201
-            games.append(body["id"])
+        games.extend(long_games(server.base, CLIENTS))
 
         def client(c: int) -> None:
             rng = random.Random(c)

@@ -17,6 +17,7 @@ from serving import (
     expected_score,
     free_port,
     gunicorn_command,
+    long_games,
     random_hand,
     running,
     server_env,
@@ -35,18 +36,7 @@ def test_concurrent_clients_every_hand_stored_once_and_totals_right(tmp_path):
     acked: list[list[dict]] = [[] for _ in range(CLIENTS)]
     failures: list[str] = []
     with running(gunicorn_command(port), env, port, tmp_path / "gunicorn.log") as server:
-        games = []
-        for _ in range(3):
-            status, body, _ = call(
-                "POST",
-                f"{server.base}/api/games",
-                {
-                    "target": 20000,
-                    "sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}],
-                },
-            )
-            assert status == 201
-            games.append(body["id"])
+        games = long_games(server.base, 3)
 
         def client(c: int) -> None:
             rng = random.Random(100 + c)
