@@ -6,18 +6,15 @@ import json
 import os
 import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 from bench import fixtures, loadgen
 from bench.wsgi import BARE_PATH
+from tests import launcher
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKERS = 2
@@ -36,21 +33,16 @@ class Load:
     errors: int  # non-2xx answers and socket errors
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+class Server(launcher.Server):
+    """gunicorn with WORKERS sync workers serving bench.wsgi:app on 127.0.0.1.
 
-
-class Server:
-    """gunicorn with WORKERS sync workers serving bench.wsgi:app on 127.0.0.1."""
+    Started by the launcher the tests use (tests/launcher.py), after seeding its database.
+    """
 
     def __init__(self, folder: tempfile.TemporaryDirectory[str]) -> None:
         self._tmp = folder
         self.folder = Path(folder.name)
         self.database = self.folder / "served.sqlite3"
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         db = fixtures.open_db(self.database)
         try:
             self.game = fixtures.make_game(db, SCOREBOARD_LENGTH)
@@ -60,48 +52,28 @@ class Server:
             ]
         finally:
             db.close()
-        self.log = (self.folder / "gunicorn.log").open("w")
-        self.process = subprocess.Popen(
+        port = launcher.free_port()
+        super().__init__(
             [sys.executable, "-m", "gunicorn", "--workers", str(WORKERS)]
-            + ["--bind", f"127.0.0.1:{self.port}", "--log-level", "warning", "bench.wsgi:create()"],
-            cwd=ROOT,
+            + ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", "bench.wsgi:create()"],
             env={**os.environ, "BENCH_DATABASE": str(self.database)},
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
+            port=port,
+            log=self.folder / "gunicorn.log",
+            cwd=ROOT,
         )
 
     @classmethod
     def start(cls) -> Server:
         server = cls(tempfile.TemporaryDirectory(prefix="scorer-served-"))
         try:
-            server.wait_ready()
+            server.wait_until_up(ready=Server.all_workers_serve, timeout=30)
         except BaseException:
             server.stop()
             raise
         return server
 
-    def wait_ready(self, timeout: float = 30) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gunicorn exited: {self.log_text()}")
-            if len(self.workers()) == WORKERS and self.status(BARE_PATH) == 200:
-                return
-            time.sleep(0.2)
-        raise RuntimeError(f"gunicorn not ready after {timeout} s: {self.log_text()}")
-
-    def status(self, path: str) -> int:
-        try:
-            with urllib.request.urlopen(self.base + path, timeout=5) as response:
-                return int(response.status)
-        except urllib.error.HTTPError as error:
-            return int(error.code)
-        except OSError:
-            return 0
-
-    def log_text(self) -> str:
-        self.log.flush()
-        return (self.folder / "gunicorn.log").read_text()[-2000:]
+    def all_workers_serve(self) -> bool:
+        return len(self.workers()) == WORKERS and self.status(BARE_PATH) == 200
 
     def workers(self) -> list[int]:
         """The worker processes: the children of our gunicorn master."""
@@ -119,14 +91,7 @@ class Server:
         return sorted(children)
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)  # gunicorn stops its workers itself
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
-        self.log.close()
+        super().stop()
         self._tmp.cleanup()
 
     def load(self, path: str, seconds: int, post_script: Path | None = None) -> Load:

@@ -12,8 +12,23 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent  # the checkout, when running from one
 csrf = CSRFProtect()
+
+
+def shipped(name: str) -> Path:
+    """The folder `name` (templates, static) of this installation.
+
+    A checkout keeps it beside the package; an installed package carries it inside, where
+    the build (setup.py) copied it.
+    """
+    inside = PACKAGE / name
+    return inside if inside.is_dir() else ROOT / name
+
+
+TEMPLATE_FOLDER = shipped("templates")
+STATIC_FOLDER = shipped("static")
 
 # Environment variables a server (gunicorn, `flask run`, a test's subprocess) may set.
 ENV_DATABASE = "SCORER_DATABASE"
@@ -26,16 +41,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     `config` may set DATABASE, TESTING, SECRET_KEY, WTF_CSRF_ENABLED and INSTANCE_PATH (the
     folder of the secret key and the default database); SCORER_DATABASE and
     SCORER_INSTANCE_PATH in the environment do the same for a server started from the shell.
+    Without either, Flask picks the instance folder: `instance/` in a checkout (editable
+    installs included), `<prefix>/var/scorer-instance` for an installed package, never
+    site-packages.
     """
     config = dict(config or {})
-    instance_path = (
-        config.get("INSTANCE_PATH") or os.environ.get(ENV_INSTANCE_PATH) or ROOT / "instance"
-    )
+    instance_path = config.get("INSTANCE_PATH") or os.environ.get(ENV_INSTANCE_PATH)
     app = Flask(
         __name__,
-        instance_path=str(Path(instance_path).resolve()),
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        instance_path=str(Path(instance_path).resolve()) if instance_path else None,
+        template_folder=str(TEMPLATE_FOLDER),
+        static_folder=str(STATIC_FOLDER),
     )
     # Block tags leave no blank lines behind: a long game's scoreboard repeats them per hand.
     app.jinja_env.trim_blocks = True

@@ -17,7 +17,7 @@ from flask_babel import format_date, format_decimal, gettext
 from flask_babel import lazy_gettext as _l
 from weasyprint.urls import URLFetcher
 
-from scorer import ROOT, store
+from scorer import STATIC_FOLDER, store
 from scorer.cache import app_cache
 from scorer.db import get_db
 from scorer.game import GameState, HandResult, Side
@@ -57,8 +57,9 @@ class LocalOnlyFetcher(URLFetcher):
 
 def render_pdf(html: str) -> bytes:
     """The PDF of a rendered sheet template (relative URLs resolve in the app folder)."""
-    fetcher = LocalOnlyFetcher((ROOT / "static", FONT_FOLDER))
-    return weasyprint.HTML(string=html, base_url=str(ROOT), url_fetcher=fetcher).write_pdf()
+    fetcher = LocalOnlyFetcher((STATIC_FOLDER, FONT_FOLDER))
+    base = STATIC_FOLDER.as_uri() + "/"
+    return weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).write_pdf()
 
 
 def points(value: int) -> str:

@@ -2,32 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import os
-import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import launcher
 from apidata import side
+from launcher import Server, call, free_port
 
 from scorer import ROOT
 
-START_TIMEOUT = 60  # seconds; generous for a slow CI machine, only reached on failure
-REQUEST_TIMEOUT = 20
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+__all__ = ["Server", "call", "free_port", "running", "server_env"]
 
 
 def server_env(database: Path, instance: Path) -> dict[str, str]:
@@ -54,89 +42,11 @@ def gunicorn_command(port: int, workers: int = 2, threads: int = 2) -> list[str]
     ]  # fmt: skip
 
 
-class Server:
-    """A server process in its own process group, with its output in a log file."""
-
-    def __init__(self, command: list[str], env: dict[str, str], port: int, log: Path) -> None:
-        self.base = f"http://127.0.0.1:{port}"
-        self.log = log
-        with open(log, "ab") as out:
-            self.process = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-
-    def wait_until_up(self) -> None:
-        deadline = time.monotonic() + START_TIMEOUT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"server exited:\n{self.log.read_text()}")
-            try:
-                status, _body, _headers = call("GET", f"{self.base}/api/games/probe", timeout=2)
-            except OSError:
-                time.sleep(0.1)
-                continue
-            if status == 404:
-                return
-        raise AssertionError(f"server did not answer in time:\n{self.log.read_text()}")
-
-    def signal(self, sig: int) -> None:
-        """Signal the whole process group this test started (gunicorn has workers)."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, sig)
-
-    def stop(self) -> None:
-        self.signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.signal(signal.SIGKILL)
-            self.process.wait(timeout=15)
-        # Workers of a killed gunicorn may linger a moment: reap the group.
-        with suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-
-
 @contextmanager
 def running(command: list[str], env: dict[str, str], port: int, log: Path) -> Iterator[Server]:
-    server = Server(command, env, port, log)
-    try:
-        server.wait_until_up()
+    """The app served from the checkout."""
+    with launcher.running(command, env, port, log, ROOT) as server:
         yield server
-    finally:
-        server.stop()
-
-
-def call(
-    method: str,
-    url: str,
-    body: Any = None,
-    headers: dict[str, str] | None = None,
-    timeout: float = REQUEST_TIMEOUT,
-) -> tuple[int, Any, dict[str, str]]:
-    """(status, parsed JSON or text, headers); HTTP errors are answers, not exceptions."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method=method)
-    if data is not None:
-        request.add_header("Content-Type", "application/json")
-    for name, value in (headers or {}).items():
-        request.add_header(name, value)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            status, raw, got = response.status, response.read(), dict(response.headers)
-    except urllib.error.HTTPError as error:
-        status, raw, got = error.code, error.read(), dict(error.headers)
-        error.close()
-    text = raw.decode("utf-8", "replace")
-    try:
-        return status, json.loads(text), got
-    except ValueError:
-        return status, text, got
 
 
 def random_hand(rng, unique_left: int) -> dict[str, Any]:

@@ -1,0 +1,131 @@
+"""Start the app in a server process on loopback: shared by the tests and `make bench`.
+
+Everything here listens on and talks to 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+START_TIMEOUT = 60  # seconds; generous for a slow CI machine, only reached on failure
+REQUEST_TIMEOUT = 20
+PROBE_PATH = "/api/games/probe"  # answers 404 as soon as the app serves
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Server:
+    """A server process in its own process group, with its output in a log file."""
+
+    def __init__(
+        self, command: list[str], env: dict[str, str], port: int, log: Path, cwd: Path
+    ) -> None:
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        self.log = log
+        with open(log, "ab") as out:
+            self.process = subprocess.Popen(
+                command,
+                cwd=cwd,
+                env=env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+
+    def log_text(self, last: int = 4000) -> str:
+        return self.log.read_text(errors="replace")[-last:]
+
+    def status(self, path: str) -> int:
+        """The status of GET `path`, 0 when nothing answers."""
+        try:
+            with urllib.request.urlopen(self.base + path, timeout=5) as response:
+                return int(response.status)
+        except urllib.error.HTTPError as error:
+            return int(error.code)
+        except OSError:
+            return 0
+
+    def wait_until_up(
+        self, ready: Callable[[Server], bool] | None = None, timeout: float = START_TIMEOUT
+    ) -> None:
+        """Until the app answers (and `ready`, when given, agrees)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"server exited:\n{self.log_text()}")
+            if self.status(PROBE_PATH) == 404 and (ready is None or ready(self)):
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"server did not answer in time:\n{self.log_text()}")
+
+    def signal(self, sig: int) -> None:
+        """Signal the whole process group this server started (gunicorn has workers)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, sig)
+
+    def stop(self) -> None:
+        self.signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.signal(signal.SIGKILL)
+            self.process.wait(timeout=15)
+        # Workers of a killed gunicorn may linger a moment: reap the group.
+        with suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+
+
+@contextmanager
+def running(
+    command: list[str], env: dict[str, str], port: int, log: Path, cwd: Path
+) -> Iterator[Server]:
+    server = Server(command, env, port, log, cwd)
+    try:
+        server.wait_until_up()
+        yield server
+    finally:
+        server.stop()
+
+
+def call(
+    method: str,
+    url: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+    timeout: float = REQUEST_TIMEOUT,
+) -> tuple[int, Any, dict[str, str]]:
+    """(status, parsed JSON or text, headers); HTTP errors are answers, not exceptions."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            status, raw, got = response.status, response.read(), dict(response.headers)
+    except urllib.error.HTTPError as error:
+        status, raw, got = error.code, error.read(), dict(error.headers)
+        error.close()
+    text = raw.decode("utf-8", "replace")
+    try:
+        return status, json.loads(text), got
+    except ValueError:
+        return status, text, got
