@@ -13,10 +13,10 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
-from wtforms.validators import Length, Optional
+from wtforms.validators import Optional
 
 from scorer.hands import CardCounts, Hand, SideHand
-from scorer.payloads import NAME_MAX
+from scorer.limits import ALLOWED_TARGETS
 from scorer.rules import (
     HOUSE_RULE_FIELDS,
     PROFILES,
@@ -63,9 +63,10 @@ class NumberField(StringField):
 
 
 def _name_field(label: Any) -> StringField:
+    """A name; its limits are scorer.limits', checked with the game (as the API does)."""
     return StringField(
         label,
-        validators=[Optional(), Length(max=NAME_MAX, message=_l("at most %(max)d characters"))],
+        validators=[Optional()],
         filters=[lambda value: value.strip() if isinstance(value, str) else value],
     )
 
@@ -219,7 +220,7 @@ def target_choices() -> list[tuple[str, Any]]:
     from scorer.i18n import number
 
     return [("", _l("The variant's usual target"))] + [
-        (str(target), number(target)) for target in range(1000, 20001, 500)
+        (str(target), number(target)) for target in ALLOWED_TARGETS
     ]
 
 

@@ -53,7 +53,7 @@ from scorer.i18n import (
     number,
     side_field,
 )
-from scorer.payloads import default_side_name
+from scorer.limits import MAX_HANDS_PER_GAME, check_target, default_side_name
 from scorer.rules import PROFILES, VALUE_GROUPS, RuleProfile, effective_rules
 
 bp = Blueprint("pages", __name__)
@@ -61,8 +61,6 @@ bp = Blueprint("pages", __name__)
 # The games this browser created or opened, kept in its signed session cookie.
 MY_GAMES = "games"
 MY_GAMES_MAX = 40
-# No game runs this long; a larger hand number is no hand that ever existed.
-MAX_HANDS = 1000
 Page = str | tuple[str, int] | Response
 
 
@@ -278,9 +276,7 @@ def new_game() -> Page:
 
 
 def _bad_target(target: str | None) -> int | None:
-    if target:
-        raise RuleError("target", N_("must be a multiple of 500 from 1 000 to 20 000"))
-    return None
+    return check_target(target) if target else None
 
 
 # --- the scoreboard --------------------------------------------------------------------------
@@ -507,7 +503,7 @@ def edit_hand(game_id: str, number: int) -> Page:
     record = load(game_id)
     sides = len(record.table.sides)
     if not 1 <= number <= len(record.state.results):
-        if request.method == "GET" or not 1 <= number <= MAX_HANDS:
+        if request.method == "GET" or not 1 <= number <= MAX_HANDS_PER_GAME:
             abort(404)
         # Removed on another phone while this correction was typed: keep it, say so.
         form = _prepare(hand_form(sides))

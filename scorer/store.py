@@ -21,6 +21,7 @@ from scorer.db import transaction
 from scorer.errors import N_, GameFinished, RuleError
 from scorer.game import GameState, Side, Table, add_hand, make_table, play
 from scorer.hands import CardCounts, Hand, SideHand
+from scorer.limits import check_game, check_hand_count
 from scorer.rules import get_profile, with_house_rules, with_target
 
 log = logging.getLogger(__name__)
@@ -93,12 +94,16 @@ def create_game(
     first_dealer: str | None = None,
     house_rules: dict[str, Any] | None = None,
 ) -> str:
-    """Store a new game and return its id."""
-    table = build_table(profile_key, target, house_rules, sides, first_dealer)
-    game_id = new_game_id()
-    with transaction(db):
-        _insert_game(db, game_id, name, table, house_rules, now())
-    return game_id
+    """Store a new game and return its id: importing a game that has no hands yet."""
+    return import_game(
+        db,
+        name=name,
+        profile_key=profile_key,
+        target=target,
+        sides=sides,
+        first_dealer=first_dealer,
+        house_rules=house_rules,
+    )
 
 
 def _insert_game(
@@ -145,6 +150,8 @@ def import_game(
     The hands are replayed first: a refusal names the hand (`hands[2].sides[0]...`) and
     nothing is stored. A new id keeps ids unguessable whatever the file says.
     """
+    check_game(name, sides)
+    check_hand_count(len(hands))
     table = build_table(profile_key, target, house_rules, sides, first_dealer)
     try:
         play(table, hands)
@@ -371,6 +378,7 @@ def record_hand(
         if record.state.finished:
             raise GameFinished(None, N_("this game is over: it takes no further hands"))
         _check_version(record, version)
+        check_hand_count(len(record.state.results) + 1)
         state = add_hand(record.state, hand)  # validates; raises before anything is written
         db["hands"].insert(_hand_row(game_id, len(record.state.results) + 1, hand))
         if idempotency_key is not None:
