@@ -22,7 +22,7 @@ from flask import (
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
-from scorer.errors import RuleError
+from scorer.errors import ScorerError
 
 LANGUAGES = ("en", "fr")
 LANGUAGE_COOKIE = "lang"
@@ -180,7 +180,7 @@ def datetime_text(value: object, style: str = "short") -> str:
 # --- messages --------------------------------------------------------------------------------
 
 
-def error_text(error: RuleError) -> str:
+def error_text(error: ScorerError) -> str:
     """A domain refusal in the reader's language (the domain speaks English templates)."""
     params = {
         name: number(value) if _is_amount(value) else value for name, value in error.params.items()

@@ -31,7 +31,8 @@ from wtforms import Field, FieldList, FormField
 from scorer import store
 from scorer.cache import app_cache
 from scorer.db import get_db
-from scorer.errors import N_, GameFinished, RuleError
+from scorer.errors import N_, RuleError
+from scorer.failures import load_game, status_of
 from scorer.forms import (
     NOBODY,
     RULE_NUMBERS,
@@ -88,12 +89,7 @@ def forget(game_id: str) -> None:
 
 def load(game_id: str) -> store.GameRecord:
     """The game, or a 404 page; a stored game the rules no longer accept is a 409 page."""
-    try:
-        return store.load_game(get_db(), game_id, cache=app_cache("games"))
-    except store.NotFound:
-        abort(404)
-    except RuleError:
-        abort(409)
+    return load_game(game_id)
 
 
 def my_games() -> list[store.GameRecord]:
@@ -157,12 +153,6 @@ def sides_note(form: NewGameForm) -> str | None:
     if getattr(form, "sides_error", None) or getattr(form, "minimums_error", None):
         return _("Nothing was saved: see the message in red below.")
     return None
-
-
-def status_of(error: RuleError) -> int:
-    if isinstance(error, GameFinished | store.StaleGame | store.KeyReused):
-        return 409
-    return 422
 
 
 def game_title(record: store.GameRecord) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from scorer.errors import N_, RuleError
+from scorer.errors import N_, ScorerError
 from scorer.game import Side
 from scorer.hands import CardCounts, Hand, SideHand
 from scorer.limits import (
@@ -44,7 +44,7 @@ EXPORT_VERSION = 1
 EXPORT_FIELDS = GAME_FIELDS | {"format", "format_version", "id", "created_at", "hands"}
 
 
-class PayloadError(RuleError):
+class PayloadError(ScorerError):
     """A request of the wrong shape or type (HTTP 400), as opposed to a broken rule (422)."""
 
 
@@ -179,7 +179,7 @@ def _hand(data: Any, path: str | None) -> Hand:
     if not isinstance(sides, list):
         raise _type_error(f"{prefix}sides", N_("must be a list with one entry per side"))
     if len(sides) > SIDES_MAX:
-        raise RuleError(f"{prefix}sides", N_("a game has 2 to {max} sides"), max=SIDES_MAX)
+        check_side_count(len(sides), f"{prefix}sides")
     return Hand(
         sides=tuple(_side_hand(raw, f"{prefix}sides[{i}]") for i, raw in enumerate(sides)),
         went_out=went_out,

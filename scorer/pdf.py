@@ -18,8 +18,7 @@ from flask_babel import lazy_gettext as _l
 from weasyprint.urls import URLFetcher
 
 from scorer import ROOT, store
-from scorer.cache import app_cache
-from scorer.db import get_db
+from scorer.failures import load_game
 from scorer.game import GameState, HandResult, Side
 from scorer.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS
 from scorer.rules import MinimumRow, RuleProfile, effective_rules, get_profile
@@ -235,10 +234,7 @@ def game_date(record: store.GameRecord) -> date:
 def game_sheet(game_id: str) -> Response:
     """The game's score sheet, hand by hand, ready to print."""
     size = paper_size()
-    try:
-        record = store.load_game(get_db(), game_id, cache=app_cache("games"))
-    except store.NotFound:
-        abort(404)
+    record = load_game(game_id)
     state = record.state
     profile = state.table.profile
     played = game_date(record)

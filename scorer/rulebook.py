@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, render_template, request
 from flask_babel import gettext, ngettext
 
 from scorer import store
-from scorer.db import get_db
 from scorer.errors import N_
+from scorer.failures import load_game
 from scorer.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS, number
 from scorer.rules import PROFILES, VALUE_GROUPS, Layout, RuleProfile, effective_rules, get_profile
 
@@ -149,10 +149,7 @@ def _game_from_query() -> store.GameRecord | None:
     game_id = request.args.get("game")
     if not game_id:
         return None
-    try:
-        return store.load_game(get_db(), game_id)
-    except store.NotFound:
-        abort(404)
+    return load_game(game_id)
 
 
 @bp.get("/rules")

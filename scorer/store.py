@@ -18,7 +18,7 @@ import sqlite_utils
 
 from scorer.cache import LruCache
 from scorer.db import transaction
-from scorer.errors import N_, GameFinished, RuleError
+from scorer.errors import N_, GameFinished, RuleError, ScorerError
 from scorer.game import GameState, Side, Table, add_hand, make_table, play
 from scorer.hands import CardCounts, Hand, SideHand
 from scorer.limits import check_game, check_hand_count
@@ -27,15 +27,19 @@ from scorer.rules import get_profile, with_house_rules, with_target
 log = logging.getLogger(__name__)
 
 
-class NotFound(LookupError):
+class NotFound(ScorerError, LookupError):
     """No game (or no hand) at that address."""
 
+    def __init__(self, address: str, template: str = N_("no game at this address")) -> None:
+        super().__init__(None, template)
+        self.address = address
 
-class StaleGame(RuleError):
+
+class StaleGame(ScorerError):
     """The game changed since the client read it (another phone saved first)."""
 
 
-class KeyReused(RuleError):
+class KeyReused(ScorerError):
     """An idempotency key already used for a different request on this game."""
 
 
@@ -158,7 +162,7 @@ def import_game(
     except GameFinished:
         raise
     except RuleError as error:
-        index = getattr(error, "hand_number", 1) - 1
+        index = (error.hand_number or 1) - 1
         field = f"hands[{index}].{error.field}" if error.field else f"hands[{index}]"
         raise RuleError(field, error.template, **error.params) from error
     game_id = new_game_id()
@@ -410,7 +414,7 @@ def _hands_of(record: GameRecord) -> list[Hand]:
 
 def _hand_index(record: GameRecord, number: int) -> int:
     if not 1 <= number <= len(record.state.results):
-        raise NotFound(f"{record.id}/hands/{number}")
+        raise NotFound(f"{record.id}/hands/{number}", N_("no hand with that number"))
     return number - 1
 
 
@@ -452,12 +456,12 @@ def _replay_correction(table: Table, hands: list[Hand], index: int) -> GameState
     except GameFinished:
         raise
     except RuleError as error:
-        if getattr(error, "hand_number", None) == index + 1:
+        if error.hand_number == index + 1:
             raise RuleError(error.field, error.template, **error.params) from error
         raise RuleError(
             "hands",
             N_("this change makes hand {number} impossible: {reason}"),
-            number=getattr(error, "hand_number", 0),
+            number=error.hand_number or 0,
             reason=error.reason,
         ) from error
 
