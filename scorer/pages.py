@@ -28,7 +28,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response
 from wtforms import Field, FieldList, FormField
 
-from scorer import store
+from scorer import display, store
 from scorer.cache import app_cache
 from scorer.db import get_db
 from scorer.errors import N_, RuleError
@@ -51,11 +51,10 @@ from scorer.i18n import (
     HOUSE_RULE_LABELS,
     PROFILE_LABELS,
     error_text,
-    number,
     side_field,
 )
 from scorer.limits import MAX_HANDS_PER_GAME, check_target, default_side_name
-from scorer.rules import PROFILES, VALUE_GROUPS, RuleProfile, effective_rules
+from scorer.rules import PROFILES, VALUE_GROUPS
 
 bp = Blueprint("pages", __name__)
 
@@ -132,16 +131,6 @@ def label_errors(form: Any) -> None:
             ]
 
 
-@bp.app_template_filter("signed")
-def signed(value: int) -> str:
-    """A hand score with its sign: +1,200, −35, 0 (locale digits)."""
-    if value > 0:
-        return "+" + number(value)
-    if value < 0:
-        return "\u2212" + number(-value)
-    return "0"
-
-
 def field_errors_note(form: Any) -> str | None:
     """A line at the top of a refused form: the messages themselves sit at their boxes."""
     if any(field.errors for field in leaf_fields(form)):
@@ -156,7 +145,7 @@ def sides_note(form: NewGameForm) -> str | None:
 
 
 def game_title(record: store.GameRecord) -> str:
-    return record.name or " / ".join(side.name for side in record.table.sides)
+    return display.game_title(record.name, record.table.sides)
 
 
 # --- home and new game -----------------------------------------------------------------------
@@ -277,33 +266,6 @@ def progress(total: int, target: int) -> int:
     return max(0, min(100, round(100 * total / target))) if target > 0 else 0
 
 
-def minimum_row_text(rows: list[list[int | None]], index: int) -> str:
-    """One row of a minimum table: "from 1,500: 90", or "below 0: 15" for the first."""
-    start, minimum = rows[index]
-    if start is not None:
-        return _("from %(start)s: %(minimum)s", start=number(start), minimum=number(minimum))
-    if index + 1 < len(rows):
-        return _(
-            "below %(start)s: %(minimum)s",
-            start=number(rows[index + 1][0]),
-            minimum=number(minimum),
-        )
-    return _("any total: %(minimum)s", minimum=number(minimum))
-
-
-def house_rules_shown(profile: RuleProfile) -> list[tuple[str, str]]:
-    rules = effective_rules(profile)
-    shown = []
-    for key in profile.house_rules:
-        value = rules[key]
-        if key == "minimums":
-            value = ", ".join(minimum_row_text(value, i) for i in range(len(value)))
-        else:
-            value = number(value)
-        shown.append((str(HOUSE_RULE_LABELS.get(key, key)), value))
-    return shown
-
-
 def sides_view(record: store.GameRecord) -> list[dict[str, Any]]:
     state = record.state
     target = record.table.profile.target
@@ -378,7 +340,7 @@ def board_context(record: store.GameRecord) -> dict[str, Any]:
         "hands": list(reversed(state.results)),
         "profile": record.table.profile,
         "profile_label": PROFILE_LABELS.get(record.profile_key, record.profile_key),
-        "house_rules": house_rules_shown(record.table.profile),
+        "house_rules": display.house_rule_lines(record.table.profile),
         "chart": chart(record),
     }
 
