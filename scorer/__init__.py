@@ -69,12 +69,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's order
 
-    from scorer import api, cli, db, i18n, pages, pdf, rulebook, web
+    from scorer import api, cli, db, display, failures, i18n, pages, pdf, rulebook, web
 
     db.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
+    display.init_app(app)
     web.init_app(app)
+    failures.init_app(app)
     cli.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

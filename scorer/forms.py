@@ -13,10 +13,11 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
-from wtforms.validators import Length, Optional
+from wtforms.validators import Optional
 
+from scorer.display import CARD_GROUP_LABELS
 from scorer.hands import CardCounts, Hand, SideHand
-from scorer.payloads import NAME_MAX
+from scorer.limits import ALLOWED_TARGETS
 from scorer.rules import (
     HOUSE_RULE_FIELDS,
     PROFILES,
@@ -63,9 +64,10 @@ class NumberField(StringField):
 
 
 def _name_field(label: Any) -> StringField:
+    """A name; its limits are scorer.limits', checked with the game (as the API does)."""
     return StringField(
         label,
-        validators=[Optional(), Length(max=NAME_MAX, message=_l("at most %(max)d characters"))],
+        validators=[Optional()],
         filters=[lambda value: value.strip() if isinstance(value, str) else value],
     )
 
@@ -81,14 +83,14 @@ class SideHandForm(Form):
     mixed_canastas = NumberField(_l("Mixed canastas"))
     red_threes = NumberField(_l("Red threes"))
     hand_points = NumberField(_l("Left in hand"))
-    meld_jokers = NumberField(_l("Jokers"))
-    meld_twenty = NumberField(_l("Aces, twos"))
-    meld_ten = NumberField(_l("K to 8"))
-    meld_five = NumberField(_l("7 to 3"))
-    hand_jokers = NumberField(_l("Jokers"))
-    hand_twenty = NumberField(_l("Aces, twos"))
-    hand_ten = NumberField(_l("K to 8"))
-    hand_five = NumberField(_l("7 to 3"))
+    meld_jokers = NumberField(CARD_GROUP_LABELS["jokers"])
+    meld_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
+    meld_ten = NumberField(CARD_GROUP_LABELS["ten"])
+    meld_five = NumberField(CARD_GROUP_LABELS["five"])
+    hand_jokers = NumberField(CARD_GROUP_LABELS["jokers"])
+    hand_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
+    hand_ten = NumberField(CARD_GROUP_LABELS["ten"])
+    hand_five = NumberField(CARD_GROUP_LABELS["five"])
 
     def counts(self, part: str) -> CardCounts | None:
         """The card counter of `part` ("meld" or "hand"); None when nothing was counted."""
@@ -219,7 +221,7 @@ def target_choices() -> list[tuple[str, Any]]:
     from scorer.i18n import number
 
     return [("", _l("The variant's usual target"))] + [
-        (str(target), number(target)) for target in range(1000, 20001, 500)
+        (str(target), number(target)) for target in ALLOWED_TARGETS
     ]
 
 

@@ -176,9 +176,7 @@ def play(table: Table, hands: tuple[Hand, ...] | list[Hand]) -> GameState:
 
 def _in_hand(error: RuleError, index: int) -> RuleError:
     """The same refusal, saying which hand of a replay it came from."""
-    moved = RuleError(error.field, error.template, **error.params)
-    moved.hand_number = index + 1  # type: ignore[attr-defined]
-    return moved
+    return RuleError(error.field, error.template, hand_number=index + 1, **error.params)
 
 
 def _reached(profile: RuleProfile, totals: tuple[int, ...]) -> bool:

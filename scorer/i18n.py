@@ -22,7 +22,7 @@ from flask import (
 from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
-from scorer.errors import RuleError
+from scorer.errors import ScorerError
 
 LANGUAGES = ("en", "fr")
 LANGUAGE_COOKIE = "lang"
@@ -128,7 +128,7 @@ def switch(code: str) -> Response:
 
 
 def number(value: object) -> str:
-    """A number in the reader's locale: 5 000 in French, 5,000 in English."""
+    """A number in the reader's locale: 5 000 in French, 5,000 in English, −35 (U+2212)."""
     if value is None or value == "":
         return ""
     if isinstance(value, bool) or not isinstance(value, Number):
@@ -136,16 +136,20 @@ def number(value: object) -> str:
     if isinstance(value, int):
         # Scores are whole numbers, and a scoreboard shows hundreds of them: group the
         # digits with the locale's symbols directly (Babel's general formatter is ~20x slower).
-        group, minus = _integer_symbols(str(get_locale() or "en"))
+        group = _group_symbol(str(get_locale() or "en"))
         digits = f"{abs(value):,}".replace(",", group)
-        return minus + digits if value < 0 else digits
-    return str(format_decimal(value))
+        return MINUS + digits if value < 0 else digits
+    return str(format_decimal(value)).replace("-", MINUS)
+
+
+# One minus sign everywhere, pages and sheets: the true one, never a hyphen.
+MINUS = "\u2212"
 
 
 @lru_cache(maxsize=8)
-def _integer_symbols(locale: str) -> tuple[str, str]:
-    """The locale's digit-group separator and minus sign (both grouped by three here)."""
-    return babel_numbers.get_group_symbol(locale), babel_numbers.get_minus_sign_symbol(locale)
+def _group_symbol(locale: str) -> str:
+    """The locale's digit-group separator (every locale here groups by three)."""
+    return babel_numbers.get_group_symbol(locale)
 
 
 def _as_datetime(value: object) -> datetime | date | None:
@@ -180,7 +184,7 @@ def datetime_text(value: object, style: str = "short") -> str:
 # --- messages --------------------------------------------------------------------------------
 
 
-def error_text(error: RuleError) -> str:
+def error_text(error: ScorerError) -> str:
     """A domain refusal in the reader's language (the domain speaks English templates)."""
     params = {
         name: number(value) if _is_amount(value) else value for name, value in error.params.items()

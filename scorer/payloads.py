@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-import unicodedata
 from datetime import datetime
 from typing import Any
 
-from scorer.errors import N_, RuleError
+from scorer.errors import N_, ScorerError
 from scorer.game import Side
 from scorer.hands import CardCounts, Hand, SideHand
+from scorer.limits import (
+    SIDES_MAX,
+    check_hand_count,
+    check_name,
+    check_player_count,
+    check_side_count,
+    default_side_name,
+)
 from scorer.rules import VALUE_GROUPS, effective_rules
 from scorer.store import GameRecord, StoredGame, side_to_dict
-
-NAME_MAX = 40
-PLAYERS_MAX = 6
-SIDES_MAX = 6
-HANDS_MAX = 1000  # far more than any game to 20 000 needs; keeps an import bounded
 
 # What a client may send. Fields the API itself writes (scores, totals, numbers) are
 # accepted and ignored, so a hand read from a game can be sent back as it is; any other
@@ -42,7 +44,7 @@ EXPORT_VERSION = 1
 EXPORT_FIELDS = GAME_FIELDS | {"format", "format_version", "id", "created_at", "hands"}
 
 
-class PayloadError(RuleError):
+class PayloadError(ScorerError):
     """A request of the wrong shape or type (HTTP 400), as opposed to a broken rule (422)."""
 
 
@@ -78,23 +80,12 @@ def _optional_int(data: dict[str, Any], key: str, field: str, default: int = 0) 
     return default if value is None else _int(value, field)
 
 
-# Control characters and lone surrogates cannot be shown (or even stored as UTF-8).
-_UNPRINTABLE = frozenset({"Cc", "Cs"})
-
-
 def _name(value: Any, field: str, *, required: bool) -> str:
     if value is None and not required:
         return ""
     if not isinstance(value, str):
         raise _type_error(field, N_("must be text"))
-    value = value.strip()
-    if not 1 <= len(value) <= NAME_MAX:
-        if not value and not required:
-            return ""
-        raise RuleError(field, N_("must be 1 to {max} characters"), max=NAME_MAX)
-    if any(unicodedata.category(char) in _UNPRINTABLE for char in value):
-        raise RuleError(field, N_("must not contain control characters"))
-    return value
+    return check_name(value, field, required=required)
 
 
 def parse_game(data: Any) -> dict[str, Any]:
@@ -119,8 +110,7 @@ def _game_arguments(data: dict[str, Any]) -> dict[str, Any]:
     raw_sides = data.get("sides")
     if not isinstance(raw_sides, list):
         raise _type_error("sides", N_("must be a list of sides"))
-    if not 2 <= len(raw_sides) <= SIDES_MAX:
-        raise RuleError("sides", N_("a game has 2 to {max} sides"), max=SIDES_MAX)
+    check_side_count(len(raw_sides))
     return {
         "name": _name(data.get("name"), "name", required=False),
         "profile_key": profile,
@@ -137,18 +127,12 @@ def _side(raw: Any, index: int) -> Side:
     players = raw.get("players")
     if not isinstance(players, list):
         raise _type_error(f"{path}.players", N_("must be a list of names"))
-    if not 1 <= len(players) <= PLAYERS_MAX:
-        raise RuleError(f"{path}.players", N_("a side has 1 to {max} players"), max=PLAYERS_MAX)
+    check_player_count(len(players), f"{path}.players")
     names = tuple(
         _name(player, f"{path}.players[{k}]", required=True) for k, player in enumerate(players)
     )
     name = _name(raw.get("name"), f"{path}.name", required=False)
     return Side(name or default_side_name(names, index), names)
-
-
-def default_side_name(players: tuple[str, ...], index: int) -> str:
-    """A side without a name is called by its players ("Ann & Bob")."""
-    return " & ".join(players)[:NAME_MAX] or f"Side {index + 1}"
 
 
 def _cards(value: Any, field: str) -> CardCounts:
@@ -195,7 +179,7 @@ def _hand(data: Any, path: str | None) -> Hand:
     if not isinstance(sides, list):
         raise _type_error(f"{prefix}sides", N_("must be a list with one entry per side"))
     if len(sides) > SIDES_MAX:
-        raise RuleError(f"{prefix}sides", N_("a game has 2 to {max} sides"), max=SIDES_MAX)
+        check_side_count(len(sides), f"{prefix}sides")
     return Hand(
         sides=tuple(_side_hand(raw, f"{prefix}sides[{i}]") for i, raw in enumerate(sides)),
         went_out=went_out,
@@ -213,8 +197,7 @@ def parse_export(data: Any) -> dict[str, Any]:
     hands = data.get("hands", [])
     if not isinstance(hands, list):
         raise _type_error("hands", N_("must be a list of hands"))
-    if len(hands) > HANDS_MAX:
-        raise RuleError("hands", N_("a game has at most {max} hands"), max=HANDS_MAX)
+    check_hand_count(len(hands))
     arguments = _game_arguments(data)
     arguments["hands"] = [_hand(raw, f"hands[{i}]") for i, raw in enumerate(hands)]
     arguments["created_at"] = _timestamp(data.get("created_at"), "created_at")

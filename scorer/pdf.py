@@ -13,16 +13,15 @@ from urllib.request import url2pathname
 
 import weasyprint
 from flask import Blueprint, Response, abort, render_template, request
-from flask_babel import format_date, format_decimal, gettext
-from flask_babel import lazy_gettext as _l
+from flask_babel import format_date, gettext
 from weasyprint.urls import URLFetcher
 
-from scorer import STATIC_FOLDER, store
-from scorer.cache import app_cache
-from scorer.db import get_db
+from scorer import STATIC_FOLDER, display, store
+from scorer.display import points, side_label
+from scorer.failures import load_game
 from scorer.game import GameState, HandResult, Side
-from scorer.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS
-from scorer.rules import MinimumRow, RuleProfile, effective_rules, get_profile
+from scorer.i18n import PROFILE_LABELS
+from scorer.rules import RuleProfile, get_profile
 
 bp = Blueprint("pdf", __name__)
 
@@ -60,11 +59,6 @@ def render_pdf(html: str) -> bytes:
     fetcher = LocalOnlyFetcher((STATIC_FOLDER, FONT_FOLDER))
     base = STATIC_FOLDER.as_uri() + "/"
     return weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).write_pdf()
-
-
-def points(value: int) -> str:
-    """A score as the reader's language writes it, with a true minus sign."""
-    return format_decimal(value).replace("-", "\u2212")
 
 
 def slug(name: str) -> str:
@@ -189,43 +183,10 @@ def profile_label(profile: RuleProfile, sides: tuple[Side, ...]) -> str:
     return label
 
 
-def side_label(side: Side, index: int) -> str:
-    return side.name or gettext("Side %(n)s", n=index + 1)
-
-
 def house_rules(profile: RuleProfile) -> list[str]:
     """The rules this game changed, as "label value" phrases."""
-    rules = effective_rules(profile)
-    phrases = []
-    for key in profile.house_rules:
-        value = rules[key]
-        if key == "minimums":
-            shown = "; ".join(f"{low}: {minimum}" for low, minimum in minimum_rows(profile))
-        elif key == "canastas_to_go_out":
-            shown = str(value)
-        else:
-            shown = points(value)
-        phrases.append(f"{HOUSE_RULE_LABELS[key]} {shown}")
-    return phrases
-
-
-def minimum_range(table: tuple[MinimumRow, ...], index: int) -> str:
-    """The running totals a minimum-table row covers, e.g. "1 500 to 2 995".
-
-    The first row also covers every total below it, whatever its own start.
-    """
-    start = None if index == 0 else table[index][0]
-    following = table[index + 1][0] if index + 1 < len(table) else None
-    if start is None and following is None:
-        return gettext("any total")
-    if start is None:
-        if table[0][0] is None:
-            return gettext("below %(total)s", total=points(following))
-        return gettext("up to %(total)s", total=points(following - 5))
-    if following is None:
-        return gettext("%(total)s and more", total=points(start))
-    # Scores are multiples of 5: the row ends one step before the next one starts.
-    return gettext("%(low)s to %(high)s", low=points(start), high=points(following - 5))
+    lines = display.house_rule_lines(profile, minimums="ranges", separator="; ")
+    return [f"{label} {value}" for label, value in lines]
 
 
 def game_date(record: store.GameRecord) -> date:
@@ -236,10 +197,7 @@ def game_date(record: store.GameRecord) -> date:
 def game_sheet(game_id: str) -> Response:
     """The game's score sheet, hand by hand, ready to print."""
     size = paper_size()
-    try:
-        record = store.load_game(get_db(), game_id, cache=app_cache("games"))
-    except store.NotFound:
-        abort(404)
+    record = load_game(game_id)
     state = record.state
     profile = state.table.profile
     played = game_date(record)
@@ -281,24 +239,8 @@ def blank_sides() -> tuple[int, list[str]]:
     return count, names + [""] * (count - len(names))
 
 
-def minimum_rows(profile: RuleProfile) -> list[tuple[str, str]]:
-    """The opening-minimum table as (running totals, minimum) texts."""
-    table = profile.minimum_table()
-    return [(minimum_range(table, i), points(row[1])) for i, row in enumerate(table)]
-
-
-CARD_LABELS = {
-    "jokers": _l("Joker"),
-    "twenty": _l("Ace, two"),
-    "ten": _l("K, Q, J, 10, 9, 8"),
-    "five": _l("7, 6, 5, 4, black three"),
-}
-
-
 def card_values(profile: RuleProfile) -> list[tuple[str, str]]:
-    return [
-        (str(label), points(profile.card_values.of(group))) for group, label in CARD_LABELS.items()
-    ]
+    return [(label, points(value)) for label, value in display.card_values(profile)]
 
 
 def bonuses(profile: RuleProfile) -> list[tuple[str, str]]:
@@ -326,7 +268,7 @@ def blank_sheet() -> Response:
         profile_label=PROFILE_LABELS.get(profile.key, profile.key),
         names=names,
         rows=range(1, BLANK_ROWS[size] + 1),
-        minimums=minimum_rows(profile),
+        minimums=display.minimum_ranges(profile),
         card_values=card_values(profile),
         bonuses=bonuses(profile),
         page_size=size,

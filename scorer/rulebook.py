@@ -4,25 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, render_template, request
 from flask_babel import gettext, ngettext
 
-from scorer import store
-from scorer.db import get_db
+from scorer import display, store
 from scorer.errors import N_
+from scorer.failures import load_game
 from scorer.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS, number
-from scorer.rules import PROFILES, VALUE_GROUPS, Layout, RuleProfile, effective_rules, get_profile
+from scorer.rules import PROFILES, Layout, RuleProfile, get_profile
 
 bp = Blueprint("rulebook", __name__)
-
-# Which cards make each value group, in the words the table uses.
-CARD_GROUP_NAMES = {
-    "jokers": N_("Joker"),
-    "twenty": N_("Ace, two"),
-    "ten": N_("King, queen, jack, 10, 9, 8"),
-    "five": N_("7, 6, 5, 4, black three"),
-}
-
 
 # Short names of the variants, for the first column of the variants table.
 SHORT_LABELS = {
@@ -63,12 +54,6 @@ class Variant:
     canastas_to_go_out: int
     red_threes: tuple[str, ...]
     sits_out: bool
-
-
-def card_values(profile: RuleProfile) -> list[tuple[str, int]]:
-    return [
-        (gettext(CARD_GROUP_NAMES[group]), profile.card_values.of(group)) for group in VALUE_GROUPS
-    ]
 
 
 def minimum_rows(
@@ -135,24 +120,11 @@ def variants() -> list[Variant]:
     ]
 
 
-def house_rules_of(profile: RuleProfile) -> list[tuple[str, str]]:
-    """(label, value) of each rule a game changed from its variant, minimums aside."""
-    rules = effective_rules(profile)
-    return [
-        (str(HOUSE_RULE_LABELS[key]), number(rules[key]))
-        for key in profile.house_rules
-        if key != "minimums"
-    ]
-
-
 def _game_from_query() -> store.GameRecord | None:
     game_id = request.args.get("game")
     if not game_id:
         return None
-    try:
-        return store.load_game(get_db(), game_id)
-    except store.NotFound:
-        abort(404)
+    return load_game(game_id)
 
 
 @bp.get("/rules")
@@ -173,7 +145,7 @@ def rules() -> str:
         game=game,
         profile=profile,
         profile_label=PROFILE_LABELS.get(profile.key, profile.key),
-        card_values=card_values(profile),
+        card_values=display.card_values(profile),
         minimum_rows=minimum_rows(profile, totals),
         high_target=profile.high_target,
         high_row=profile.high_minimum_row,
@@ -182,6 +154,6 @@ def rules() -> str:
         # whichever language the first reader used.
         common_targets=COMMON_TARGETS,
         house_rule_labels=list(HOUSE_RULE_LABELS.values()),
-        game_house_rules=house_rules_of(profile) if game else [],
+        game_house_rules=display.house_rule_lines(profile, minimums=None) if game else [],
         game_minimums_changed=bool(game and "minimums" in profile.house_rules),
     )

@@ -18,23 +18,28 @@ import sqlite_utils
 
 from scorer.cache import LruCache
 from scorer.db import transaction
-from scorer.errors import N_, GameFinished, RuleError
+from scorer.errors import N_, GameFinished, RuleError, ScorerError
 from scorer.game import GameState, Side, Table, add_hand, make_table, play
 from scorer.hands import CardCounts, Hand, SideHand
+from scorer.limits import check_game, check_hand_count
 from scorer.rules import get_profile, with_house_rules, with_target
 
 log = logging.getLogger(__name__)
 
 
-class NotFound(LookupError):
+class NotFound(ScorerError, LookupError):
     """No game (or no hand) at that address."""
 
+    def __init__(self, address: str, template: str = N_("no game at this address")) -> None:
+        super().__init__(None, template)
+        self.address = address
 
-class StaleGame(RuleError):
+
+class StaleGame(ScorerError):
     """The game changed since the client read it (another phone saved first)."""
 
 
-class KeyReused(RuleError):
+class KeyReused(ScorerError):
     """An idempotency key already used for a different request on this game."""
 
 
@@ -93,12 +98,16 @@ def create_game(
     first_dealer: str | None = None,
     house_rules: dict[str, Any] | None = None,
 ) -> str:
-    """Store a new game and return its id."""
-    table = build_table(profile_key, target, house_rules, sides, first_dealer)
-    game_id = new_game_id()
-    with transaction(db):
-        _insert_game(db, game_id, name, table, house_rules, now())
-    return game_id
+    """Store a new game and return its id: importing a game that has no hands yet."""
+    return import_game(
+        db,
+        name=name,
+        profile_key=profile_key,
+        target=target,
+        sides=sides,
+        first_dealer=first_dealer,
+        house_rules=house_rules,
+    )
 
 
 def _insert_game(
@@ -145,13 +154,15 @@ def import_game(
     The hands are replayed first: a refusal names the hand (`hands[2].sides[0]...`) and
     nothing is stored. A new id keeps ids unguessable whatever the file says.
     """
+    check_game(name, sides)
+    check_hand_count(len(hands))
     table = build_table(profile_key, target, house_rules, sides, first_dealer)
     try:
         play(table, hands)
     except GameFinished:
         raise
     except RuleError as error:
-        index = getattr(error, "hand_number", 1) - 1
+        index = (error.hand_number or 1) - 1
         field = f"hands[{index}].{error.field}" if error.field else f"hands[{index}]"
         raise RuleError(field, error.template, **error.params) from error
     game_id = new_game_id()
@@ -371,6 +382,7 @@ def record_hand(
         if record.state.finished:
             raise GameFinished(None, N_("this game is over: it takes no further hands"))
         _check_version(record, version)
+        check_hand_count(len(record.state.results) + 1)
         state = add_hand(record.state, hand)  # validates; raises before anything is written
         db["hands"].insert(_hand_row(game_id, len(record.state.results) + 1, hand))
         if idempotency_key is not None:
@@ -402,7 +414,7 @@ def _hands_of(record: GameRecord) -> list[Hand]:
 
 def _hand_index(record: GameRecord, number: int) -> int:
     if not 1 <= number <= len(record.state.results):
-        raise NotFound(f"{record.id}/hands/{number}")
+        raise NotFound(f"{record.id}/hands/{number}", N_("no hand with that number"))
     return number - 1
 
 
@@ -444,12 +456,12 @@ def _replay_correction(table: Table, hands: list[Hand], index: int) -> GameState
     except GameFinished:
         raise
     except RuleError as error:
-        if getattr(error, "hand_number", None) == index + 1:
+        if error.hand_number == index + 1:
             raise RuleError(error.field, error.template, **error.params) from error
         raise RuleError(
             "hands",
             N_("this change makes hand {number} impossible: {reason}"),
-            number=getattr(error, "hand_number", 0),
+            number=error.hand_number or 0,
             reason=error.reason,
         ) from error
 

@@ -257,9 +257,9 @@ def test_numbers_follow_the_locale(app: Flask) -> None:
     template = "{{ 5000|number }} {{ -1250|number }} {{ 150|number }}"
     with app.test_request_context():
         with force_locale("fr"):
-            assert render_template_string(template) == f"5{NNBSP}000 -1{NNBSP}250 150"
+            assert render_template_string(template) == f"5{NNBSP}000 \u22121{NNBSP}250 150"
         with force_locale("en"):
-            assert render_template_string(template) == "5,000 -1,250 150"
+            assert render_template_string(template) == "5,000 \u22121,250 150"
 
 
 def test_dates_follow_the_locale(app: Flask) -> None:
@@ -665,4 +665,4 @@ def test_numbers_outside_a_request_are_english(app: Flask) -> None:
     from scorer.i18n import number
 
     with app.app_context():
-        assert number(-12500) == "-12,500"
+        assert number(-12500) == "\u221212,500"

@@ -141,7 +141,7 @@ def test_home_lists_only_this_browsers_games_latest_first(app: Flask) -> None:
     assert "Elsewhere" not in page and theirs not in page
     assert page.index("Monday") < page.index("Tuesday")
     assert f"/games/{first}" in page and f"/games/{second}" in page
-    assert "930" in page and "−35" in page or "-35" in page
+    assert "930" in page and "\u221235" in page
     assert "1 hand played" in page
     assert "Not started" in page
 
@@ -255,11 +255,10 @@ def test_refused_game_keeps_what_was_typed(
 
 
 def test_unreadable_game_form_is_a_400(app: Flask, client: FlaskClient) -> None:
-    data = game_form([["Ann", "B" * 41], ["Cy", "Dee"]], going_out="lots")
+    data = game_form([["Ann", "Bob"], ["Cy", "Dee"]], going_out="lots")
     response = client.post("/games/new", data=data)
     assert response.status_code == 400
     page = text(response)
-    assert field_error(page, "sides-0-players-1") == "Player: at most 40 characters"
     assert field_error(page, "going_out") == "Going-out bonus: enter a whole number"
     assert input_value(page, "going_out") == "lots"
     assert '<details class="house-rules-form" open>' in page
@@ -321,9 +320,9 @@ def test_recording_the_typical_hand(app: Flask, client: FlaskClient) -> None:
     assert rows["Canastas"] == ["500", "0"]
     assert rows["Red threes"] == ["200", "0"]
     assert rows["Going out"] == ["100", "0"]
-    assert rows["In hand"] == ["0", "-85"]
-    assert rows["Hand"] == ["930", "-35"]
-    assert rows["Total"] == ["930", "-35"]
+    assert rows["In hand"] == ["0", "\u221285"]
+    assert rows["Hand"] == ["930", "\u221235"]
+    assert rows["Total"] == ["930", "\u221235"]
     # Progress bars: 930 of 5 000 is 19 %; a negative total shows an empty bar.
     assert re.findall(r'<rect class="fill" width="(\d+)"', page) == ["19", "0"]
 

@@ -438,7 +438,7 @@ def test_blank_sheet_prints_the_reference_box_and_an_empty_grid(client):
     # The opening-minimum table of the rule book, row by row.
     for line in ("below 0 15", "0 to 1,495 50", "1,500 to 2,995 90", "3,000 and more 120"):
         assert line in text
-    for line in ("Joker 50", "Ace, two 20", "K, Q, J, 10, 9, 8 10", "black three 5"):
+    for line in ("Jokers 50", "Aces, twos 20", "K to 8 10", "7 to 3 5"):
         assert line in text
     for line in ("Natural canasta 500", "Mixed canasta 300", "All 4 red threes 800"):
         assert line in text

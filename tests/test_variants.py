@@ -484,7 +484,7 @@ def test_rules_page_highlights_each_sides_row(client: FlaskClient) -> None:
     html = client.get(f"/rules?game={game['id']}", headers={"Accept-Language": "en"})
     # Totals 850, 50 and -135 (see test_three_player_each_alone_to_7500).
     assert rows(html.get_data(as_text=True), "minimum-table") == [
-        (True, ["below 0 Cy (-135)", "15"]),
+        (True, ["below 0 Cy (\u2212135)", "15"]),
         (True, ["0 to 1,495 Ann (850) Bob (50)", "50"]),
         (False, ["1,500 to 2,995", "90"]),
         (False, ["3,000 and more", "120"]),

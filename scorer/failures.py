@@ -1,0 +1,76 @@
+"""One way to fail: load a game or refuse, and one table from error to HTTP status.
+
+Every route (pages, API, PDF, the rules page) loads its game through :func:`load_game` and
+lets refusals rise; :func:`answer` turns any of them into a page or, under /api, JSON.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify
+
+from scorer import store
+from scorer.cache import app_cache
+from scorer.db import get_db
+from scorer.errors import N_, GameFinished, RuleError, ScorerError
+from scorer.i18n import error_text
+from scorer.payloads import PayloadError
+
+log = logging.getLogger(__name__)
+
+
+class GameUnreadable(ScorerError):
+    """A stored game whose hands no longer replay under the current rules."""
+
+
+# The status of each refusal; the first class an error is an instance of decides.
+STATUS: tuple[tuple[type[ScorerError], int], ...] = (
+    (PayloadError, 400),
+    (store.NotFound, 404),
+    (GameFinished, 409),
+    (GameUnreadable, 409),
+    (store.StaleGame, 409),
+    (store.KeyReused, 409),
+    (RuleError, 422),
+)
+# The API's writes carry If-Match, so a stale one is a failed precondition; a reused key is
+# a request that cannot be taken as sent (the API's documented contract).
+API_STATUS: tuple[tuple[type[ScorerError], int], ...] = (
+    (store.StaleGame, 412),
+    (store.KeyReused, 422),
+    *STATUS,
+)
+
+
+def status_of(error: ScorerError, *, api: bool = False) -> int:
+    for kind, status in API_STATUS if api else STATUS:
+        if isinstance(error, kind):
+            return status
+    return 422
+
+
+def load_game(game_id: str) -> store.GameRecord:
+    """The game, replayed (once per version); NotFound, or GameUnreadable when it no
+    longer replays under the current rules."""
+    try:
+        return store.load_game(get_db(), game_id, cache=app_cache("games"))
+    except RuleError as error:
+        log.warning("game %s no longer replays: %s", game_id, error)
+        raise GameUnreadable(
+            None, N_("this game's hands no longer fit the rules; export it")
+        ) from error
+
+
+def answer(error: ScorerError) -> tuple[Response | str, int]:
+    """A refusal as JSON under /api (the message and the field), else as an error page."""
+    from scorer.web import _page, _wants_json
+
+    status = status_of(error, api=_wants_json())
+    if _wants_json():
+        return jsonify(error=error_text(error), field=error.field), status
+    return _page(status, None)
+
+
+def init_app(app: Flask) -> None:
+    app.register_error_handler(ScorerError, answer)
