@@ -84,7 +84,7 @@ def test_a_whole_game_on_a_phone(page, live_server):
     save(page, thumb)
     assert page.locator(".flash").inner_text() == "Hand 1 saved."
     # 930 -> 50; -35 is below 0 -> 15. The deal passes to the left: Ann, Cy, Bob, Dee.
-    assert board_numbers(page) == (["930", "-35"], ["50", "15"])
+    assert board_numbers(page) == (["930", "−35"], ["50", "15"])
     assert page.locator(".dealer-next").inner_text() == "Cy"
 
     # Hand 2, with the card counter. B went out: melded 2 jokers, 4 aces/twos, 10 tens,
@@ -204,7 +204,7 @@ def test_a_hand_without_javascript(make_page, live_server):
     assert no_sideways_scroll(page)
     page.get_by_role("button", name="Save hand").tap()
     page.wait_for_url(BOARD_URL)
-    assert page.locator(".side-total .total").all_inner_texts() == ["930", "-35"]
+    assert page.locator(".side-total .total").all_inner_texts() == ["930", "−35"]
     page.get_by_role("link", name="Undo last hand").tap()
     page.get_by_role("button", name="Yes, undo it").tap()
     page.wait_for_url(BOARD_URL)

@@ -112,7 +112,7 @@ def test_a_six_player_game_in_french(make_page: Any, live_server: str) -> None:
     page.wait_for_url(board_url)
     assert page.locator(".flash").inner_text() == "Donne 1 enregistrée."
     # 2 300 -> 90; 190 -> 50; -60 is below 0 -> 15.
-    assert board(page) == ([fr(2300), "190", "-60"], ["90", "50", "15"])
+    assert board(page) == ([fr(2300), "190", "−60"], ["90", "50", "15"])
     assert page.locator(".dealer-next").inner_text() == "Zoé"
 
     # Hand 2, nobody goes out. First typed with 4 + 3 red threes: seven, one more than the

@@ -44,6 +44,6 @@ def test_typical_hand_in_at_most_12_taps(make_page, live_server, width):
     page.wait_for_url(BOARD_URL)
 
     totals = page.locator(".side-total .total").all_inner_texts()
-    assert totals == ["930", "-35"]
+    assert totals == ["930", "−35"]
     assert thumb.count <= TAP_BUDGET, thumb.count
     print(f"typical hand at {width} px: {thumb.count} taps and keys")
