@@ -1,4 +1,5 @@
-"""French and English: the catalogue is complete, every page speaks the reader's language.
+"""English, French and Spanish: each catalogue is complete, every page speaks the reader's
+language.
 
 The walk over pages finds every GET page of the app by itself (new pages are walked without
 editing this file) and reads each one as a reader would: visible text, titles and labels.
@@ -19,16 +20,18 @@ import pdfplumber
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from flask import Flask, render_template, render_template_string, url_for
 from flask.testing import FlaskClient
 from flask_babel import force_locale
 
-from scorer.i18n import LANGUAGE_COOKIE, safe_next
+from scorer.i18n import LANGUAGE_COOKIE, number, safe_next
 
 ROOT = Path(__file__).resolve().parent.parent
-CATALOGUE_DIR = ROOT / "scorer" / "translations" / "fr" / "LC_MESSAGES"
-PO_PATH = CATALOGUE_DIR / "messages.po"
-MO_PATH = CATALOGUE_DIR / "messages.mo"
+TRANSLATIONS = ROOT / "scorer" / "translations"
+# The languages with a catalogue (English is the source), and every language a page speaks.
+TRANSLATED = ("fr", "es")
+LANGUAGES = ("en", *TRANSLATED)
 KEYWORDS = {
     "_": None,
     "gettext": None,
@@ -40,17 +43,30 @@ KEYWORDS = {
 }
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
+SPANISH = {"Accept-Language": "es-UY,es;q=0.9,en;q=0.5"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+HEADERS = {"en": ENGLISH, "fr": FRENCH, "es": SPANISH}
 NNBSP = "\u202f"  # CLDR's French thousands separator, a narrow no-break space
+# How each language writes 4500, 10000 and 1180 (Babel's CLDR data: Spanish groups with dots,
+# four-digit numbers too, as Babel's formatter does for "es").
+GROUPED = {
+    "en": ("4,500", "10,000", "1,180"),
+    "fr": (f"4{NNBSP}500", f"10{NNBSP}000", f"1{NNBSP}180"),
+    "es": ("4.500", "10.000", "1.180"),
+}
 
 
-def load_catalogue() -> Any:
-    with PO_PATH.open("rb") as handle:
+def po_path(language: str) -> Path:
+    return TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
+
+
+def load_catalogue(language: str = "fr") -> Any:
+    with po_path(language).open("rb") as handle:
         return read_po(handle)
 
 
 def forms(message: Any) -> tuple[tuple[str, str], ...]:
-    """(English, French) pairs of a catalogue message, plural forms included."""
+    """(English, translated) pairs of a catalogue message, plural forms included."""
     ids = message.id if isinstance(message.id, tuple) else (message.id,)
     strings = message.string if isinstance(message.string, tuple) else (message.string,)
     if len(ids) == 2 and len(strings) == 2:
@@ -61,8 +77,9 @@ def forms(message: Any) -> tuple[tuple[str, str], ...]:
 # --- the catalogue itself ----------------------------------------------------------------------
 
 
-def test_every_message_has_a_french_translation() -> None:
-    catalogue = load_catalogue()
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_has_a_translation(language: str) -> None:
+    catalogue = load_catalogue(language)
     assert len(catalogue) > 100
     empty = [m.id for m in catalogue if m.id and not all(s for _, s in forms(m))]
     fuzzy = [m.id for m in catalogue if m.id and m.fuzzy]
@@ -70,9 +87,10 @@ def test_every_message_has_a_french_translation() -> None:
     assert fuzzy == []
 
 
-def test_translations_keep_their_placeholders() -> None:
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_translations_keep_their_placeholders(language: str) -> None:
     wrong = []
-    for message in load_catalogue():
+    for message in load_catalogue(language):
         if not message.id:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
@@ -85,7 +103,8 @@ def test_translations_keep_their_placeholders() -> None:
     assert wrong == []
 
 
-def test_the_catalogue_holds_every_message_of_the_source() -> None:
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_catalogue_holds_every_message_of_the_source(language: str) -> None:
     """A string wrapped in the code or a template but not extracted yet: run `make extract`."""
     with (ROOT / "babel.cfg").open() as handle:
         method_map, options_map = _parse_babel_cfg(handle.read())
@@ -96,7 +115,9 @@ def test_the_catalogue_holds_every_message_of_the_source() -> None:
         )
         if message
     }
-    catalogued = {m.id if isinstance(m.id, str) else m.id[0] for m in load_catalogue() if m.id}
+    catalogued = {
+        m.id if isinstance(m.id, str) else m.id[0] for m in load_catalogue(language) if m.id
+    }
     assert sorted(source - catalogued) == []
 
 
@@ -116,8 +137,11 @@ def python_messages() -> set[str]:
     return found
 
 
-def test_the_catalogue_holds_every_message_of_the_python_code() -> None:
-    catalogued = {m.id if isinstance(m.id, str) else m.id[0] for m in load_catalogue() if m.id}
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_catalogue_holds_every_message_of_the_python_code(language: str) -> None:
+    catalogued = {
+        m.id if isinstance(m.id, str) else m.id[0] for m in load_catalogue(language) if m.id
+    }
     missing = sorted(python_messages() - catalogued)
     assert missing == [], "a message Babel cannot extract (inside an f-string?)"
 
@@ -131,13 +155,15 @@ def _parse_babel_cfg(text: str) -> tuple[list[tuple[str, str]], dict[str, dict[s
     return method_map, {pattern: {} for pattern, _ in method_map}
 
 
-def test_the_compiled_catalogue_is_up_to_date() -> None:
-    """`make translations` builds the .mo from the .po; a stale .mo would serve old French."""
-    assert MO_PATH.exists(), "run `make translations`"
-    with MO_PATH.open("rb") as handle:
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_compiled_catalogue_is_up_to_date(language: str) -> None:
+    """`make translations` builds the .mo from the .po; a stale .mo would serve old words."""
+    mo_path = po_path(language).with_suffix(".mo")
+    assert mo_path.exists(), "run `make translations`"
+    with mo_path.open("rb") as handle:
         compiled = GNUTranslations(handle)
     stale = []
-    for message in load_catalogue():
+    for message in load_catalogue(language):
         if not message.id:
             continue
         if isinstance(message.id, tuple):
@@ -147,6 +173,13 @@ def test_the_compiled_catalogue_is_up_to_date() -> None:
         elif compiled.gettext(message.id) != message.string:
             stale.append(message.id)
     assert stale == [], "run `make translations`"
+
+
+def test_spanish_has_two_plural_forms() -> None:
+    """CLDR now gives Spanish a third form for millions; gettext's usual two suffice here."""
+    catalogue = load_catalogue("es")
+    assert catalogue.num_plurals == 2
+    assert catalogue.plural_expr == "(n != 1)"
 
 
 # --- choosing the language ---------------------------------------------------------------------
@@ -166,6 +199,16 @@ def html_lang(client: FlaskClient, path: str = "/", **kwargs: Any) -> str:
         ("fr-CA", "fr"),
         ("de-DE,de;q=0.9,fr;q=0.5", "fr"),
         ("en-US,en;q=0.9,fr;q=0.8", "en"),
+        ("es-UY", "es"),
+        ("es", "es"),
+        ("es-AR,es;q=0.9,en;q=0.5", "es"),
+        ("de-DE,de;q=0.9,es;q=0.5", "es"),
+        ("fr-FR,es;q=0.8", "fr"),
+        ("es-UY,en;q=0.5", "es"),
+        ("ES_uy,fr;q=0.9", "es"),
+        ("es;q=0,fr;q=0.1", "fr"),
+        ("*", "en"),
+        ("pt-BR,es;q=0.9,fr;q=0.8", "es"),
         ("de-DE", "en"),
         ("", "en"),
     ],
@@ -176,22 +219,28 @@ def test_accept_language_chooses_the_language(
     assert html_lang(client, headers={"Accept-Language": accept}) == expected
 
 
-def test_the_switch_sticks_over_accept_language(client: FlaskClient) -> None:
-    response = client.get("/lang/fr?next=/rules", headers=ENGLISH)
+@pytest.mark.parametrize(
+    ("language", "title"), [("fr", "Règles de la canasta"), ("es", "Reglas de la canasta")]
+)
+def test_the_switch_sticks_over_accept_language(
+    client: FlaskClient, language: str, title: str
+) -> None:
+    response = client.get(f"/lang/{language}?next=/rules", headers=ENGLISH)
     assert response.status_code in (302, 303)
     assert response.headers["Location"] == "/rules"
     cookie = response.headers["Set-Cookie"]
-    assert cookie.startswith(f"{LANGUAGE_COOKIE}=fr;")
+    assert cookie.startswith(f"{LANGUAGE_COOKIE}={language};")
     assert "Max-Age=31536000" in cookie  # a year
     assert "SameSite=Lax" in cookie
     assert "Path=/" in cookie
-    # The browser still prefers English, the table chose French: French wins, page after page.
-    assert html_lang(client, "/rules", headers=ENGLISH) == "fr"
-    assert html_lang(client, "/", headers=ENGLISH) == "fr"
-    assert "Règles de la canasta" in client.get("/rules", headers=ENGLISH).get_data(as_text=True)
+    # The browser still prefers English, the table chose another language: it wins, page
+    # after page.
+    assert html_lang(client, "/rules", headers=ENGLISH) == language
+    assert html_lang(client, "/", headers=ENGLISH) == language
+    assert title in client.get("/rules", headers=ENGLISH).get_data(as_text=True)
 
-    client.get("/lang/en?next=/", headers=FRENCH)
-    assert html_lang(client, "/", headers=FRENCH) == "en"
+    client.get("/lang/en?next=/", headers=HEADERS[language])
+    assert html_lang(client, "/", headers=HEADERS[language]) == "en"
 
 
 def test_an_unknown_language_is_not_found_and_sets_nothing(client: FlaskClient) -> None:
@@ -203,6 +252,7 @@ def test_an_unknown_language_is_not_found_and_sets_nothing(client: FlaskClient) 
 def test_a_forged_cookie_falls_back_to_accept_language(client: FlaskClient) -> None:
     client.set_cookie(LANGUAGE_COOKIE, "xx")
     assert html_lang(client, headers=FRENCH) == "fr"
+    assert html_lang(client, headers=SPANISH) == "es"
     assert html_lang(client, headers=ENGLISH) == "en"
 
 
@@ -231,46 +281,68 @@ def test_the_switch_returns_to_local_pages(client: FlaskClient, target: str) -> 
     assert response.headers["Location"] == target
 
 
-def test_the_switch_marks_the_current_language(app: Flask) -> None:
-    with app.test_request_context("/rules?x=1", headers=FRENCH):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_switch_marks_the_current_language(app: Flask, language: str) -> None:
+    with app.test_request_context("/rules?x=1", headers=HEADERS[language]):
         html = render_template("_lang_switch.html")
     links = re.findall(r"<a [^>]*href=\"/lang/(\w+)\?next=([^\"]+)\"[^>]*>", html)
-    assert [code for code, _ in links] == ["en", "fr"]
+    assert [code for code, _ in links] == ["en", "fr", "es"]
     assert all(next_ == "/rules?x%3D1" for _, next_ in links)
     current = re.findall(r"<a [^>]*href=\"/lang/(\w+)[^\"]*\"[^>]*aria-current=\"true\"", html)
-    assert current == ["fr"]
+    assert current == [language]
     # Each language is named in itself, and marked as such for screen readers.
     assert 'lang="fr"' in html and 'aria-label="Français"' in html
     assert 'lang="en"' in html and 'aria-label="English"' in html
+    assert 'lang="es"' in html and 'aria-label="Español"' in html
 
 
 def test_every_page_carries_the_switch(client: FlaskClient) -> None:
     for path in ("/", "/rules", "/no-such-page"):
-        html = client.get(path, headers=FRENCH).get_data(as_text=True)
-        assert 'href="/lang/en?next=' in html, path
+        for headers in (FRENCH, SPANISH):
+            html = client.get(path, headers=headers).get_data(as_text=True)
+            for code in LANGUAGES:
+                assert f'href="/lang/{code}?next=' in html, (path, code)
 
 
 # --- numbers and dates follow the locale -------------------------------------------------------
 
 
-def test_numbers_follow_the_locale(app: Flask) -> None:
-    template = "{{ 5000|number }} {{ -1250|number }} {{ 150|number }}"
-    with app.test_request_context():
-        with force_locale("fr"):
-            assert render_template_string(template) == f"5{NNBSP}000 -1{NNBSP}250 150"
-        with force_locale("en"):
-            assert render_template_string(template) == "5,000 -1,250 150"
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("fr", f"5{NNBSP}000 -1{NNBSP}250 150 1{NNBSP}470 11{NNBSP}900"),
+        ("es", "5.000 -1.250 150 1.470 11.900"),
+        ("en", "5,000 -1,250 150 1,470 11,900"),
+    ],
+)
+def test_numbers_follow_the_locale(app: Flask, language: str, expected: str) -> None:
+    template = " ".join(f"{{{{ {n}|number }}}}" for n in (5000, -1250, 150, 1470, 11900))
+    with app.test_request_context(), force_locale(language):
+        assert render_template_string(template) == expected
 
 
-def test_dates_follow_the_locale(app: Flask) -> None:
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pages_and_pdfs_group_digits_alike(app: Flask, language: str) -> None:
+    """Pages group integers themselves (fast); PDFs and decimals ask Babel: the same digits."""
+    with app.test_request_context(), force_locale(language):
+        for value in (0, 150, -995, 1470, -1470, 5000, 11900, 123456, -1234567):
+            assert number(value) == format_decimal(value, locale=language), value
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("fr", "29 nov. 2026|29 novembre 2026"),
+        ("es", "29 nov 2026|29 de noviembre de 2026"),
+        ("en", "Nov 29, 2026|November 29, 2026"),
+    ],
+)
+def test_dates_follow_the_locale(app: Flask, language: str, expected: str) -> None:
     template = (
         "{{ '2026-11-29T20:05:00+00:00'|date }}|{{ '2026-11-29T20:05:00+00:00'|date('long') }}"
     )
-    with app.test_request_context():
-        with force_locale("fr"):
-            assert render_template_string(template) == "29 nov. 2026|29 novembre 2026"
-        with force_locale("en"):
-            assert render_template_string(template) == "Nov 29, 2026|November 29, 2026"
+    with app.test_request_context(), force_locale(language):
+        assert render_template_string(template) == expected
 
 
 def test_pages_show_totals_in_the_readers_format(client: FlaskClient) -> None:
@@ -288,10 +360,10 @@ def test_pages_show_totals_in_the_readers_format(client: FlaskClient) -> None:
             "went_out": 0,
         }
         assert client.post(f"/api/games/{game['id']}/hands", json=hand).status_code == 201
-    french = client.get(f"/rules?game={game['id']}", headers=FRENCH).get_data(as_text=True)
-    english = client.get(f"/rules?game={game['id']}", headers=ENGLISH).get_data(as_text=True)
-    assert f"4{NNBSP}500" in french and "4,500" not in french
-    assert "4,500" in english and f"4{NNBSP}500" not in english
+    for language, headers in HEADERS.items():
+        html = client.get(f"/rules?game={game['id']}", headers=headers).get_data(as_text=True)
+        for other, grouped in GROUPED.items():
+            assert (grouped[0] in html) == (other == language), (language, grouped[0])
 
 
 def test_refusals_format_large_numbers_for_the_reader(client: FlaskClient) -> None:
@@ -300,10 +372,9 @@ def test_refusals_format_large_numbers_for_the_reader(client: FlaskClient) -> No
     # 1 000 + 180 = 1 180 is every card of two packs; 5 more cannot be.
     hand = {"sides": [{"meld_points": 1000}, {"meld_points": 185}, {}]}
     path = f"/api/games/{game['id']}/hands"
-    french = client.post(path, json=hand, headers=FRENCH).get_json()
-    english = client.post(path, json=hand, headers=ENGLISH).get_json()
-    assert f"1{NNBSP}180" in french["error"]
-    assert "1,180" in english["error"]
+    for language, headers in HEADERS.items():
+        refusal = client.post(path, json=hand, headers=headers).get_json()
+        assert GROUPED[language][2] in refusal["error"], language
 
 
 # --- every page, in both languages -------------------------------------------------------------
