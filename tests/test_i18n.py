@@ -444,11 +444,17 @@ def pdf_text(data: bytes) -> str:
         return " ".join(" ".join((page.extract_text() or "").split()) for page in pdf.pages)
 
 
+def _literal(message: str) -> str:
+    """A message's words without its placeholders, spaces collapsed."""
+    return " ".join(PLACEHOLDER.sub("", message).split())
+
+
 def _pattern(message: str) -> re.Pattern[str] | None:
-    """A regex finding an English (or French) message in a page, its placeholders filled."""
-    literal = PLACEHOLDER.sub("", message)
-    if not re.search(r"[^\W\d_]{2,}", literal):
-        return None  # nothing but placeholders, digits and punctuation: nothing to find
+    """A regex finding a message of one language in a page, its placeholders filled."""
+    if not re.search(r"[^\W\d_]{3,}", _literal(message)):
+        # Nothing but placeholders, digits, punctuation and short words ("de %(low)s a
+        # %(high)s"): such a pattern would find its few letters in any page of another language.
+        return None
     chunks = PLACEHOLDER.split(message.replace("%%", "%"))
     parts = [re.escape(re.sub(r"\s+", " ", chunk)) for chunk in chunks]
     body = r".+?".join(parts)
@@ -457,20 +463,21 @@ def _pattern(message: str) -> re.Pattern[str] | None:
     return re.compile(start + body + end)
 
 
-def translated_pairs() -> list[tuple[str, str]]:
-    """(English, French) pairs that differ in words (same-word messages cannot betray)."""
-    pairs = []
-    for message in load_catalogue():
-        if not message.id:
-            continue
-        for english, french in forms(message):
-            if PLACEHOLDER.sub("", english).strip() != PLACEHOLDER.sub("", french).strip():
-                pairs.append((english, french))
-    return pairs
+def translated_messages() -> list[dict[str, str]]:
+    """Each form of each message, in every language that has it: {"en": ..., "fr": ..., ...}."""
+    by_form: dict[tuple[str, int], dict[str, str]] = {}
+    for language in TRANSLATED:
+        for message in load_catalogue(language):
+            if not message.id:
+                continue
+            msgid = message.id if isinstance(message.id, str) else message.id[0]
+            for index, (english, translated) in enumerate(forms(message)):
+                by_form.setdefault((msgid, index), {"en": english})[language] = translated
+    return list(by_form.values())
 
 
-# Plainly English words that no French sentence of ours uses (catches strings never wrapped
-# in _(), which the catalogue cannot know about).
+# Plainly English words that no French or Spanish sentence of ours uses (catches strings never
+# wrapped in _(), which the catalogues cannot know about).
 ENGLISH_WORDS = {
     "the", "and", "with", "your", "you", "this", "that", "of", "to", "is", "are", "for",
     "game", "games", "hand", "hands", "side", "sides", "new", "add", "save", "delete",
@@ -484,23 +491,50 @@ FRENCH_WORDS = {
     "joueur", "joueurs", "règles", "trois", "rouges", "cartes", "posées", "sortie", "main",
     "nouvelle", "enregistrer", "supprimer", "modifier", "retour", "annuler", "objectif",
 }  # fmt: skip
+SPANISH_WORDS = {
+    "el", "los", "las", "del", "con", "para", "una", "partida", "partidas", "mano", "manos",
+    "bando", "bandos", "jugador", "jugadores", "reglas", "tres", "rojos", "cartas", "bajadas",
+    "bajada", "cierre", "cerró", "nueva", "guardar", "borrar", "quitar", "deshacer", "volver",
+    "cancelar", "meta", "equipo", "equipos", "puntos", "premio", "premios", "mínimo", "nadie",
+    "anotador", "planilla", "marcador", "repartidor", "limpia", "sucia",
+}  # fmt: skip
+STRAY_WORDS = {"en": ENGLISH_WORDS, "fr": FRENCH_WORDS, "es": SPANISH_WORDS}
+# Words of another language's list that are this language's own words too.
+SHARED_WORDS = {"es": {"la", "le"}}
 
 
 def words(text: str) -> set[str]:
     return set(re.findall(r"[^\W\d_]+", text))
 
 
-class Detector:
-    """Finds the messages of one language in text meant to be in the other."""
+def stray_words(language: str) -> set[str]:
+    """Words that betray another language in text meant to be in this one."""
+    others = set().union(*(STRAY_WORDS[other] for other in LANGUAGES if other != language))
+    return others - SHARED_WORDS.get(language, set())
 
-    def __init__(self, pairs: list[tuple[str, str]]) -> None:
-        self.by_language: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {"fr": [], "en": []}
-        for english, french in pairs:
-            for language, other in (("fr", english), ("en", french)):
+
+class Detector:
+    """Finds, in text meant to be in one language, the messages of the others."""
+
+    def __init__(self, messages: list[dict[str, str]]) -> None:
+        self.by_language: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {}
+        for language in LANGUAGES:
+            # A message worded the same as one of this language's (Total, Canastas) cannot
+            # betray the other language.
+            own = {_literal(wording[language]) for wording in messages if language in wording}
+            others = {
+                other
+                for wording in messages
+                for other_language, other in wording.items()
+                if other_language != language and _literal(other) not in own
+            }
+            self.by_language[language] = []
+            for other in sorted(others):
                 pattern = _pattern(other)
                 if pattern is not None:
                     key = max(PLACEHOLDER.split(other.replace("%%", "%")), key=len).strip()
                     self.by_language[language].append((other, " ".join(key.split()), pattern))
+        self.stray = {language: stray_words(language) for language in LANGUAGES}
 
     def leaks(self, text: str, language: str) -> list[str]:
         # The longest literal part is looked up first: a cheap test before the regex.
@@ -509,17 +543,16 @@ class Detector:
             for other, key, pattern in self.by_language[language]
             if key in text and pattern.search(text)
         ]
-        stray = ENGLISH_WORDS if language == "fr" else FRENCH_WORDS
-        found.extend(f"word: {word}" for word in sorted(words(text) & stray))
+        found.extend(f"word: {word}" for word in sorted(words(text) & self.stray[language]))
         return found
 
 
-def leaks(text: str, language: str, pairs: list[tuple[str, str]]) -> list[str]:
-    """Messages of the other language found in a page's text."""
-    return Detector(pairs).leaks(text, language)
+def leaks(text: str, language: str, messages: list[dict[str, str]]) -> list[str]:
+    """Messages of the other languages found in a page's text."""
+    return Detector(messages).leaks(text, language)
 
 
-# Player and game names the pages repeat: chosen to be words of neither language.
+# Player and game names the pages repeat: chosen to be words of no language of ours.
 NAMES = [["Léa", "Marc"], ["Zoé", "Hugo"], ["Inès", "Yann"]]
 
 
@@ -623,14 +656,14 @@ def read_page(client: FlaskClient, url: str, headers: dict[str, str]) -> tuple[i
     return response.status_code, visible_text(html)
 
 
-def test_every_page_speaks_french_then_english(
+def test_every_page_speaks_one_language(
     app: Flask, client: FlaskClient, games: dict[str, str]
 ) -> None:
-    detector = Detector(translated_pairs())
+    detector = Detector(translated_messages())
     problems: dict[str, list[str]] = {}
     seen = 0
     for url in page_urls(app, games):
-        for language, headers in (("fr", FRENCH), ("en", ENGLISH)):
+        for language, headers in HEADERS.items():
             status, text = read_page(client, url, headers)
             assert status < 500, (url, language)
             assert text, (url, language)
@@ -638,17 +671,27 @@ def test_every_page_speaks_french_then_english(
             found = detector.leaks(text, language)
             if found:
                 problems[f"{language} {url}"] = found
-    assert seen >= 20
+    assert seen >= 30
     assert problems == {}
 
 
-def test_the_walk_would_see_an_english_leak(client: FlaskClient) -> None:
-    """The leak detector itself: an English label on a French page is caught."""
-    pairs = translated_pairs()
-    assert leaks("Règles de la canasta Opening minimum 50", "fr", pairs) == ["Opening minimum"]
-    assert leaks("Canasta rules 5,000 and more", "en", pairs) == []
-    assert leaks("Minimum d'ouverture, and then", "en", pairs) == ["Minimum d'ouverture"]
+def test_the_walk_would_see_a_leak(client: FlaskClient) -> None:
+    """The leak detector itself: a label of another language on a page is caught."""
+    messages = translated_messages()
+    assert leaks("Règles de la canasta Opening minimum 50", "fr", messages) == ["Opening minimum"]
+    assert leaks("Canasta rules 5,000 and more", "en", messages) == []
+    assert leaks("Minimum d'ouverture, and then", "en", messages) == ["Minimum d'ouverture"]
+    assert leaks("Reglas de la canasta: 5.000 y más", "es", messages) == []
+    assert leaks("Reglas de la canasta Opening minimum", "es", messages) == ["Opening minimum"]
+    french_on_spanish = leaks("Reglas de la canasta Minimum d'ouverture", "es", messages)
+    assert french_on_spanish == ["Minimum", "Minimum d'ouverture"]  # "Minimum": en and fr
+    spanish_on_french = leaks("Règles de la canasta, Mínimo de bajada", "fr", messages)
+    assert "Mínimo de bajada" in spanish_on_french and "word: bajada" in spanish_on_french
+    assert "Canasta limpia" in leaks("Canasta rules: 2 canastas, Canasta limpia", "en", messages)
     assert leaks("Jouer with amis", "fr", []) == ["word: with"]
+    assert leaks("Jugar con la partie", "es", []) == ["word: partie"]  # "la" is Spanish too
+    assert leaks("Play con amigos", "en", []) == ["word: con"]
+    assert leaks("Jouer con la main", "fr", []) == ["word: con"]
     french = visible_text(
         '<html lang="fr"><title>Règles</title><body><a lang="en" title="English">EN</a>'
         '<input type="submit" value="Save"><script>var the = 1;</script></body></html>'
@@ -656,20 +699,38 @@ def test_the_walk_would_see_an_english_leak(client: FlaskClient) -> None:
     assert french == "Règles Save"
 
 
-def test_the_rules_page_is_in_french(client: FlaskClient) -> None:
-    text = visible_text(client.get("/rules", headers=FRENCH).get_data(as_text=True))
-    for phrase in ("Règles de la canasta", "Canasta naturelle", "Minimum d'ouverture", "Variantes"):
+@pytest.mark.parametrize(
+    ("language", "phrases"),
+    [
+        (
+            "fr",
+            ("Règles de la canasta", "Canasta naturelle", "Minimum d'ouverture", "Variantes",
+             "3 000 et plus"),  # the French thousands separator, spaces collapsed
+        ),
+        (
+            "es",
+            ("Reglas de la canasta", "Canasta limpia", "Canasta sucia", "Mínimo de bajada",
+             "Variantes", "Tres rojo", "3.000 y más"),
+        ),
+    ],
+)  # fmt: skip
+def test_the_rules_page_is_in_the_readers_language(
+    client: FlaskClient, language: str, phrases: tuple[str, ...]
+) -> None:
+    text = visible_text(client.get("/rules", headers=HEADERS[language]).get_data(as_text=True))
+    for phrase in phrases:
         assert phrase in text
-    assert "3 000 et plus" in text  # the French thousands separator, spaces collapsed
 
 
 def test_numbers_in_templates_follow_each_reader(client: FlaskClient) -> None:
     """The first reader's language must not stick in a compiled template's numbers."""
-    english = client.get("/rules", headers=ENGLISH).get_data(as_text=True)
-    french = client.get("/rules", headers=FRENCH).get_data(as_text=True)
-    assert "5,000" in english and "10,000" in english
-    assert "5,000" not in french and "10,000" not in french
-    assert f"10{NNBSP}000" in french
+    pages = {
+        language: client.get("/rules", headers=headers).get_data(as_text=True)
+        for language, headers in HEADERS.items()
+    }
+    for language, html in pages.items():
+        for other, grouped in GROUPED.items():
+            assert (grouped[1] in html) == (other == language), (language, grouped[1])
 
 
 def hidden_fields(html: str) -> dict[str, str]:
@@ -678,12 +739,12 @@ def hidden_fields(html: str) -> dict[str, str]:
     )
 
 
-@pytest.mark.parametrize(("language", "headers"), [("fr", FRENCH), ("en", ENGLISH)])
+@pytest.mark.parametrize(("language", "headers"), list(HEADERS.items()))
 def test_refused_forms_speak_the_readers_language(
     client: FlaskClient, games: dict[str, str], language: str, headers: dict[str, str]
 ) -> None:
     """The pages' refusals (a form sent back with its errors) are in one language too."""
-    detector = Detector(translated_pairs())
+    detector = Detector(translated_messages())
     new_game = client.post(
         "/games/new",
         data={"profile": "classic", "sides-0-players-0": "Léa", "sides-0-players-1": "x" * 41},
@@ -707,22 +768,24 @@ def test_refused_forms_speak_the_readers_language(
     refused = client.post(f"/games/{game_id}/hands/new", data=data, headers=headers)
     assert refused.status_code in (200, 400, 422)
     text = visible_text(refused.get_data(as_text=True))
-    assert ("nombre entier" if language == "fr" else "whole number") in text  # "abc"
+    whole = {"en": "whole number", "fr": "nombre entier", "es": "número entero"}
+    assert whole[language] in text  # "abc"
     assert detector.leaks(text, language) == []
     data["sides-0-meld_points"] = "300"
     refused = client.post(f"/games/{game_id}/hands/new", data=data, headers=headers)
     text = visible_text(refused.get_data(as_text=True))
-    expected = "trois rouges" if language == "fr" else "red threes"
-    assert expected in text  # 4 + 3 red threes: more than two packs hold
+    threes = {"en": "red threes", "fr": "trois rouges", "es": "tres rojos"}
+    assert threes[language] in text  # 4 + 3 red threes: more than two packs hold
     assert detector.leaks(text, language) == []
 
 
-def test_pages_tell_caches_they_vary_by_language(client: FlaskClient) -> None:
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_pages_tell_caches_they_vary_by_language(client: FlaskClient, language: str) -> None:
     for path in ("/", "/rules", "/api/games/nope"):
-        response = client.get(path, headers=FRENCH)
+        response = client.get(path, headers=HEADERS[language])
         vary = response.headers.get("Vary", "")
         assert "Accept-Language" in vary and "Cookie" in vary, path
-        assert response.headers["Content-Language"] == "fr"
+        assert response.headers["Content-Language"] == language
 
 
 def test_no_request_means_english(app: Flask) -> None:
