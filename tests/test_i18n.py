@@ -722,6 +722,24 @@ def test_the_rules_page_is_in_the_readers_language(
         assert phrase in text
 
 
+def test_the_score_sheets_print_in_spanish(client: FlaskClient) -> None:
+    """A game's sheet and a blank one, read back from the PDF: Spanish words, Spanish digits."""
+    game_id = _api(client, {"name": "Mardi", "sides": [{"players": n} for n in NAMES[:2]]})
+    _hand(client, game_id, call(1050, natural=1, red=1), call(red=1, hand=40), went_out=0,
+          concealed=True)  # fmt: skip
+    detector = Detector(translated_messages())
+    sheet = pdf_text(client.get(f"/games/{game_id}/sheet.pdf", headers=SPANISH).data)
+    for phrase in ("página 1 de 1", "Mínimos de bajada:", "Próxima mano: reparte Zoé.",
+                   "Puntaje", "1.850", "En juego"):  # fmt: skip
+        assert phrase in sheet
+    blank = pdf_text(client.get("/sheets/blank.pdf", headers=SPANISH).data)
+    for phrase in ("Planilla de canasta", "Canasta limpia 500", "Canasta sucia 300",
+                   "de 1.500 a 2.995", "3.000 y más", "Cierre de mano"):  # fmt: skip
+        assert phrase in blank
+    assert detector.leaks(sheet, "es") == []
+    assert detector.leaks(blank, "es") == []
+
+
 def test_numbers_in_templates_follow_each_reader(client: FlaskClient) -> None:
     """The first reader's language must not stick in a compiled template's numbers."""
     pages = {
