@@ -1,4 +1,4 @@
-"""Languages: French and English, from the browser or the visible switch."""
+"""Languages: English, French and Spanish, from the browser or the visible switch."""
 
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ from flask_babel import lazy_gettext as _l
 
 from scorer.errors import ScorerError
 
-LANGUAGES = ("en", "fr")
+LANGUAGES = ("en", "fr", "es")
 LANGUAGE_COOKIE = "lang"
 LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60  # a year: the table's choice outlives the evening
 # Each language names itself, in its own words, whatever the page's language.
-LANGUAGE_NAMES = {"en": "English", "fr": "Français"}
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "es": "Español"}
 
 bp = Blueprint("i18n", __name__)
 
@@ -40,7 +40,21 @@ def select_locale() -> str:
     chosen = request.cookies.get(LANGUAGE_COOKIE)
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES) or "en"
+    return browser_language() or "en"
+
+
+def browser_language() -> str | None:
+    """The first language of Accept-Language, by quality, that the scorer speaks.
+
+    Matched on the primary subtag: "es-UY,en;q=0.5" is Spanish. (Werkzeug's best_match
+    prefers any exact tag, so it would answer English there.)
+    """
+    ranked = sorted(request.accept_languages, key=lambda item: -item[1])  # stable: ties keep order
+    for tag, quality in ranked:
+        primary = tag.replace("_", "-").split("-")[0].lower()
+        if quality > 0 and primary in LANGUAGES:
+            return primary
+    return None
 
 
 def init_app(app: Flask) -> None:
@@ -66,7 +80,7 @@ def vary_by_language(response: Response) -> Response:
 
 
 def current_language() -> str:
-    """The code of the language this response is written in ("en" or "fr")."""
+    """The code of the language this response is written in ("en", "fr" or "es")."""
     return str(get_locale() or "en")
 
 
@@ -128,7 +142,8 @@ def switch(code: str) -> Response:
 
 
 def number(value: object) -> str:
-    """A number in the reader's locale: 5 000 in French, 5,000 in English, −35 (U+2212)."""
+    """A number in the reader's locale: 5 000 in French, 5.000 in Spanish, 5,000 in English,
+    −35 with the minus sign (U+2212)."""
     if value is None or value == "":
         return ""
     if isinstance(value, bool) or not isinstance(value, Number):

@@ -1,4 +1,5 @@
-"""French and English: the catalogue is complete, every page speaks the reader's language.
+"""English, French and Spanish: each catalogue is complete, every page speaks the reader's
+language.
 
 The walk over pages finds every GET page of the app by itself (new pages are walked without
 editing this file) and reads each one as a reader would: visible text, titles and labels.
@@ -19,16 +20,18 @@ import pdfplumber
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from flask import Flask, render_template, render_template_string, url_for
 from flask.testing import FlaskClient
 from flask_babel import force_locale
 
-from scorer.i18n import LANGUAGE_COOKIE, safe_next
+from scorer.i18n import LANGUAGE_COOKIE, number, safe_next
 
 ROOT = Path(__file__).resolve().parent.parent
-CATALOGUE_DIR = ROOT / "scorer" / "translations" / "fr" / "LC_MESSAGES"
-PO_PATH = CATALOGUE_DIR / "messages.po"
-MO_PATH = CATALOGUE_DIR / "messages.mo"
+TRANSLATIONS = ROOT / "scorer" / "translations"
+# The languages with a catalogue (English is the source), and every language a page speaks.
+TRANSLATED = ("fr", "es")
+LANGUAGES = ("en", *TRANSLATED)
 KEYWORDS = {
     "_": None,
     "gettext": None,
@@ -40,17 +43,31 @@ KEYWORDS = {
 }
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
+SPANISH = {"Accept-Language": "es-UY,es;q=0.9,en;q=0.5"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
+HEADERS = {"en": ENGLISH, "fr": FRENCH, "es": SPANISH}
+MINUS = "\u2212"  # negative numbers are shown with the minus sign
 NNBSP = "\u202f"  # CLDR's French thousands separator, a narrow no-break space
+# How each language writes 4500, 10000 and 1180 (Babel's CLDR data: Spanish groups with dots,
+# four-digit numbers too, as Babel's formatter does for "es").
+GROUPED = {
+    "en": ("4,500", "10,000", "1,180"),
+    "fr": (f"4{NNBSP}500", f"10{NNBSP}000", f"1{NNBSP}180"),
+    "es": ("4.500", "10.000", "1.180"),
+}
 
 
-def load_catalogue() -> Any:
-    with PO_PATH.open("rb") as handle:
+def po_path(language: str) -> Path:
+    return TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
+
+
+def load_catalogue(language: str = "fr") -> Any:
+    with po_path(language).open("rb") as handle:
         return read_po(handle)
 
 
 def forms(message: Any) -> tuple[tuple[str, str], ...]:
-    """(English, French) pairs of a catalogue message, plural forms included."""
+    """(English, translated) pairs of a catalogue message, plural forms included."""
     ids = message.id if isinstance(message.id, tuple) else (message.id,)
     strings = message.string if isinstance(message.string, tuple) else (message.string,)
     if len(ids) == 2 and len(strings) == 2:
@@ -61,8 +78,9 @@ def forms(message: Any) -> tuple[tuple[str, str], ...]:
 # --- the catalogue itself ----------------------------------------------------------------------
 
 
-def test_every_message_has_a_french_translation() -> None:
-    catalogue = load_catalogue()
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_message_has_a_translation(language: str) -> None:
+    catalogue = load_catalogue(language)
     assert len(catalogue) > 100
     empty = [m.id for m in catalogue if m.id and not all(s for _, s in forms(m))]
     fuzzy = [m.id for m in catalogue if m.id and m.fuzzy]
@@ -70,9 +88,10 @@ def test_every_message_has_a_french_translation() -> None:
     assert fuzzy == []
 
 
-def test_translations_keep_their_placeholders() -> None:
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_translations_keep_their_placeholders(language: str) -> None:
     wrong = []
-    for message in load_catalogue():
+    for message in load_catalogue(language):
         if not message.id:
             continue
         ids = message.id if isinstance(message.id, tuple) else (message.id,)
@@ -85,7 +104,8 @@ def test_translations_keep_their_placeholders() -> None:
     assert wrong == []
 
 
-def test_the_catalogue_holds_every_message_of_the_source() -> None:
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_catalogue_holds_every_message_of_the_source(language: str) -> None:
     """A string wrapped in the code or a template but not extracted yet: run `make extract`."""
     with (ROOT / "babel.cfg").open() as handle:
         method_map, options_map = _parse_babel_cfg(handle.read())
@@ -96,7 +116,9 @@ def test_the_catalogue_holds_every_message_of_the_source() -> None:
         )
         if message
     }
-    catalogued = {m.id if isinstance(m.id, str) else m.id[0] for m in load_catalogue() if m.id}
+    catalogued = {
+        m.id if isinstance(m.id, str) else m.id[0] for m in load_catalogue(language) if m.id
+    }
     assert sorted(source - catalogued) == []
 
 
@@ -116,8 +138,11 @@ def python_messages() -> set[str]:
     return found
 
 
-def test_the_catalogue_holds_every_message_of_the_python_code() -> None:
-    catalogued = {m.id if isinstance(m.id, str) else m.id[0] for m in load_catalogue() if m.id}
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_catalogue_holds_every_message_of_the_python_code(language: str) -> None:
+    catalogued = {
+        m.id if isinstance(m.id, str) else m.id[0] for m in load_catalogue(language) if m.id
+    }
     missing = sorted(python_messages() - catalogued)
     assert missing == [], "a message Babel cannot extract (inside an f-string?)"
 
@@ -131,13 +156,15 @@ def _parse_babel_cfg(text: str) -> tuple[list[tuple[str, str]], dict[str, dict[s
     return method_map, {pattern: {} for pattern, _ in method_map}
 
 
-def test_the_compiled_catalogue_is_up_to_date() -> None:
-    """`make translations` builds the .mo from the .po; a stale .mo would serve old French."""
-    assert MO_PATH.exists(), "run `make translations`"
-    with MO_PATH.open("rb") as handle:
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_compiled_catalogue_is_up_to_date(language: str) -> None:
+    """`make translations` builds the .mo from the .po; a stale .mo would serve old words."""
+    mo_path = po_path(language).with_suffix(".mo")
+    assert mo_path.exists(), "run `make translations`"
+    with mo_path.open("rb") as handle:
         compiled = GNUTranslations(handle)
     stale = []
-    for message in load_catalogue():
+    for message in load_catalogue(language):
         if not message.id:
             continue
         if isinstance(message.id, tuple):
@@ -147,6 +174,13 @@ def test_the_compiled_catalogue_is_up_to_date() -> None:
         elif compiled.gettext(message.id) != message.string:
             stale.append(message.id)
     assert stale == [], "run `make translations`"
+
+
+def test_spanish_has_two_plural_forms() -> None:
+    """CLDR now gives Spanish a third form for millions; gettext's usual two suffice here."""
+    catalogue = load_catalogue("es")
+    assert catalogue.num_plurals == 2
+    assert catalogue.plural_expr == "(n != 1)"
 
 
 # --- choosing the language ---------------------------------------------------------------------
@@ -166,6 +200,16 @@ def html_lang(client: FlaskClient, path: str = "/", **kwargs: Any) -> str:
         ("fr-CA", "fr"),
         ("de-DE,de;q=0.9,fr;q=0.5", "fr"),
         ("en-US,en;q=0.9,fr;q=0.8", "en"),
+        ("es-UY", "es"),
+        ("es", "es"),
+        ("es-AR,es;q=0.9,en;q=0.5", "es"),
+        ("de-DE,de;q=0.9,es;q=0.5", "es"),
+        ("fr-FR,es;q=0.8", "fr"),
+        ("es-UY,en;q=0.5", "es"),
+        ("ES_uy,fr;q=0.9", "es"),
+        ("es;q=0,fr;q=0.1", "fr"),
+        ("*", "en"),
+        ("pt-BR,es;q=0.9,fr;q=0.8", "es"),
         ("de-DE", "en"),
         ("", "en"),
     ],
@@ -176,22 +220,28 @@ def test_accept_language_chooses_the_language(
     assert html_lang(client, headers={"Accept-Language": accept}) == expected
 
 
-def test_the_switch_sticks_over_accept_language(client: FlaskClient) -> None:
-    response = client.get("/lang/fr?next=/rules", headers=ENGLISH)
+@pytest.mark.parametrize(
+    ("language", "title"), [("fr", "Règles de la canasta"), ("es", "Reglas de la canasta")]
+)
+def test_the_switch_sticks_over_accept_language(
+    client: FlaskClient, language: str, title: str
+) -> None:
+    response = client.get(f"/lang/{language}?next=/rules", headers=ENGLISH)
     assert response.status_code in (302, 303)
     assert response.headers["Location"] == "/rules"
     cookie = response.headers["Set-Cookie"]
-    assert cookie.startswith(f"{LANGUAGE_COOKIE}=fr;")
+    assert cookie.startswith(f"{LANGUAGE_COOKIE}={language};")
     assert "Max-Age=31536000" in cookie  # a year
     assert "SameSite=Lax" in cookie
     assert "Path=/" in cookie
-    # The browser still prefers English, the table chose French: French wins, page after page.
-    assert html_lang(client, "/rules", headers=ENGLISH) == "fr"
-    assert html_lang(client, "/", headers=ENGLISH) == "fr"
-    assert "Règles de la canasta" in client.get("/rules", headers=ENGLISH).get_data(as_text=True)
+    # The browser still prefers English, the table chose another language: it wins, page
+    # after page.
+    assert html_lang(client, "/rules", headers=ENGLISH) == language
+    assert html_lang(client, "/", headers=ENGLISH) == language
+    assert title in client.get("/rules", headers=ENGLISH).get_data(as_text=True)
 
-    client.get("/lang/en?next=/", headers=FRENCH)
-    assert html_lang(client, "/", headers=FRENCH) == "en"
+    client.get("/lang/en?next=/", headers=HEADERS[language])
+    assert html_lang(client, "/", headers=HEADERS[language]) == "en"
 
 
 def test_an_unknown_language_is_not_found_and_sets_nothing(client: FlaskClient) -> None:
@@ -203,6 +253,7 @@ def test_an_unknown_language_is_not_found_and_sets_nothing(client: FlaskClient) 
 def test_a_forged_cookie_falls_back_to_accept_language(client: FlaskClient) -> None:
     client.set_cookie(LANGUAGE_COOKIE, "xx")
     assert html_lang(client, headers=FRENCH) == "fr"
+    assert html_lang(client, headers=SPANISH) == "es"
     assert html_lang(client, headers=ENGLISH) == "en"
 
 
@@ -231,46 +282,68 @@ def test_the_switch_returns_to_local_pages(client: FlaskClient, target: str) -> 
     assert response.headers["Location"] == target
 
 
-def test_the_switch_marks_the_current_language(app: Flask) -> None:
-    with app.test_request_context("/rules?x=1", headers=FRENCH):
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_switch_marks_the_current_language(app: Flask, language: str) -> None:
+    with app.test_request_context("/rules?x=1", headers=HEADERS[language]):
         html = render_template("_lang_switch.html")
     links = re.findall(r"<a [^>]*href=\"/lang/(\w+)\?next=([^\"]+)\"[^>]*>", html)
-    assert [code for code, _ in links] == ["en", "fr"]
+    assert [code for code, _ in links] == ["en", "fr", "es"]
     assert all(next_ == "/rules?x%3D1" for _, next_ in links)
     current = re.findall(r"<a [^>]*href=\"/lang/(\w+)[^\"]*\"[^>]*aria-current=\"true\"", html)
-    assert current == ["fr"]
+    assert current == [language]
     # Each language is named in itself, and marked as such for screen readers.
     assert 'lang="fr"' in html and 'aria-label="Français"' in html
     assert 'lang="en"' in html and 'aria-label="English"' in html
+    assert 'lang="es"' in html and 'aria-label="Español"' in html
 
 
 def test_every_page_carries_the_switch(client: FlaskClient) -> None:
     for path in ("/", "/rules", "/no-such-page"):
-        html = client.get(path, headers=FRENCH).get_data(as_text=True)
-        assert 'href="/lang/en?next=' in html, path
+        for headers in (FRENCH, SPANISH):
+            html = client.get(path, headers=headers).get_data(as_text=True)
+            for code in LANGUAGES:
+                assert f'href="/lang/{code}?next=' in html, (path, code)
 
 
 # --- numbers and dates follow the locale -------------------------------------------------------
 
 
-def test_numbers_follow_the_locale(app: Flask) -> None:
-    template = "{{ 5000|number }} {{ -1250|number }} {{ 150|number }}"
-    with app.test_request_context():
-        with force_locale("fr"):
-            assert render_template_string(template) == f"5{NNBSP}000 \u22121{NNBSP}250 150"
-        with force_locale("en"):
-            assert render_template_string(template) == "5,000 \u22121,250 150"
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("fr", f"5{NNBSP}000 \u22121{NNBSP}250 150 1{NNBSP}470 11{NNBSP}900"),
+        ("es", "5.000 \u22121.250 150 1.470 11.900"),
+        ("en", "5,000 \u22121,250 150 1,470 11,900"),
+    ],
+)
+def test_numbers_follow_the_locale(app: Flask, language: str, expected: str) -> None:
+    template = " ".join(f"{{{{ {n}|number }}}}" for n in (5000, \u22121250, 150, 1470, 11900))
+    with app.test_request_context(), force_locale(language):
+        assert render_template_string(template) == expected
 
 
-def test_dates_follow_the_locale(app: Flask) -> None:
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pages_and_pdfs_group_digits_alike(app: Flask, language: str) -> None:
+    """Pages group integers themselves (fast); PDFs and decimals ask Babel: the same digits."""
+    with app.test_request_context(), force_locale(language):
+        for value in (0, 150, -995, 1470, -1470, 5000, 11900, 123456, -1234567):
+            assert number(value) == format_decimal(value, locale=language).replace("-", MINUS), value
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("fr", "29 nov. 2026|29 novembre 2026"),
+        ("es", "29 nov 2026|29 de noviembre de 2026"),
+        ("en", "Nov 29, 2026|November 29, 2026"),
+    ],
+)
+def test_dates_follow_the_locale(app: Flask, language: str, expected: str) -> None:
     template = (
         "{{ '2026-11-29T20:05:00+00:00'|date }}|{{ '2026-11-29T20:05:00+00:00'|date('long') }}"
     )
-    with app.test_request_context():
-        with force_locale("fr"):
-            assert render_template_string(template) == "29 nov. 2026|29 novembre 2026"
-        with force_locale("en"):
-            assert render_template_string(template) == "Nov 29, 2026|November 29, 2026"
+    with app.test_request_context(), force_locale(language):
+        assert render_template_string(template) == expected
 
 
 def test_pages_show_totals_in_the_readers_format(client: FlaskClient) -> None:
@@ -288,10 +361,10 @@ def test_pages_show_totals_in_the_readers_format(client: FlaskClient) -> None:
             "went_out": 0,
         }
         assert client.post(f"/api/games/{game['id']}/hands", json=hand).status_code == 201
-    french = client.get(f"/rules?game={game['id']}", headers=FRENCH).get_data(as_text=True)
-    english = client.get(f"/rules?game={game['id']}", headers=ENGLISH).get_data(as_text=True)
-    assert f"4{NNBSP}500" in french and "4,500" not in french
-    assert "4,500" in english and f"4{NNBSP}500" not in english
+    for language, headers in HEADERS.items():
+        html = client.get(f"/rules?game={game['id']}", headers=headers).get_data(as_text=True)
+        for other, grouped in GROUPED.items():
+            assert (grouped[0] in html) == (other == language), (language, grouped[0])
 
 
 def test_refusals_format_large_numbers_for_the_reader(client: FlaskClient) -> None:
@@ -300,10 +373,9 @@ def test_refusals_format_large_numbers_for_the_reader(client: FlaskClient) -> No
     # 1 000 + 180 = 1 180 is every card of two packs; 5 more cannot be.
     hand = {"sides": [{"meld_points": 1000}, {"meld_points": 185}, {}]}
     path = f"/api/games/{game['id']}/hands"
-    french = client.post(path, json=hand, headers=FRENCH).get_json()
-    english = client.post(path, json=hand, headers=ENGLISH).get_json()
-    assert f"1{NNBSP}180" in french["error"]
-    assert "1,180" in english["error"]
+    for language, headers in HEADERS.items():
+        refusal = client.post(path, json=hand, headers=headers).get_json()
+        assert GROUPED[language][2] in refusal["error"], language
 
 
 # --- every page, in both languages -------------------------------------------------------------
@@ -373,11 +445,17 @@ def pdf_text(data: bytes) -> str:
         return " ".join(" ".join((page.extract_text() or "").split()) for page in pdf.pages)
 
 
+def _literal(message: str) -> str:
+    """A message's words without its placeholders, spaces collapsed."""
+    return " ".join(PLACEHOLDER.sub("", message).split())
+
+
 def _pattern(message: str) -> re.Pattern[str] | None:
-    """A regex finding an English (or French) message in a page, its placeholders filled."""
-    literal = PLACEHOLDER.sub("", message)
-    if not re.search(r"[^\W\d_]{2,}", literal):
-        return None  # nothing but placeholders, digits and punctuation: nothing to find
+    """A regex finding a message of one language in a page, its placeholders filled."""
+    if not re.search(r"[^\W\d_]{3,}", _literal(message)):
+        # Nothing but placeholders, digits, punctuation and short words ("de %(low)s a
+        # %(high)s"): such a pattern would find its few letters in any page of another language.
+        return None
     chunks = PLACEHOLDER.split(message.replace("%%", "%"))
     parts = [re.escape(re.sub(r"\s+", " ", chunk)) for chunk in chunks]
     body = r".+?".join(parts)
@@ -386,20 +464,21 @@ def _pattern(message: str) -> re.Pattern[str] | None:
     return re.compile(start + body + end)
 
 
-def translated_pairs() -> list[tuple[str, str]]:
-    """(English, French) pairs that differ in words (same-word messages cannot betray)."""
-    pairs = []
-    for message in load_catalogue():
-        if not message.id:
-            continue
-        for english, french in forms(message):
-            if PLACEHOLDER.sub("", english).strip() != PLACEHOLDER.sub("", french).strip():
-                pairs.append((english, french))
-    return pairs
+def translated_messages() -> list[dict[str, str]]:
+    """Each form of each message, in every language that has it: {"en": ..., "fr": ..., ...}."""
+    by_form: dict[tuple[str, int], dict[str, str]] = {}
+    for language in TRANSLATED:
+        for message in load_catalogue(language):
+            if not message.id:
+                continue
+            msgid = message.id if isinstance(message.id, str) else message.id[0]
+            for index, (english, translated) in enumerate(forms(message)):
+                by_form.setdefault((msgid, index), {"en": english})[language] = translated
+    return list(by_form.values())
 
 
-# Plainly English words that no French sentence of ours uses (catches strings never wrapped
-# in _(), which the catalogue cannot know about).
+# Plainly English words that no French or Spanish sentence of ours uses (catches strings never
+# wrapped in _(), which the catalogues cannot know about).
 ENGLISH_WORDS = {
     "the", "and", "with", "your", "you", "this", "that", "of", "to", "is", "are", "for",
     "game", "games", "hand", "hands", "side", "sides", "new", "add", "save", "delete",
@@ -413,23 +492,50 @@ FRENCH_WORDS = {
     "joueur", "joueurs", "règles", "trois", "rouges", "cartes", "posées", "sortie", "main",
     "nouvelle", "enregistrer", "supprimer", "modifier", "retour", "annuler", "objectif",
 }  # fmt: skip
+SPANISH_WORDS = {
+    "el", "los", "las", "del", "con", "para", "una", "partida", "partidas", "mano", "manos",
+    "bando", "bandos", "jugador", "jugadores", "reglas", "tres", "rojos", "cartas", "bajadas",
+    "bajada", "cierre", "cerró", "nueva", "guardar", "borrar", "quitar", "deshacer", "volver",
+    "cancelar", "meta", "equipo", "equipos", "puntos", "premio", "premios", "mínimo", "nadie",
+    "anotador", "planilla", "marcador", "repartidor", "limpia", "sucia",
+}  # fmt: skip
+STRAY_WORDS = {"en": ENGLISH_WORDS, "fr": FRENCH_WORDS, "es": SPANISH_WORDS}
+# Words of another language's list that are this language's own words too.
+SHARED_WORDS = {"es": {"la", "le"}}
 
 
 def words(text: str) -> set[str]:
     return set(re.findall(r"[^\W\d_]+", text))
 
 
-class Detector:
-    """Finds the messages of one language in text meant to be in the other."""
+def stray_words(language: str) -> set[str]:
+    """Words that betray another language in text meant to be in this one."""
+    others = set().union(*(STRAY_WORDS[other] for other in LANGUAGES if other != language))
+    return others - SHARED_WORDS.get(language, set())
 
-    def __init__(self, pairs: list[tuple[str, str]]) -> None:
-        self.by_language: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {"fr": [], "en": []}
-        for english, french in pairs:
-            for language, other in (("fr", english), ("en", french)):
+
+class Detector:
+    """Finds, in text meant to be in one language, the messages of the others."""
+
+    def __init__(self, messages: list[dict[str, str]]) -> None:
+        self.by_language: dict[str, list[tuple[str, str, re.Pattern[str]]]] = {}
+        for language in LANGUAGES:
+            # A message worded the same as one of this language's (Total, Canastas) cannot
+            # betray the other language.
+            own = {_literal(wording[language]) for wording in messages if language in wording}
+            others = {
+                other
+                for wording in messages
+                for other_language, other in wording.items()
+                if other_language != language and _literal(other) not in own
+            }
+            self.by_language[language] = []
+            for other in sorted(others):
                 pattern = _pattern(other)
                 if pattern is not None:
                     key = max(PLACEHOLDER.split(other.replace("%%", "%")), key=len).strip()
                     self.by_language[language].append((other, " ".join(key.split()), pattern))
+        self.stray = {language: stray_words(language) for language in LANGUAGES}
 
     def leaks(self, text: str, language: str) -> list[str]:
         # The longest literal part is looked up first: a cheap test before the regex.
@@ -438,17 +544,16 @@ class Detector:
             for other, key, pattern in self.by_language[language]
             if key in text and pattern.search(text)
         ]
-        stray = ENGLISH_WORDS if language == "fr" else FRENCH_WORDS
-        found.extend(f"word: {word}" for word in sorted(words(text) & stray))
+        found.extend(f"word: {word}" for word in sorted(words(text) & self.stray[language]))
         return found
 
 
-def leaks(text: str, language: str, pairs: list[tuple[str, str]]) -> list[str]:
-    """Messages of the other language found in a page's text."""
-    return Detector(pairs).leaks(text, language)
+def leaks(text: str, language: str, messages: list[dict[str, str]]) -> list[str]:
+    """Messages of the other languages found in a page's text."""
+    return Detector(messages).leaks(text, language)
 
 
-# Player and game names the pages repeat: chosen to be words of neither language.
+# Player and game names the pages repeat: chosen to be words of no language of ours.
 NAMES = [["Léa", "Marc"], ["Zoé", "Hugo"], ["Inès", "Yann"]]
 
 
@@ -552,14 +657,14 @@ def read_page(client: FlaskClient, url: str, headers: dict[str, str]) -> tuple[i
     return response.status_code, visible_text(html)
 
 
-def test_every_page_speaks_french_then_english(
+def test_every_page_speaks_one_language(
     app: Flask, client: FlaskClient, games: dict[str, str]
 ) -> None:
-    detector = Detector(translated_pairs())
+    detector = Detector(translated_messages())
     problems: dict[str, list[str]] = {}
     seen = 0
     for url in page_urls(app, games):
-        for language, headers in (("fr", FRENCH), ("en", ENGLISH)):
+        for language, headers in HEADERS.items():
             status, text = read_page(client, url, headers)
             assert status < 500, (url, language)
             assert text, (url, language)
@@ -567,17 +672,27 @@ def test_every_page_speaks_french_then_english(
             found = detector.leaks(text, language)
             if found:
                 problems[f"{language} {url}"] = found
-    assert seen >= 20
+    assert seen >= 30
     assert problems == {}
 
 
-def test_the_walk_would_see_an_english_leak(client: FlaskClient) -> None:
-    """The leak detector itself: an English label on a French page is caught."""
-    pairs = translated_pairs()
-    assert leaks("Règles de la canasta Opening minimum 50", "fr", pairs) == ["Opening minimum"]
-    assert leaks("Canasta rules 5,000 and more", "en", pairs) == []
-    assert leaks("Minimum d'ouverture, and then", "en", pairs) == ["Minimum d'ouverture"]
+def test_the_walk_would_see_a_leak(client: FlaskClient) -> None:
+    """The leak detector itself: a label of another language on a page is caught."""
+    messages = translated_messages()
+    assert leaks("Règles de la canasta Opening minimum 50", "fr", messages) == ["Opening minimum"]
+    assert leaks("Canasta rules 5,000 and more", "en", messages) == []
+    assert leaks("Minimum d'ouverture, and then", "en", messages) == ["Minimum d'ouverture"]
+    assert leaks("Reglas de la canasta: 5.000 y más", "es", messages) == []
+    assert leaks("Reglas de la canasta Opening minimum", "es", messages) == ["Opening minimum"]
+    french_on_spanish = leaks("Reglas de la canasta Minimum d'ouverture", "es", messages)
+    assert french_on_spanish == ["Minimum", "Minimum d'ouverture"]  # "Minimum": en and fr
+    spanish_on_french = leaks("Règles de la canasta, Mínimo de bajada", "fr", messages)
+    assert "Mínimo de bajada" in spanish_on_french and "word: bajada" in spanish_on_french
+    assert "Canasta limpia" in leaks("Canasta rules: 2 canastas, Canasta limpia", "en", messages)
     assert leaks("Jouer with amis", "fr", []) == ["word: with"]
+    assert leaks("Jugar con la partie", "es", []) == ["word: partie"]  # "la" is Spanish too
+    assert leaks("Play con amigos", "en", []) == ["word: con"]
+    assert leaks("Jouer con la main", "fr", []) == ["word: con"]
     french = visible_text(
         '<html lang="fr"><title>Règles</title><body><a lang="en" title="English">EN</a>'
         '<input type="submit" value="Save"><script>var the = 1;</script></body></html>'
@@ -585,20 +700,56 @@ def test_the_walk_would_see_an_english_leak(client: FlaskClient) -> None:
     assert french == "Règles Save"
 
 
-def test_the_rules_page_is_in_french(client: FlaskClient) -> None:
-    text = visible_text(client.get("/rules", headers=FRENCH).get_data(as_text=True))
-    for phrase in ("Règles de la canasta", "Canasta naturelle", "Minimum d'ouverture", "Variantes"):
+@pytest.mark.parametrize(
+    ("language", "phrases"),
+    [
+        (
+            "fr",
+            ("Règles de la canasta", "Canasta naturelle", "Minimum d'ouverture", "Variantes",
+             "3 000 et plus"),  # the French thousands separator, spaces collapsed
+        ),
+        (
+            "es",
+            ("Reglas de la canasta", "Canasta limpia", "Canasta sucia", "Mínimo de bajada",
+             "Variantes", "Tres rojo", "3.000 y más"),
+        ),
+    ],
+)  # fmt: skip
+def test_the_rules_page_is_in_the_readers_language(
+    client: FlaskClient, language: str, phrases: tuple[str, ...]
+) -> None:
+    text = visible_text(client.get("/rules", headers=HEADERS[language]).get_data(as_text=True))
+    for phrase in phrases:
         assert phrase in text
-    assert "3 000 et plus" in text  # the French thousands separator, spaces collapsed
+
+
+def test_the_score_sheets_print_in_spanish(client: FlaskClient) -> None:
+    """A game's sheet and a blank one, read back from the PDF: Spanish words, Spanish digits."""
+    game_id = _api(client, {"name": "Mardi", "sides": [{"players": n} for n in NAMES[:2]]})
+    _hand(client, game_id, call(1050, natural=1, red=1), call(red=1, hand=40), went_out=0,
+          concealed=True)  # fmt: skip
+    detector = Detector(translated_messages())
+    sheet = pdf_text(client.get(f"/games/{game_id}/sheet.pdf", headers=SPANISH).data)
+    for phrase in ("página 1 de 1", "Mínimos de bajada:", "Próxima mano: reparte Zoé.",
+                   "Puntaje", "1.850", "En juego"):  # fmt: skip
+        assert phrase in sheet
+    blank = pdf_text(client.get("/sheets/blank.pdf", headers=SPANISH).data)
+    for phrase in ("Planilla de canasta", "Canasta limpia 500", "Canasta sucia 300",
+                   "de 1.500 a 2.995", "3.000 y más", "Cierre de mano"):  # fmt: skip
+        assert phrase in blank
+    assert detector.leaks(sheet, "es") == []
+    assert detector.leaks(blank, "es") == []
 
 
 def test_numbers_in_templates_follow_each_reader(client: FlaskClient) -> None:
     """The first reader's language must not stick in a compiled template's numbers."""
-    english = client.get("/rules", headers=ENGLISH).get_data(as_text=True)
-    french = client.get("/rules", headers=FRENCH).get_data(as_text=True)
-    assert "5,000" in english and "10,000" in english
-    assert "5,000" not in french and "10,000" not in french
-    assert f"10{NNBSP}000" in french
+    pages = {
+        language: client.get("/rules", headers=headers).get_data(as_text=True)
+        for language, headers in HEADERS.items()
+    }
+    for language, html in pages.items():
+        for other, grouped in GROUPED.items():
+            assert (grouped[1] in html) == (other == language), (language, grouped[1])
 
 
 def hidden_fields(html: str) -> dict[str, str]:
@@ -607,12 +758,12 @@ def hidden_fields(html: str) -> dict[str, str]:
     )
 
 
-@pytest.mark.parametrize(("language", "headers"), [("fr", FRENCH), ("en", ENGLISH)])
+@pytest.mark.parametrize(("language", "headers"), list(HEADERS.items()))
 def test_refused_forms_speak_the_readers_language(
     client: FlaskClient, games: dict[str, str], language: str, headers: dict[str, str]
 ) -> None:
     """The pages' refusals (a form sent back with its errors) are in one language too."""
-    detector = Detector(translated_pairs())
+    detector = Detector(translated_messages())
     new_game = client.post(
         "/games/new",
         data={"profile": "classic", "sides-0-players-0": "Léa", "sides-0-players-1": "x" * 41},
@@ -636,22 +787,24 @@ def test_refused_forms_speak_the_readers_language(
     refused = client.post(f"/games/{game_id}/hands/new", data=data, headers=headers)
     assert refused.status_code in (200, 400, 422)
     text = visible_text(refused.get_data(as_text=True))
-    assert ("nombre entier" if language == "fr" else "whole number") in text  # "abc"
+    whole = {"en": "whole number", "fr": "nombre entier", "es": "número entero"}
+    assert whole[language] in text  # "abc"
     assert detector.leaks(text, language) == []
     data["sides-0-meld_points"] = "300"
     refused = client.post(f"/games/{game_id}/hands/new", data=data, headers=headers)
     text = visible_text(refused.get_data(as_text=True))
-    expected = "trois rouges" if language == "fr" else "red threes"
-    assert expected in text  # 4 + 3 red threes: more than two packs hold
+    threes = {"en": "red threes", "fr": "trois rouges", "es": "tres rojos"}
+    assert threes[language] in text  # 4 + 3 red threes: more than two packs hold
     assert detector.leaks(text, language) == []
 
 
-def test_pages_tell_caches_they_vary_by_language(client: FlaskClient) -> None:
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_pages_tell_caches_they_vary_by_language(client: FlaskClient, language: str) -> None:
     for path in ("/", "/rules", "/api/games/nope"):
-        response = client.get(path, headers=FRENCH)
+        response = client.get(path, headers=HEADERS[language])
         vary = response.headers.get("Vary", "")
         assert "Accept-Language" in vary and "Cookie" in vary, path
-        assert response.headers["Content-Language"] == "fr"
+        assert response.headers["Content-Language"] == language
 
 
 def test_no_request_means_english(app: Flask) -> None:
