@@ -81,10 +81,7 @@ def greeting(host: str, address: str, port: int) -> str:
         else:
             first = f"The scorer is private to this machine: open {url} in a browser here."
     else:
-        first = (
-            f"Open {url} on a phone on the same Wi-Fi,\n"
-            "or scan this code with its camera:"
-        )
+        first = f"Open {url} on a phone on the same Wi-Fi,\nor scan this code with its camera:"
     return f"Canasta scorer is starting.\n{first}\n{qr_terminal(url)}Stop it with Ctrl+C.\n"
 
 

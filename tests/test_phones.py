@@ -152,14 +152,22 @@ def test_qr_of_an_unknown_game_is_404(client):
 # --- installable: service worker, manifest, icons --------------------------------------------
 
 
+def fetched(client: FlaskClient, path: str):
+    """A GET whose file is read and closed at once (static files are streamed)."""
+    response = client.get(path)
+    response.get_data()
+    response.close()
+    return response
+
+
 def test_service_worker_is_served_from_the_root(client):
-    response = client.get("/sw.js")
+    response = fetched(client, "/sw.js")
     assert response.status_code == 200
     assert response.mimetype in {"text/javascript", "application/javascript"}
     assert response.headers["Service-Worker-Allowed"] == "/"
     assert "no-cache" in response.headers["Cache-Control"]
     body = response.get_data(as_text=True)
-    assert "addEventListener(\"fetch\"" in body
+    assert 'addEventListener("fetch"' in body
 
 
 def test_service_worker_precaches_files_that_exist(client):
@@ -168,11 +176,11 @@ def test_service_worker_precaches_files_that_exist(client):
     listed = json.loads(body[start : body.index("]", start) + 1].replace("'", '"'))
     assert "/static/app.css" in listed
     for path in listed:
-        assert client.get(path).status_code == 200, path
+        assert fetched(client, path).status_code == 200, path
 
 
 def test_manifest_is_installable(client):
-    response = client.get("/static/manifest.webmanifest")
+    response = fetched(client, "/static/manifest.webmanifest")
     assert response.status_code == 200
     assert response.mimetype == "application/manifest+json"
     manifest = json.loads(response.get_data(as_text=True))
@@ -183,7 +191,7 @@ def test_manifest_is_installable(client):
     assert {("192x192", "any"), ("512x512", "any")} <= sizes
     assert any(purpose == "maskable" for _, purpose in sizes)
     for icon in manifest["icons"]:
-        got = client.get(icon["src"])
+        got = fetched(client, icon["src"])
         assert got.status_code == 200 and got.mimetype == "image/png", icon["src"]
         width = int.from_bytes(got.data[16:20], "big")  # the PNG header's width
         assert f"{width}x{width}" == icon["sizes"]
