@@ -5,12 +5,16 @@
    of a page that the service worker served from its copy, marked by <html data-offline>. */
 (function () {
   "use strict";
-  if (window.isSecureContext && "serviceWorker" in navigator) {
-    window.addEventListener("load", function () {
-      navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {
-        /* no offline copy then: the app works as before */
-      });
+  function register() {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {
+      /* no offline copy then: the app works as before */
     });
+  }
+
+  // After the page has loaded, so the first visit downloads the page before the cache.
+  if (window.isSecureContext && "serviceWorker" in navigator) {
+    if (document.readyState === "complete") register();
+    else window.addEventListener("load", register);
   }
 
   function markOffline() {

@@ -11,9 +11,12 @@ import sqlite3
 from contextlib import closing
 from typing import Any
 
+import pytest
 from flask import Flask
 from phone import BOARD_URL, wait_for_hand_form
 from serving import call
+
+from scorer import phones
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 WAITING = "1 hand waiting to be sent"
@@ -185,3 +188,32 @@ def test_an_open_hand_form_is_told_before_saving(make_page, live_server):
     status, _, _ = call("POST", f"{live_server}/api/games/{game_id}/hands", HAND)
     assert status == 201
     phone.wait_for_selector("[data-live-banner]:has-text('Another phone just recorded hand 1')")
+
+
+@pytest.fixture
+def live_app(live_app: Flask) -> Flask:
+    """The app with the phones' routes (/sw.js), until the app factory registers them."""
+    phones.init_app(live_app)  # before the server's first request
+    return live_app
+
+
+def test_on_localhost_a_visited_game_opens_offline(make_page, live_server):
+    game_id = new_game(live_server)
+    call("POST", f"{live_server}/api/games/{game_id}/hands", HAND)
+    page = make_page()
+    board = f"{live_server}/games/{game_id}"
+    page.goto(board)
+    assert page.evaluate("window.isSecureContext")  # loopback counts as secure
+    page.add_script_tag(url="/static/register-sw.js")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.reload()  # through the worker now: it keeps this copy
+    page.wait_for_function(
+        "caches.open('scorer-pages').then(c => c.keys()).then(k => k.length > 0)"
+    )
+    page.context.set_offline(True)
+    page.reload()
+    assert page.evaluate("document.documentElement.hasAttribute('data-offline')")
+    assert page.locator(".hands .hand-row").count() == 1  # the last scoreboard it saw
+    # Its style sheet came from the worker's cache too (unstyled, the body is transparent).
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgba(0, 0, 0, 0)"
