@@ -59,7 +59,8 @@ def _routed_address() -> list[str]:
 
 
 def candidate_addresses() -> list[str]:
-    return _host_name_addresses() + _routed_address()
+    # The routed one first: the host name may also name a container bridge (172.17.0.1).
+    return _routed_address() + _host_name_addresses()
 
 
 def lan_address() -> str:
