@@ -32,8 +32,10 @@ extract: $(STAMP)
 	$(BIN)/pybabel update -i scorer/translations/messages.pot -d scorer/translations \
 		--ignore-obsolete --no-wrap
 
+# gunicorn on every interface, port 5000, so phones on the same Wi-Fi can join; it prints the
+# address and its QR code. `HOST=127.0.0.1 make run` keeps it private, `PORT=5001` moves it.
 run: $(STAMP) translations
-	$(BIN)/flask --app scorer run --no-debug --host 127.0.0.1 --port 5000
+	$(BIN)/python -m scorer.serve
 
 # Debian's Chromium (Playwright must never download its own browser),
 # DejaVu fonts for WeasyPrint and poppler-utils for pdftoppm.

@@ -1,0 +1,260 @@
+/* Canasta scorer, no hand lost: a hand saved without a network waits on the phone.
+
+   Hooks (set by the server's templates; every sentence comes translated from there):
+     <form data-outbox="<game id>">   the hand form; its hidden "token" field is the one-time
+                                      key that makes a resend record the hand exactly once.
+     [data-outbox-game="<game id>"]   any other page of the game: queued hands are sent from it.
+     data-outbox-one, data-outbox-many  on either: "1 hand waiting to be sent" and
+                                      "{count} hands waiting to be sent".
+     data-outbox-done                 on the form: where to go once saved (the scoreboard).
+
+   The form is sent with fetch(). No answer at all (no network, a dropped Wi-Fi) keeps it in
+   localStorage and sends it again on `online`, every 15 s, and whenever a page of the game
+   opens. A refusal (the game moved on, a rule) is posted again as a plain form, so the
+   browser shows the server's page: the form comes back with every value typed.
+   What is typed is also kept in sessionStorage, so a reload or an accidental back loses
+   nothing. No service worker is needed: this works on plain HTTP. */
+(function () {
+  "use strict";
+  var RETRY = 15000;
+  var PREFIX = "scorer-outbox:";
+  var USED = "scorer-outbox-used";
+  var DRAFT = "scorer-draft:";
+  var GUARDS = { token: true, version: true, csrf_token: true };
+  var sending = false;
+
+  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+
+  function read(storage, key, fallback) {
+    try { return JSON.parse(storage.getItem(key)) || fallback; } catch (e) { return fallback; }
+  }
+
+  function write(storage, key, value) {
+    try {
+      if (value === null) storage.removeItem(key);
+      else storage.setItem(key, JSON.stringify(value));
+    } catch (e) { /* private mode or full: the hand is still on screen */ }
+  }
+
+  // --- the queue, per game, in localStorage --------------------------------------------------
+
+  function queued(game) { return read(localStorage, PREFIX + game, []); }
+
+  function saveQueue(game, entries) { write(localStorage, PREFIX + game, entries.length ? entries : null); }
+
+  function enqueue(game, entry) {
+    var entries = queued(game).filter(function (e) { return e.token !== entry.token; });
+    entries.push(entry);  // the same token again (a second tap) replaces, never doubles
+    saveQueue(game, entries);
+  }
+
+  function dequeue(game, token) {
+    saveQueue(game, queued(game).filter(function (e) { return e.token !== token; }));
+  }
+
+  function markUsed(token) {
+    var used = read(localStorage, USED, []).filter(function (t) { return t !== token; });
+    used.push(token);
+    write(localStorage, USED, used.slice(-50));
+  }
+
+  function randomToken() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);  // works on plain HTTP, unlike crypto.randomUUID
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
+  // --- sending ---------------------------------------------------------------------------------
+
+  function fields(form) {
+    var pairs = [];
+    new FormData(form).forEach(function (value, name) { pairs.push([name, String(value)]); });
+    return pairs;
+  }
+
+  function body(entry) {
+    var params = new URLSearchParams();
+    entry.fields.forEach(function (pair) { params.append(pair[0], pair[1]); });
+    return params;
+  }
+
+  // "done" (the server redirected: saved, or already saved by this very token),
+  // "refused" (it answered with a page: show it), or "later" (no answer, or a 5xx).
+  function send(entry) {
+    return fetch(entry.action, {
+      method: "POST", body: body(entry), redirect: "manual", credentials: "same-origin"
+    }).then(function (response) {
+      if (response.type === "opaqueredirect") return "done";
+      return response.status >= 500 ? "later" : "refused";
+    }, function () { return "later"; });
+  }
+
+  // The server refused: post the same fields as a plain form, so the browser shows its answer.
+  function showRefusal(entry) {
+    var form = document.createElement("form");
+    form.method = "post";
+    form.action = entry.action;
+    form.hidden = true;
+    entry.fields.forEach(function (pair) {
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = pair[0];
+      input.value = pair[1];
+      form.appendChild(input);
+    });
+    document.body.appendChild(form);
+    HTMLFormElement.prototype.submit.call(form);  // no submit event: not intercepted again
+  }
+
+  // --- the banner ------------------------------------------------------------------------------
+
+  function hook() { return document.querySelector("form[data-outbox], [data-outbox-game]"); }
+
+  function gameOf(element) {
+    return element.getAttribute("data-outbox") || element.getAttribute("data-outbox-game");
+  }
+
+  function showBanner(element) {
+    var count = queued(gameOf(element)).length;
+    var banner = document.querySelector("[data-outbox-banner]");
+    if (!count) {
+      if (banner) banner.parentNode.removeChild(banner);
+      return;
+    }
+    var text = count === 1
+      ? element.getAttribute("data-outbox-one")
+      : (element.getAttribute("data-outbox-many") || "").replace("{count}", String(count));
+    if (!banner) {
+      banner = document.createElement("div");
+      banner.className = "banner waiting";
+      banner.setAttribute("role", "status");
+      banner.setAttribute("data-outbox-banner", "");
+      var main = document.querySelector("main") || document.body;
+      main.insertBefore(banner, main.firstChild);
+    }
+    banner.textContent = text;
+  }
+
+  // Sends this game's waiting hands in order; stops at the first that cannot go yet.
+  function flush(element) {
+    var game = gameOf(element);
+    var entries = queued(game);
+    if (sending || !entries.length) return Promise.resolve();
+    sending = true;
+    var entry = entries[0];
+    return send(entry).then(function (outcome) {
+      sending = false;
+      if (outcome === "later") return;
+      dequeue(game, entry.token);
+      markUsed(entry.token);
+      showBanner(element);
+      if (outcome === "refused") return showRefusal(entry);
+      if (queued(game).length) return flush(element);
+      // Sent: the form it came from goes on to the scoreboard; a page that is only being
+      // read shows it at once; another hand being typed stays as it is.
+      var form = document.querySelector("form[data-outbox]");
+      var field = form && form.querySelector('input[name="token"]');
+      if (!form) location.reload();
+      else if (field && field.value === entry.token) location.assign(doneUrl(form));
+    });
+  }
+
+  // --- the hand form ---------------------------------------------------------------------------
+
+  function draftKey() { return DRAFT + location.pathname; }
+
+  function typed(form) {
+    return fields(form).filter(function (pair) { return !GUARDS[pair[0]]; });
+  }
+
+  function isEmpty(form) {
+    var empty = true;
+    each(form.querySelectorAll('input[type="text"], input:not([type]), input[inputmode]'), function (input) {
+      if (input.value.trim() !== "") empty = false;
+    });
+    return empty && !form.querySelector('[aria-invalid="true"]');
+  }
+
+  function restoreDraft(form) {
+    var pairs = read(sessionStorage, draftKey(), null);
+    if (!pairs || !isEmpty(form)) return;
+    pairs.forEach(function (pair) {
+      each(form.elements, function (input) {
+        if (input.name !== pair[0]) return;
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (input.value === pair[1]) input.checked = true;
+        } else if (input.type !== "hidden") {
+          input.value = pair[1];
+        }
+      });
+    });
+    // The preview (hand.js) and anything else that listens catch up.
+    each(form.elements, function (input) {
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    form.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+
+  function ensureFreshToken(form, game) {
+    var field = form.querySelector('input[name="token"]');
+    if (!field) return null;
+    var waiting = queued(game).some(function (e) { return e.token === field.value; });
+    var used = read(localStorage, USED, []).indexOf(field.value) !== -1;
+    // A page from the offline cache, or a token already spent: a new one, made here.
+    if (!field.value || (used && !waiting) || document.documentElement.hasAttribute("data-offline")) {
+      field.value = randomToken();
+    }
+    return field.value;
+  }
+
+  function doneUrl(form) {
+    return form.getAttribute("data-outbox-done") || "/games/" + form.getAttribute("data-outbox");
+  }
+
+  function setupForm(form) {
+    var game = form.getAttribute("data-outbox");
+    restoreDraft(form);
+    var keep = function () { write(sessionStorage, draftKey(), typed(form)); };
+    form.addEventListener("input", keep);
+    form.addEventListener("change", keep);
+    form.addEventListener("submit", function (event) {
+      if (event.defaultPrevented || !window.fetch) return;
+      event.preventDefault();
+      if (sending) return;  // a double tap: the first one is on its way
+      var token = ensureFreshToken(form, game);
+      var entry = {
+        action: form.action, fields: fields(form), token: token, queued: Date.now()
+      };
+      sending = true;
+      send(entry).then(function (outcome) {
+        sending = false;
+        if (outcome === "later") {
+          enqueue(game, entry);
+          write(sessionStorage, draftKey(), null);  // the outbox holds it now
+          showBanner(form);
+          return;
+        }
+        write(sessionStorage, draftKey(), null);
+        dequeue(game, token);
+        markUsed(token);
+        if (outcome === "refused") showRefusal(entry);
+        else location.assign(doneUrl(form));
+      });
+    });
+  }
+
+  function start() {
+    var element = hook();
+    if (!element || !window.fetch) return;
+    if (element.matches("form[data-outbox]")) setupForm(element);
+    showBanner(element);
+    var retry = function () { if (!document.hidden) flush(element); };
+    window.addEventListener("online", retry);
+    document.addEventListener("visibilitychange", retry);
+    setInterval(retry, RETRY);
+    retry();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

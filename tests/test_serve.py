@@ -1,0 +1,82 @@
+"""`make run`: gunicorn on HOST and PORT, with the address and its QR code printed at start.
+
+Started on loopback only (HOST=127.0.0.1): no test listens on, or sends to, another address.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+from serving import call, free_port, running, server_env
+
+from scorer import ROOT
+from scorer.serve import greeting, listening, phone_address, url_of
+
+
+def serve_command() -> list[str]:
+    return [sys.executable, "-m", "scorer.serve"]
+
+
+def test_make_run_starts_the_launcher():
+    dry_run = subprocess.run(
+        ["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
+    )
+    (line,) = [x for x in dry_run.stdout.splitlines() if "scorer.serve" in x]
+    assert shlex.split(line)[-2:] == ["-m", "scorer.serve"]
+
+
+def test_the_launcher_serves_on_loopback_and_prints_the_address_and_its_qr(tmp_path):
+    env = server_env(tmp_path / "scorer.sqlite3", tmp_path / "instance")
+    port = free_port()
+    env.update(HOST="127.0.0.1", PORT=str(port))
+    log = tmp_path / "serve.log"
+    with running(serve_command(), env, port, log) as server:
+        status, page, headers = call("GET", f"{server.base}/")
+        assert status == 200 and "<html" in page.lower()
+        assert "Content-Security-Policy" in headers
+    output = log.read_text()
+    assert f"http://127.0.0.1:{port}/" in output
+    assert "private to this machine" in output
+    assert re.search(r"^[█▀▄ ]{25,}$", output, re.MULTILINE)  # the QR code's rows
+    # The README's production settings: two workers, threads each.
+    assert len(re.findall(r"Booting worker", output)) == 2
+    assert "gthread" in output
+
+
+def test_host_and_port_default_to_every_interface_on_5000():
+    assert listening({}) == ("0.0.0.0", 5000)
+    assert listening({"HOST": "127.0.0.1", "PORT": "5001"}) == ("127.0.0.1", 5001)
+
+
+@pytest.mark.parametrize("port", ["http", "0", "70000", "-1"])
+def test_a_port_that_is_not_one_is_refused_plainly(port):
+    with pytest.raises(SystemExit, match="PORT must be a port number"):
+        listening({"PORT": port})
+
+
+def test_listening_everywhere_shows_the_lan_address():
+    assert phone_address("0.0.0.0", found="192.168.1.23") == "192.168.1.23"
+    assert phone_address("127.0.0.1", found="192.168.1.23") == "127.0.0.1"
+    assert url_of("::1", 5000) == "http://[::1]:5000/"
+
+
+def test_greeting_for_the_table():
+    text = greeting("0.0.0.0", "192.168.1.23", 5000)
+    assert "Open http://192.168.1.23:5000/ on a phone on the same Wi-Fi" in text
+    assert "█" in text
+
+
+def test_greeting_without_a_network():
+    text = greeting("0.0.0.0", "127.0.0.1", 5000)
+    assert "No network address found" in text and "http://127.0.0.1:5000/" in text
+
+
+def test_greeting_is_plain_text():
+    out = io.StringIO()
+    out.write(greeting("127.0.0.1", "127.0.0.1", 5002))
+    assert "\x1b" not in out.getvalue()  # no terminal colour codes: readable in a log too
