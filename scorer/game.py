@@ -61,20 +61,25 @@ def make_table(
 
 
 def sitting_out(table: Table, hand_index: int) -> tuple[str, ...]:
-    """Players who sit this hand out: in a side too large to play whole, one in turn."""
+    """Players who sit this hand out: in a side too large to play whole, one in turn.
+
+    The turn passes through the side from each player to the teammate before them, which
+    (with the deal passing left) lets every player of the table deal in turn.
+    """
     out = []
     for side in table.sides:
-        extra = len(side.players) - table.profile.playing_side_size
+        size = len(side.players)
+        extra = size - table.profile.playing_side_size
         if extra > 0:
-            start = _first_to_sit_out(table, side) + hand_index * extra
-            out.extend(side.players[(start + k) % len(side.players)] for k in range(extra))
+            start = _first_to_sit_out(table, side) - hand_index * extra
+            out.extend(side.players[(start - k) % size] for k in range(extra))
     return tuple(out)
 
 
 def _first_to_sit_out(table: Table, side: Side) -> int:
-    """The first dealer deals the first hand: the turn to sit out starts just after them."""
+    """The first dealer deals the first hand: the teammate before them sits it out."""
     first = table.seating[table.first_dealer]
-    return side.players.index(first) + 1 if first in side.players else 0
+    return side.players.index(first) - 1 if first in side.players else 0
 
 
 def dealer(table: Table, hand_index: int) -> str:
