@@ -31,7 +31,6 @@ RANK_GROUPS: tuple[RankGroup, ...] = (
 MELDABLE_RANKS = sum(g.ranks for g in RANK_GROUPS)  # 11: one canasta per rank at most
 CANASTA_CARDS = 7
 MELD_CARDS = 3
-MIXED_NATURALS = 4  # at most three wild cards in a meld of seven or more
 
 
 class Counts(Protocol):
@@ -74,9 +73,8 @@ def counted_melds_problem(counts: Counts, natural: int, mixed: int) -> str | Non
     """Why counted melded cards cannot hold the declared canastas (rule 12); None if they can.
 
     The answer is one of "meld" (fewer than three cards), "cards" (fewer than seven cards a
-    canasta), "wild" (fewer wild cards than mixed canastas), "natural" (no way to make the
-    natural canastas out of one value group's natural cards each) and "mixed" (no way to give
-    each mixed canasta four natural cards of one rank besides).
+    canasta), "wild" (fewer wild cards than mixed canastas) and "natural" (no way to make the
+    natural canastas out of one value group's natural cards each).
     """
     cards = counts.jokers + counts.twenty + counts.ten + counts.five
     if 0 < cards < MELD_CARDS:
@@ -87,22 +85,12 @@ def counted_melds_problem(counts: Counts, natural: int, mixed: int) -> str | Non
         return "wild"
     if natural and not any(_holds(counts, p) for p in placements(natural, 0)):
         return "natural"
-    if natural + mixed and not any(_holds(counts, p) for p in placements(natural, mixed)):
-        return "mixed"
     return None
 
 
 def _holds(counts: Counts, placement: Placement) -> bool:
-    """Whether the counted cards can hold canastas placed so (natural cards per group)."""
-    wild_needed = sum(m for _, m in placement)
-    spare_twenty = counts.twenty
-    for group, (n, m) in zip(RANK_GROUPS, placement, strict=True):
-        naturals = CANASTA_CARDS * n + MIXED_NATURALS * m
-        available = getattr(counts, group.group)
-        if naturals > available:
-            return False
-        if group.group == "twenty":
-            spare_twenty -= naturals
-    # Each mixed canasta holds a wild card: a joker or a two (a card of the 20 group that is
-    # not one of the aces counted as naturals above).
-    return counts.jokers + spare_twenty >= wild_needed
+    """Whether the counted cards hold seven natural cards of a group for each canasta."""
+    return all(
+        CANASTA_CARDS * n <= getattr(counts, g.group)
+        for g, (n, _m) in zip(RANK_GROUPS, placement, strict=True)
+    )

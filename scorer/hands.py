@@ -253,10 +253,6 @@ COUNTED_MELD_PROBLEMS: dict[str, str] = {
     "natural": N_(
         "a natural canasta is seven natural cards of one rank: these counts cannot make them"
     ),
-    "mixed": N_(
-        "a mixed canasta holds four natural cards of one rank or more: these counts cannot"
-        " make them"
-    ),
 }
 
 
