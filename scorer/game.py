@@ -221,9 +221,7 @@ def _advance(state: GameState, hand: Hand) -> GameState:
     )
 
 
-def play(
-    table: Table, hands: tuple[Hand, ...] | list[Hand], *, strict: bool = False
-) -> GameState:
+def play(table: Table, hands: tuple[Hand, ...] | list[Hand], *, strict: bool = False) -> GameState:
     """Replay a game from its stored hands; RuleError (with ``hand_number``) for a bad one.
 
     Stored hands are replayed as they were recorded: irregular items are not asked again, and

@@ -215,7 +215,8 @@ def _check_side_melds(profile: RuleProfile, side: SideHand, path: str, *, stored
         return
     if 0 < melded < SMALLEST_MELD:
         raise RuleError(
-            field, N_("a meld is at least three cards worth 5 or more: {least} points at least"),
+            field,
+            N_("a meld is at least three cards worth 5 or more: {least} points at least"),
             least=SMALLEST_MELD,
         )
     _check_canasta_ranks(side, path)
@@ -249,7 +250,9 @@ def _check_canasta_ranks(side: SideHand, path: str) -> None:
 COUNTED_MELD_PROBLEMS: dict[str, str] = {
     "meld": N_("a meld is at least three cards: count every melded card"),
     "cards": N_("each canasta is at least seven cards: these counts hold too few"),
-    "wild": N_("each mixed canasta holds a wild card (a joker or a two): these counts hold too few"),
+    "wild": N_(
+        "each mixed canasta holds a wild card (a joker or a two): these counts hold too few"
+    ),
     "natural": N_(
         "a natural canasta is seven natural cards of one rank: these counts cannot make them"
     ),

@@ -88,9 +88,7 @@ def cheapest(natural: int, mixed: int) -> int | None:
 def counted_ok(counts: CardCounts, natural: int, mixed: int) -> bool:
     """Rule 12, as RULES.md states it, on counted melded cards."""
     cards = counts.jokers + counts.twenty + counts.ten + counts.five
-    natural_room = (
-        min(counts.five // 7, 4) + min(counts.ten // 7, 6) + min(counts.twenty // 7, 1)
-    )
+    natural_room = min(counts.five // 7, 4) + min(counts.ten // 7, 6) + min(counts.twenty // 7, 1)
     return (
         not 0 < cards < 3
         and cards >= 7 * (natural + mixed)
