@@ -8,16 +8,16 @@ from scorer.errors import GameFinished, RuleError
 from scorer.game import (
     Side,
     add_hand,
+    correct,
     dealer,
     make_table,
     new_game,
     play,
-    seating,
-    correct,
     remove,
+    seating,
     sitting_out,
-    without_after_end,
     winner,
+    without_after_end,
 )
 from scorer.hands import Hand, SideHand
 from scorer.rules import get_profile, with_target
