@@ -6,11 +6,12 @@ correction anywhere recomputes everything after it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from scorer.errors import N_, GameFinished, RuleError
 from scorer.hands import Hand, SideScore, score_hand, validate_hand
+from scorer.irregular import Irregularity, ask, irregularities
 from scorer.rules import RuleProfile
 
 
@@ -60,36 +61,52 @@ def make_table(
 
 
 def sitting_out(table: Table, hand_index: int) -> tuple[str, ...]:
-    """Players who sit this hand out: in a side too large to play whole, one in turn."""
-    # The side's first player sits out the first hand, then the next one (RULES.md only
-    # says "in turn").
+    """Players who sit this hand out: in a side too large to play whole, one in turn.
+
+    The turn passes through the side from each player to the teammate before them, which
+    (with the deal passing left) lets every player of the table deal in turn.
+    """
     out = []
     for side in table.sides:
-        extra = len(side.players) - table.profile.playing_side_size
+        size = len(side.players)
+        extra = size - table.profile.playing_side_size
         if extra > 0:
-            start = hand_index * extra
-            out.extend(side.players[(start + k) % len(side.players)] for k in range(extra))
+            start = _first_to_sit_out(table, side) - hand_index * extra
+            out.extend(side.players[(start - k) % size] for k in range(extra))
     return tuple(out)
 
 
+def _first_to_sit_out(table: Table, side: Side) -> int:
+    """The first dealer deals the first hand: the teammate before them sits it out."""
+    first = table.seating[table.first_dealer]
+    return side.players.index(first) - 1 if first in side.players else 0
+
+
 def dealer(table: Table, hand_index: int) -> str:
-    """The deal passes to the left each hand, skipping a player who sits that hand out."""
-    # RULES.md is silent at five players. Our choice: the deal moves one seat to the left
-    # each hand around all seats, sitters-out included; when that seat's player sits the
-    # hand out, the next playing player on the left deals in their place. Every seat thus
-    # gets its turn equally, but that next player may deal two hands in a row.
+    """Who deals a hand: the first dealer chosen, then the deal passes left each hand.
+
+    It passes to the next player on the left among those who play that hand, so a player who
+    sits a hand out is skipped and nobody deals twice in a row.
+    """
     seats = table.seating
-    resting = sitting_out(table, hand_index)
-    for step in range(len(seats)):
-        player = seats[(table.first_dealer + hand_index + step) % len(seats)]
-        if player not in resting:
-            return player
-    return seats[0]  # pragma: no cover - a table always has a playing seat
+    position = table.first_dealer
+    for index in range(1, hand_index + 1):
+        resting = sitting_out(table, index)
+        position = next(
+            seat
+            for step in range(1, len(seats) + 1)
+            if seats[seat := (position + step) % len(seats)] not in resting
+        )
+    return seats[position]
 
 
 @dataclass(frozen=True)
 class HandResult:
-    """One recorded hand with its scores, the minimums that applied and the totals after."""
+    """One recorded hand with its scores, the minimums that applied and the totals after.
+
+    ``irregular`` lists what the table confirmed (§2b); a hand ``after_end`` was recorded
+    after the game's winning hand (§2c): it is kept, and counts for nothing.
+    """
 
     number: int
     hand: Hand
@@ -97,6 +114,8 @@ class HandResult:
     minimums: tuple[int, ...]
     totals: tuple[int, ...]
     dealer: str
+    irregular: tuple[Irregularity, ...] = ()
+    after_end: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,10 +126,17 @@ class GameState:
     results: tuple[HandResult, ...]
     totals: tuple[int, ...]
     winner: int | None
+    # The number of the hand that decided the winner (None while the game goes on).
+    ended_at: int | None = None
 
     @property
     def finished(self) -> bool:
         return self.winner is not None
+
+    @property
+    def after_end(self) -> tuple[int, ...]:
+        """Numbers of the hands played after the end, which count for nothing (§2c)."""
+        return tuple(result.number for result in self.results if result.after_end)
 
     @property
     def tied(self) -> bool:
@@ -135,43 +161,120 @@ def new_game(table: Table) -> GameState:
     return GameState(table, (), tuple(0 for _ in table.sides), None)
 
 
-def add_hand(state: GameState, hand: Hand) -> GameState:
-    """The game after one more hand; GameFinished once the game has a winner."""
-    if state.finished:
-        raise GameFinished(None, N_("this game is over: it takes no further hands"))
+def check_hand(
+    state: GameState, hand: Hand, confirmed: frozenset[str] | set[str] = frozenset()
+) -> tuple[Irregularity, ...]:
+    """Check a new or corrected hand against the game before it; its irregular items.
+
+    RuleError for a hand that breaks a rule of §2 (never confirmable); NeedsConfirmation
+    for an irregular item (§2b) whose kind is not in ``confirmed``. A ``confirmed`` kind the
+    hand does not need is ignored.
+    """
     profile = state.table.profile
     validate_hand(profile, hand, len(state.table.sides))
+    found = irregularities(profile, state.minimums, hand)
+    ask(found, confirmed)
+    return found
+
+
+def add_hand(
+    state: GameState, hand: Hand, *, confirmed: frozenset[str] | set[str] | None = None
+) -> GameState:
+    """The game after one more hand; GameFinished once the game has a winner.
+
+    With ``confirmed`` (a set, maybe empty) an irregular hand is asked about first, as
+    :func:`check_hand` does; without it the hand is checked against §2 only.
+    """
+    if state.finished:
+        raise GameFinished(None, N_("this game is over: it takes no further hands"))
+    if confirmed is None:
+        validate_hand(state.table.profile, hand, len(state.table.sides))
+    else:
+        check_hand(state, hand, confirmed)
+    return _advance(state, hand)
+
+
+def _advance(state: GameState, hand: Hand) -> GameState:
+    """The game after a hand already checked; after the end it counts for nothing."""
+    profile = state.table.profile
     scores = score_hand(profile, hand)
-    totals = tuple(total + score.total for total, score in zip(state.totals, scores, strict=True))
+    number = len(state.results) + 1
+    after_end = state.finished
+    totals = state.totals
+    if not after_end:
+        totals = tuple(t + score.total for t, score in zip(totals, scores, strict=True))
     result = HandResult(
-        number=len(state.results) + 1,
+        number=number,
         hand=hand,
         scores=scores,
         minimums=state.minimums,
         totals=totals,
         dealer=state.dealer_next,
+        irregular=irregularities(profile, state.minimums, hand),
+        after_end=after_end,
     )
-    return GameState(state.table, state.results + (result,), totals, winner(profile, totals))
+    if after_end:
+        return replace(state, results=state.results + (result,))
+    won = winner(profile, totals)
+    return GameState(
+        state.table, state.results + (result,), totals, won, None if won is None else number
+    )
 
 
-def play(table: Table, hands: tuple[Hand, ...] | list[Hand]) -> GameState:
-    """Replay a game from its hands; a hand after the winning one is refused."""
-    state = new_game(table)
-    for index, hand in enumerate(hands):
-        if state.finished:
-            raise GameFinished(
-                "hands",
-                N_("the game would be won at hand {won}, before its last hand {last}"),
-                won=index,
-                last=len(hands),
-            )
+def play(table: Table, hands: tuple[Hand, ...] | list[Hand], *, strict: bool = False) -> GameState:
+    """Replay a game from its stored hands; RuleError (with ``hand_number``) for a bad one.
+
+    Stored hands are replayed as they were recorded: irregular items are not asked again, and
+    (unless ``strict``) only the rules of §2 that held when they were stored are checked.
+    Hands after the one that decided the winner are kept, counting for nothing (§2c).
+    """
+    return _replay(new_game(table), hands, strict=strict)
+
+
+def _replay(
+    state: GameState, hands: tuple[Hand, ...] | list[Hand], *, strict: bool, start: int = 0
+) -> GameState:
+    profile, sides = state.table.profile, len(state.table.sides)
+    for index, hand in enumerate(hands, start=start):
         try:
-            state = add_hand(state, hand)
-        except GameFinished:  # pragma: no cover - checked just above
-            raise
+            validate_hand(profile, hand, sides, stored=not strict)
         except RuleError as error:
             raise _in_hand(error, index) from error
+        state = _advance(state, hand)
     return state
+
+
+def correct(
+    table: Table,
+    hands: tuple[Hand, ...] | list[Hand],
+    number: int,
+    hand: Hand,
+    *,
+    confirmed: frozenset[str] | set[str] = frozenset(),
+) -> GameState:
+    """The game with hand ``number`` (from 1) replaced by a corrected hand.
+
+    The corrected hand is checked as a new one (§2 and §2b, against the game before it); a
+    refusal there names its own field. The hands after it are replayed as stored, and may now
+    come after the end (§2c); a refusal in one of them carries its ``hand_number``.
+    """
+    if not 1 <= number <= len(hands):
+        raise RuleError("hands", N_("there is no hand {number}"), number=number)
+    before = play(table, hands[: number - 1])
+    check_hand(before, hand, confirmed)
+    return _replay(_advance(before, hand), hands[number:], strict=False, start=number)
+
+
+def remove(table: Table, hands: tuple[Hand, ...] | list[Hand], number: int) -> GameState:
+    """The game without hand ``number`` (from 1): later hands renumbered and replayed."""
+    if not 1 <= number <= len(hands):
+        raise RuleError("hands", N_("there is no hand {number}"), number=number)
+    return play(table, list(hands[: number - 1]) + list(hands[number:]))
+
+
+def without_after_end(state: GameState) -> tuple[Hand, ...]:
+    """The game's hands without those played after its end (the one-step removal of §2c)."""
+    return tuple(result.hand for result in state.results if not result.after_end)
 
 
 def _in_hand(error: RuleError, index: int) -> RuleError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scorer.canastas import MELDABLE_RANKS, cheapest_canastas, counted_melds_problem
 from scorer.errors import N_, RuleError
 from scorer.rules import VALUE_GROUPS, RuleProfile
 
@@ -104,15 +105,21 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
     )
 
 
-# The cheapest canastas, in card value: seven 5-point cards; six 5-point cards and a two.
-CHEAPEST_NATURAL_CANASTA = 35
-CHEAPEST_MIXED_CANASTA = 50
+# A meld is at least three cards worth 5 or more (rule 10).
+SMALLEST_MELD = 15
+# Rule 6, all that stored hands were checked against: the cheapest canastas on any rank.
+STORED_NATURAL_CANASTA = 35
+STORED_MIXED_CANASTA = 50
 # Counts above this are refused outright, whatever the packs (keeps arithmetic small).
 MAX_COUNT = 1000
 
 
-def validate_hand(profile: RuleProfile, hand: Hand, sides: int) -> None:
-    """Raise RuleError naming the first field that breaks a consistency rule."""
+def validate_hand(profile: RuleProfile, hand: Hand, sides: int, *, stored: bool = False) -> None:
+    """Raise RuleError naming the first field that breaks a consistency rule of §2.
+
+    ``stored=True`` checks a hand recorded before rules 10 to 13 existed against the rules it
+    was recorded under (1 to 9), so that replaying a stored game never refuses it.
+    """
     if len(hand.sides) != sides:
         raise RuleError(
             "sides", N_("a hand needs one entry for each of the {count} sides"), count=sides
@@ -121,7 +128,9 @@ def validate_hand(profile: RuleProfile, hand: Hand, sides: int) -> None:
         _check_side_numbers(profile, side, f"sides[{i}]")
     _check_going_out(profile, hand)
     for i, side in enumerate(hand.sides):
-        _check_side_melds(profile, side, f"sides[{i}]")
+        _check_side_melds(profile, side, f"sides[{i}]", stored=stored)
+    if not stored:
+        _check_empty_hand_of_who_went_out(profile, hand)
     _check_red_threes(profile, hand)
     _check_card_counts(profile, hand)
     _check_total_points(profile, hand)
@@ -191,20 +200,82 @@ def _meld_field(side: SideHand, path: str) -> str:
     return f"{path}.meld_cards" if side.meld_cards is not None else f"{path}.meld_points"
 
 
-def _check_side_melds(profile: RuleProfile, side: SideHand, path: str) -> None:
+def _check_side_melds(profile: RuleProfile, side: SideHand, path: str, *, stored: bool) -> None:
     melded = side.melded(profile)
     field = _meld_field(side, path)
     if melded == 0 and side.canastas:
         raise RuleError(field, N_("a side with canastas has melded cards: enter their points"))
-    needed = (
-        CHEAPEST_NATURAL_CANASTA * side.natural_canastas
-        + CHEAPEST_MIXED_CANASTA * side.mixed_canastas
-    )
+    if stored:
+        needed = STORED_NATURAL_CANASTA * side.natural_canastas
+        needed += STORED_MIXED_CANASTA * side.mixed_canastas
+        if melded < needed:
+            raise RuleError(
+                field, N_("these canastas hold at least {needed} points of cards"), needed=needed
+            )
+        return
+    if 0 < melded < SMALLEST_MELD:
+        raise RuleError(
+            field,
+            N_("a meld is at least three cards worth 5 or more: {least} points at least"),
+            least=SMALLEST_MELD,
+        )
+    _check_canasta_ranks(side, path)
+    needed = cheapest_canastas(side.natural_canastas, side.mixed_canastas) or 0
     if melded < needed:
         raise RuleError(
             field,
             N_("these canastas hold at least {needed} points of cards"),
             needed=needed,
+        )
+    if side.meld_cards is not None:
+        _check_counted_melds(side, field)
+
+
+def _check_canasta_ranks(side: SideHand, path: str) -> None:
+    """One canasta per rank at most, and only ranks 4 to ace make canastas (rule 11)."""
+    if side.natural_canastas > MELDABLE_RANKS:
+        name = "natural_canastas"
+    elif side.canastas > MELDABLE_RANKS:
+        name = "mixed_canastas"
+    else:
+        return
+    raise RuleError(
+        f"{path}.{name}",
+        N_("a side has at most {limit} canastas: one per rank from 4 to ace"),
+        limit=MELDABLE_RANKS,
+    )
+
+
+# Why counted melds cannot hold what a side declares (rule 12), in plain words.
+COUNTED_MELD_PROBLEMS: dict[str, str] = {
+    "meld": N_("a meld is at least three cards: count every melded card"),
+    "cards": N_("each canasta is at least seven cards: these counts hold too few"),
+    "wild": N_(
+        "each mixed canasta holds a wild card (a joker or a two): these counts hold too few"
+    ),
+    "natural": N_(
+        "a natural canasta is seven natural cards of one rank: these counts cannot make them"
+    ),
+}
+
+
+def _check_counted_melds(side: SideHand, field: str) -> None:
+    assert side.meld_cards is not None
+    problem = counted_melds_problem(side.meld_cards, side.natural_canastas, side.mixed_canastas)
+    if problem is not None:
+        raise RuleError(field, COUNTED_MELD_PROBLEMS[problem])
+
+
+def _check_empty_hand_of_who_went_out(profile: RuleProfile, hand: Hand) -> None:
+    """A player who went out holds no cards: a side of one player then holds nothing (13)."""
+    if hand.went_out is None or len(hand.sides) != profile.players:
+        return  # sides of several players: the partners still hold cards
+    side = hand.sides[hand.went_out]
+    if side.left_in_hand(profile):
+        name = "hand_cards" if side.hand_cards is not None else "hand_points"
+        raise RuleError(
+            f"sides[{hand.went_out}].{name}",
+            N_("the player who went out holds no cards: 0 points left in hand"),
         )
 
 

@@ -8,13 +8,16 @@ from scorer.errors import GameFinished, RuleError
 from scorer.game import (
     Side,
     add_hand,
+    correct,
     dealer,
     make_table,
     new_game,
     play,
+    remove,
     seating,
     sitting_out,
     winner,
+    without_after_end,
 )
 from scorer.hands import Hand, SideHand
 from scorer.rules import get_profile, with_target
@@ -36,6 +39,8 @@ def scoring(total: int) -> SideHand:
     canastas, melded = divmod(total, 500)
     if melded < 35 * canastas:  # a natural canasta holds at least 35 points of cards
         canastas, melded = canastas - 1, melded + 500
+    if 0 < melded < 15:  # a meld is three cards at least: meld 15 more, hold 15
+        return SideHand(meld_points=melded + 15, natural_canastas=canastas, hand_points=15)
     return SideHand(meld_points=melded, natural_canastas=canastas)
 
 
@@ -185,11 +190,39 @@ def test_a_won_game_takes_no_more_hands():
     assert state.totals == (5000, 0) and len(state.results) == 2
 
 
-def test_replaying_hands_after_the_winning_one_is_refused():
-    with pytest.raises(GameFinished) as caught:
-        play(classic_table(), [exact(2500, 0), exact(2500, 0), exact(5, 5)])
-    assert caught.value.field == "hands"
-    assert caught.value.params == {"won": 2, "last": 3}
+def test_a_replay_ends_the_game_at_the_winning_hand_and_keeps_the_later_ones():
+    # RULES.md §2c: a correction can make a side win before the last recorded hand.
+    hands = [exact(2500, 0), exact(2500, 0), exact(100, 300), exact(20, 20)]
+    state = play(classic_table(), hands)
+    assert state.winner == 0 and state.ended_at == 2 and state.finished
+    assert state.totals == (5000, 0)  # hands 3 and 4 count for nothing
+    assert state.after_end == (3, 4)
+    assert [r.after_end for r in state.results] == [False, False, True, True]
+    assert [r.totals for r in state.results] == [(2500, 0), (5000, 0), (5000, 0), (5000, 0)]
+    assert [r.minimums for r in state.results][2:] == [(120, 50), (120, 50)]
+    assert state.results[2].scores[1].total == 300  # still scored, for the record
+    with pytest.raises(GameFinished):
+        add_hand(state, exact(20, 20))
+    assert without_after_end(state) == tuple(hands[:2])
+
+
+def test_correcting_an_early_hand_ends_the_game_there():
+    hands = [exact(2500, 0), exact(2000, 0), exact(500, 0)]
+    assert play(classic_table(), hands).ended_at == 3
+    state = correct(classic_table(), hands, 2, exact(2500, 0))
+    assert state.ended_at == 2 and state.winner == 0 and state.after_end == (3,)
+    assert state.totals == (5000, 0)
+    back = correct(classic_table(), [r.hand for r in state.results], 2, exact(2000, 0))
+    assert back.ended_at == 3 and back.after_end == () and back.totals == (5000, 0)
+
+
+def test_removing_a_hand_can_end_the_game_earlier_or_later():
+    hands = [exact(2500, 0), exact(-100, 0), exact(2500, 0), exact(100, 0)]
+    state = play(classic_table(), hands)
+    assert state.ended_at == 4 and state.totals == (5000, 0)
+    removed = remove(classic_table(), hands, 2)
+    assert removed.ended_at == 2 and removed.after_end == (3,)
+    assert [r.number for r in removed.results] == [1, 2, 3]
 
 
 def test_correcting_an_earlier_hand_recomputes_the_winner():

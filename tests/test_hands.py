@@ -49,10 +49,11 @@ def assert_plain_words(reason: str) -> None:
 @pytest.mark.parametrize(
     ("cards", "points"),
     [
-        pytest.param(CardCounts(jokers=1), 50, id="joker-50"),
-        pytest.param(CardCounts(twenty=1), 20, id="ace-or-two-20"),
-        pytest.param(CardCounts(ten=1), 10, id="king-to-eight-10"),
-        pytest.param(CardCounts(five=1), 5, id="seven-to-four-and-black-three-5"),
+        # A meld is three cards at least: two naturals of a group and a joker.
+        pytest.param(CardCounts(jokers=1, five=2), 50 + 10, id="joker-50"),
+        pytest.param(CardCounts(twenty=3), 60, id="ace-or-two-20"),
+        pytest.param(CardCounts(ten=3), 30, id="king-to-eight-10"),
+        pytest.param(CardCounts(five=3), 15, id="seven-to-four-and-black-three-5"),
         pytest.param(CardCounts(jokers=2, twenty=3, ten=4, five=5), 100 + 60 + 40 + 25, id="mix"),
         pytest.param(CardCounts(), 0, id="no-card-0"),
     ],

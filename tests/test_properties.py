@@ -34,6 +34,7 @@ class Book:
     packs: int
     to_go_out: int
     side_counts: tuple[int, ...]  # its layouts, "every player for themselves" included
+    players: int
 
     def red_threes(self, count: int) -> int:
         if self.packs == 3:  # six-player: 100 each, 5 of them 1 000, all 6 1 200
@@ -42,11 +43,11 @@ class Book:
 
 
 BOOKS = (
-    Book("classic", 2, 1, (2, 4)),
-    Book("two-player", 2, 2, (2,)),
-    Book("three-player", 2, 1, (3,)),
-    Book("five-player", 2, 1, (2, 5)),
-    Book("six-player", 3, 2, (3, 2, 6)),
+    Book("classic", 2, 1, (2, 4), 4),
+    Book("two-player", 2, 2, (2,), 2),
+    Book("three-player", 2, 1, (3,), 3),
+    Book("five-player", 2, 1, (2, 5), 5),
+    Book("six-player", 3, 2, (3, 2, 6), 6),
 )
 
 
@@ -65,6 +66,35 @@ def melded(side: SideHand) -> int:
 
 def held(side: SideHand) -> int:
     return side.hand_points if side.hand_cards is None else counted(side.hand_cards)
+
+
+# Ranks 4 to ace by card value, and the cheapest natural and mixed canasta on each (rule 11).
+RANK_COSTS = [(35, 50)] * 4 + [(70, 80)] * 6 + [(140, 140)]
+
+
+def cheapest(natural: int, mixed: int) -> int | None:
+    """Fewest card points for these canastas, one per rank at most (None: more than 11)."""
+    best = {(0, 0): 0}
+    for cost_n, cost_m in RANK_COSTS:
+        step = dict(best)
+        for (n, m), cost in best.items():
+            for key, extra in (((n + 1, m), cost_n), ((n, m + 1), cost_m)):
+                if key[0] <= natural and key[1] <= mixed:
+                    step[key] = min(step.get(key, 10**9), cost + extra)
+        best = step
+    return best.get((natural, mixed))
+
+
+def counted_ok(counts: CardCounts, natural: int, mixed: int) -> bool:
+    """Rule 12, as RULES.md states it, on counted melded cards."""
+    cards = counts.jokers + counts.twenty + counts.ten + counts.five
+    natural_room = min(counts.five // 7, 4) + min(counts.ten // 7, 6) + min(counts.twenty // 7, 1)
+    return (
+        not 0 < cards < 3
+        and cards >= 7 * (natural + mixed)
+        and counts.jokers + counts.twenty >= mixed
+        and natural_room >= natural
+    )
 
 
 def broken_rules(book: Book, hand: Hand) -> list[int]:
@@ -103,6 +133,17 @@ def broken_rules(book: Book, hand: Hand) -> list[int]:
             broken.append(5)
         if melded(side) < 35 * side.natural_canastas + 50 * side.mixed_canastas:
             broken.append(6)
+        if 0 < melded(side) < 15:
+            broken.append(10)
+        least = cheapest(side.natural_canastas, side.mixed_canastas)
+        if least is None or melded(side) < least:
+            broken.append(11)
+        if side.meld_cards is not None and not counted_ok(
+            side.meld_cards, side.natural_canastas, side.mixed_canastas
+        ):
+            broken.append(12)
+    if hand.went_out is not None and len(sides) == book.players and held(sides[hand.went_out]):
+        broken.append(13)
     for group in CARD_VALUE:
         cards = sum(
             getattr(counts, group)
@@ -220,17 +261,19 @@ def valid_side(draw: st.DrawFn, book: Book, size: int, red_threes: int) -> SideH
     cap_points = 590 * book.packs // (2 * size) // 5 * 5
     natural, mixed = draw(
         st.tuples(st.integers(0, 2), st.integers(0, 2)).filter(
-            lambda c: 35 * c[0] + 50 * c[1] <= min(cap_points, counted(CardCounts(**cap)))
+            lambda c: (cheapest(*c) or 0) <= min(cap_points, counted(CardCounts(**cap)))
         )
     )
-    least = 35 * natural + 50 * mixed
+    least = cheapest(natural, mixed) or 0
     fields: dict[str, Any] = {}
-    if draw(st.booleans()):
-        fields["meld_points"] = draw(
+    meld_cards = topped_up(draw(valid_counts(cap)), least, cap)
+    if draw(st.booleans()) or not counted_ok(meld_cards, natural, mixed):
+        points = draw(
             st.just(least) | st.integers(least // 5, cap_points // 5).map(lambda n: n * 5)
         )
+        fields["meld_points"] = 15 if 0 < points < 15 else points
     else:
-        fields["meld_cards"] = topped_up(draw(valid_counts(cap)), least, cap)
+        fields["meld_cards"] = meld_cards
     if draw(st.booleans()):
         fields["hand_points"] = draw(st.integers(0, cap_points // 5).map(lambda n: n * 5))
     else:
@@ -286,6 +329,9 @@ def valid_hand(draw: st.DrawFn, book: Book | None = None, size: int | None = Non
     ]
     went_out = draw(st.none() | st.sampled_from(can_go_out)) if can_go_out else None
     concealed = went_out is not None and draw(st.booleans())
+    if went_out is not None and size == book.players:  # rule 13: who went out holds nothing
+        alone = replace(sides[went_out], hand_points=0, hand_cards=None)
+        sides = sides[:went_out] + (alone,) + sides[went_out + 1 :]
     hand = Hand(sides, went_out, concealed)
     assert not broken_rules(book, hand)  # the generator itself keeps the rules
     return hand

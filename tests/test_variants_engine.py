@@ -178,14 +178,17 @@ def test_five_player_seats_a_team_of_three_and_a_team_of_two():
 def test_five_player_accepts_the_pair_listed_first():
     table = make_table(FIVE, sides_of(2, 3))
     assert table.seating == ("a1", "b1", "a2", "b2", "b3")
-    assert [sitting_out(table, k) for k in range(3)] == [("b1",), ("b2",), ("b3",)]
+    # a1 (of the pair) deals first; the team of three sits out b1, b3, b2, then again.
+    assert [sitting_out(table, k) for k in range(4)] == [("b1",), ("b3",), ("b2",), ("b1",)]
+    assert [dealer(table, k) for k in range(4)] == ["a1", "b1", "a2", "b2"]
 
 
 @pytest.mark.parametrize(
     ("hand_index", "resting"),
-    [(0, "a1"), (1, "a2"), (2, "a3"), (3, "a1"), (4, "a2"), (5, "a3")],
+    [(0, "a3"), (1, "a2"), (2, "a1"), (3, "a3"), (4, "a2"), (5, "a1")],
 )
 def test_five_player_team_of_three_sits_one_out_in_turn(hand_index, resting):
+    # a1 deals first, so a1 plays the first hand; the turn to sit out goes a3, a2, a1...
     assert sitting_out(FIVE_TABLE, hand_index) == (resting,)
 
 
@@ -196,25 +199,47 @@ def test_five_player_pair_never_sits_out():
 
 def test_five_player_scoreboard_says_who_sits_out_next():
     state = new_game(FIVE_TABLE)
-    assert state.sitting_out_next == ("a1",)
+    assert state.sitting_out_next == ("a3",)
+    assert state.dealer_next == "a1"
     state = add_hand(state, Hand((MELDED, MELDED)))
     assert state.sitting_out_next == ("a2",)
+    assert state.dealer_next == "b1"
+    assert state.results[0].dealer == "a1"
 
 
-def test_five_player_deal_moves_a_seat_each_hand_and_skips_who_sits_out():
-    # Seats a1 b1 a2 b2 a3; the deal seat moves one to the left each hand; when its player
-    # sits out (a1, a2, a3 in turn), the next player on the left deals instead.
-    expected = ["b1", "b1", "a2", "b2", "a3", "a1", "b1", "b2", "b2", "a3", "a1", "b1"]
-    deals = [dealer(FIVE_TABLE, k) for k in range(len(expected))]
-    assert deals == expected
-    for k, name in enumerate(deals):
-        assert name not in sitting_out(FIVE_TABLE, k)
+# Seats a1 b1 a2 b2 a3. Each row: the first dealer chosen, then who deals hands 1 to 12.
+FIVE_DEALS = [
+    ("a1", "a1 b1 a2 b2 a3 b1 a2 b2 a3 a1 b1 a2"),
+    ("b1", "b1 a2 b2 a3 a1 b1 a2 b2 a3 b1 a2 b2"),
+    ("a2", "a2 b2 a3 b1 a2 b2 a3 a1 b1 a2 b2 a3"),
+    ("b2", None),
+    ("a3", None),
+]
 
 
-def test_five_player_deal_from_a_chosen_first_dealer():
-    table = make_table(FIVE, sides_of(3, 2), first_dealer="b2")
-    # Seats from b2: b2 (a1 out), a3 (a2 out), a1 (a3 out) ...
-    assert [dealer(table, k) for k in range(3)] == ["b2", "a3", "a1"]
+@pytest.mark.parametrize(("first", "deals"), FIVE_DEALS)
+def test_five_player_deal_passes_left_among_who_plays_and_never_twice(first, deals):
+    table = make_table(FIVE, sides_of(3, 2), first_dealer=first)
+    seats = table.seating
+    dealt = [dealer(table, k) for k in range(12)]
+    if deals is not None:
+        assert dealt == deals.split()
+    assert dealt[0] == first  # the first dealer chosen deals the first hand
+    for k in range(12):
+        resting = sitting_out(table, k)
+        assert len(resting) == 1 and resting[0].startswith("a")
+        assert dealt[k] not in resting
+        if k:
+            assert dealt[k] != dealt[k - 1]  # nobody deals twice in a row
+            # the next player on the left of the last dealer among this hand's players
+            step = 1
+            while seats[(seats.index(dealt[k - 1]) + step) % 5] in resting:
+                step += 1
+            assert dealt[k] == seats[(seats.index(dealt[k - 1]) + step) % 5]
+    # the team of three sits out in turn: each once every three hands
+    assert {sitting_out(table, k)[0] for k in range(3)} == {"a1", "a2", "a3"}
+    # everybody deals over a dozen hands
+    assert set(dealt) == set(seats)
 
 
 def test_five_player_scores_two_sides():

@@ -1,0 +1,180 @@
+"""Hands no real table can produce (RULES.md §2 rules 10-13, issue #12), and §2b/§2c."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorer.canastas import cheapest_canastas
+from scorer.errors import RuleError
+from scorer.game import Side, add_hand, check_hand, make_table, new_game, play
+from scorer.hands import CardCounts, Hand, SideHand, validate_hand
+from scorer.irregular import NeedsConfirmation, hints, irregularities
+from scorer.rules import get_profile
+
+CLASSIC = get_profile("classic")
+TWO = get_profile("two-player")
+OTHER = SideHand(meld_points=60, hand_points=20)
+
+
+@pytest.mark.parametrize(
+    ("profile", "hand", "field"),
+    [
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_points=5), OTHER)),
+            "sides[0].meld_points",
+            id="rule10-meld-5",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((OTHER, SideHand(meld_points=10))),
+            "sides[1].meld_points",
+            id="rule10-meld-10",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_points=1180 - 60, natural_canastas=12), OTHER)),
+            "sides[0].natural_canastas",
+            id="rule11-twelve-naturals",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_points=175, natural_canastas=5), OTHER)),
+            "sides[0].meld_points",
+            id="rule11-five-naturals-in-175",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(jokers=1), mixed_canastas=1), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-one-joker-mixed",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(jokers=1), natural_canastas=1), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-one-joker-natural",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(ten=3, five=4), natural_canastas=1), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-three-tens-four-fives-natural",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(ten=7), mixed_canastas=1), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-mixed-no-wild",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(jokers=1)), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-single-card-meld",
+        ),
+        pytest.param(
+            TWO,
+            Hand(
+                (SideHand(meld_points=200, natural_canastas=2, hand_points=40), OTHER), went_out=0
+            ),
+            "sides[0].hand_points",
+            id="rule13-alone-went-out-holding-40",
+        ),
+        pytest.param(
+            TWO,
+            Hand(
+                (
+                    SideHand(meld_points=200, natural_canastas=2, hand_cards=CardCounts(five=1)),
+                    OTHER,
+                ),
+                went_out=0,
+            ),
+            "sides[0].hand_cards",
+            id="rule13-counted",
+        ),
+    ],
+)
+def test_issue_12_impossible_hands_are_refused_naming_the_field(profile, hand, field):
+    with pytest.raises(RuleError) as caught:
+        validate_hand(profile, hand, 2)
+    assert caught.value.field == field
+    assert not isinstance(caught.value, NeedsConfirmation)
+
+
+@pytest.mark.parametrize(
+    ("natural", "mixed", "least"),
+    [
+        (0, 0, 0),
+        (1, 0, 35),
+        (4, 0, 140),
+        (5, 0, 210),
+        (0, 5, 280),
+        (10, 0, 560),
+        (11, 0, 700),
+        (10, 1, 700),
+        (12, 0, None),
+        (6, 6, None),
+    ],
+)
+def test_the_cheapest_canastas_sit_on_the_cheapest_distinct_ranks(natural, mixed, least):
+    assert cheapest_canastas(natural, mixed) == least
+
+
+def test_real_counted_canastas_are_accepted():
+    # Seven kings (natural) and six fives with a two (mixed), three aces: 70 + 50 + 60.
+    side = SideHand(
+        meld_cards=CardCounts(twenty=4, ten=7, five=6),
+        natural_canastas=1,
+        mixed_canastas=1,
+        hand_points=20,
+    )
+    validate_hand(CLASSIC, Hand((side, OTHER), went_out=0), 2)
+
+
+TABLE = make_table(CLASSIC, (Side("A", ("a1", "a2")), Side("B", ("b1", "b2"))))
+LOW = Hand((SideHand(meld_points=60, hand_points=30), SideHand(meld_points=50, hand_points=10)))
+
+
+def test_melds_below_the_opening_minimum_are_asked_then_recorded():
+    state = play(TABLE, [Hand((SideHand(meld_points=1000, natural_canastas=1), OTHER))])
+    assert state.minimums == (90, 50)
+    with pytest.raises(NeedsConfirmation) as caught:
+        check_hand(state, LOW)
+    assert caught.value.field == "sides[0].meld_points"
+    assert caught.value.confirm == "opening_minimum"
+    assert caught.value.params == {"melded": 60, "minimum": 90}
+    with pytest.raises(NeedsConfirmation):
+        add_hand(state, LOW, confirmed=frozenset())
+    after = add_hand(state, LOW, confirmed={"opening_minimum", "unneeded"})
+    assert [i.kind for i in after.results[-1].irregular] == ["opening_minimum"]
+    assert add_hand(state, LOW).results[-1].irregular  # no asking without confirmed
+    assert play(TABLE, [r.hand for r in after.results]).results[-1].irregular
+
+
+def test_no_melds_or_going_out_concealed_is_not_irregular():
+    minimums = (90, 120)
+    nothing = Hand((SideHand(hand_points=30), SideHand(meld_points=0, hand_points=10)))
+    assert irregularities(CLASSIC, minimums, nothing) == ()
+    concealed = Hand((SideHand(meld_points=60, natural_canastas=0), OTHER))
+    assert len(irregularities(CLASSIC, minimums, concealed)) == 2
+    out = Hand(
+        (SideHand(meld_points=60, natural_canastas=1, hand_points=0), OTHER),
+        went_out=0,
+        concealed=True,
+    )
+    assert [i.field for i in irregularities(CLASSIC, minimums, out)] == ["sides[1].meld_points"]
+
+
+def test_a_rule_of_section_2_is_never_confirmable():
+    with pytest.raises(RuleError) as caught:
+        check_hand(new_game(TABLE), Hand((SideHand(meld_points=10), OTHER)), {"opening_minimum"})
+    assert not isinstance(caught.value, NeedsConfirmation)
+
+
+def test_the_hint_names_a_side_that_did_not_go_out_with_nothing_in_hand():
+    hand = Hand(
+        (SideHand(meld_points=100, natural_canastas=1), SideHand(meld_points=60)), went_out=0
+    )
+    assert [h.field for h in hints(CLASSIC, hand)] == ["sides[1].hand_points"]
+    validate_hand(CLASSIC, hand, 2)  # never blocking
