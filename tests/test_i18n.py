@@ -317,7 +317,7 @@ def test_every_page_carries_the_switch(client: FlaskClient) -> None:
     ],
 )
 def test_numbers_follow_the_locale(app: Flask, language: str, expected: str) -> None:
-    template = " ".join(f"{{{{ {n}|number }}}}" for n in (5000, \u22121250, 150, 1470, 11900))
+    template = " ".join(f"{{{{ {n}|number }}}}" for n in (5000, -1250, 150, 1470, 11900))
     with app.test_request_context(), force_locale(language):
         assert render_template_string(template) == expected
 
@@ -327,7 +327,8 @@ def test_pages_and_pdfs_group_digits_alike(app: Flask, language: str) -> None:
     """Pages group integers themselves (fast); PDFs and decimals ask Babel: the same digits."""
     with app.test_request_context(), force_locale(language):
         for value in (0, 150, -995, 1470, -1470, 5000, 11900, 123456, -1234567):
-            assert number(value) == format_decimal(value, locale=language).replace("-", MINUS), value
+            babel = format_decimal(value, locale=language).replace("-", MINUS)
+            assert number(value) == babel, value
 
 
 @pytest.mark.parametrize(
