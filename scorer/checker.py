@@ -41,13 +41,6 @@ MELD_KEYS = {"rank", "naturals", "jokers", "twos"}
 
 # How the form names each rank (the values stay those of the JSON endpoint).
 RANK_LABELS = {
-    "4": N_("4"),
-    "5": N_("5"),
-    "6": N_("6"),
-    "7": N_("7"),
-    "8": N_("8"),
-    "9": N_("9"),
-    "10": N_("10"),
     "J": N_("Jack"),
     "Q": N_("Queen"),
     "K": N_("King"),
@@ -250,7 +243,7 @@ def check_meld_page() -> str:
     return render_template(
         "checker/meld.html",
         rows=rows,
-        ranks=[(rank, gettext(RANK_LABELS[rank])) for rank in (*RANKS, "3", "red-3")],
+        ranks=[(r, gettext(RANK_LABELS.get(r, r))) for r in (*RANKS, "3", "red-3")],
         minimum=minimum,
         minimum_error=minimum_error,
         check=check,
