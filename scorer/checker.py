@@ -44,7 +44,7 @@ RANK_LABELS = {
     "J": N_("Jack"),
     "Q": N_("Queen"),
     "K": N_("King"),
-    "A": N_("Ace"),
+    "A": N_("Ace (A)"),
     "3": N_("Black three"),
     "red-3": N_("Red three"),
 }
@@ -208,7 +208,9 @@ def _count_of(row: Row, name: str) -> int:
     if not text:
         return 0
     if not text.isdigit():
-        raise RuleError(f"melds[{row.index}].{name}", N_("must be a whole number from 0 to {high}"), high=12)
+        raise RuleError(
+            f"melds[{row.index}].{name}", N_("must be a whole number from 0 to {high}"), high=12
+        )
     return int(text)
 
 
@@ -290,9 +292,7 @@ def _check_rows(minimum: int, rows: list[Row], values: Any, top: str | None) -> 
     for position, row in enumerate(used):
         row.points = check.meld_points[position]
         row.counted = check.counted[position]
-        row.errors = tuple(
-            error_text(p.as_error()) for p in check.problems if p.meld == position
-        )
+        row.errors = tuple(error_text(p.as_error()) for p in check.problems if p.meld == position)
     return check
 
 
