@@ -69,7 +69,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's order
 
-    from scorer import api, cli, db, display, failures, i18n, pages, pdf, rulebook, web
+    from scorer import api, checker, cli, db, display, failures, i18n, pages, pdf, rulebook, web
 
     db.init_app(app)
     csrf.init_app(app)
@@ -84,6 +84,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     app.register_blueprint(pdf.bp)
     app.register_blueprint(rulebook.bp)
+    app.register_blueprint(checker.bp)
+    csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
     return app
 
 
