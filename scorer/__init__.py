@@ -53,7 +53,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's order
 
-    from scorer import api, cli, db, i18n, pages, pdf, rulebook, web
+    from scorer import api, api_clubs, cli, csv_routes, db, i18n, pages, pdf, rulebook, web
 
     db.init_app(app)
     csrf.init_app(app)
@@ -64,6 +64,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     # The API takes only application/json bodies, which no cross-site form can send.
     csrf.exempt(api.bp)
+    app.register_blueprint(api_clubs.bp)
+    csrf.exempt(api_clubs.bp)
+    app.register_blueprint(csv_routes.bp)
     app.register_blueprint(pdf.bp)
     app.register_blueprint(rulebook.bp)
     return app

@@ -291,6 +291,15 @@ def club_view(
 ) -> ClubView:
     """The club and its statistics (`year`: the records' year, from the caller's clock)."""
     club = load_club(db, club_id)
+    games, unreadable = replay_games(db, club, cache=cache)
+    replays = [ClubGame(game.id, game.created_at, game.state) for game in games]
+    return ClubView(club, games, club_stats(replays, year), unreadable)
+
+
+def replay_games(
+    db: sqlite_utils.Database, club: ClubRecord, *, cache: LruCache | None = None
+) -> tuple[tuple[store.GameRecord, ...], tuple[str, ...]]:
+    """The club's games replayed, oldest first, and the ids of those that no longer replay."""
     games: list[store.GameRecord] = []
     unreadable: list[str] = []
     for game_id in club.game_ids:
@@ -300,5 +309,4 @@ def club_view(
             continue  # deleted since the club was read
         except RuleError:
             unreadable.append(game_id)
-    replays = [ClubGame(game.id, game.created_at, game.state) for game in games]
-    return ClubView(club, tuple(games), club_stats(replays, year), tuple(unreadable))
+    return tuple(games), tuple(unreadable)
