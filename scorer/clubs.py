@@ -324,10 +324,12 @@ def _rename_in_games(
         changed.add(row["game_id"])
     stamp = store.now()
     for game_id in changed:
-        # A new version: cached replays and open scoreboards see the new names.
+        # The first dealer is stored by name too; a new version makes cached replays and
+        # open scoreboards see the new names.
+        dealer = db.execute("select first_dealer from games where id = ?", [game_id]).fetchone()
         db.execute(
-            "update games set version = version + 1, updated_at = ? where id = ?",
-            [stamp, game_id],
+            "update games set version = version + 1, updated_at = ?, first_dealer = ? where id = ?",
+            [stamp, names.get(dealer[0], dealer[0]), game_id],
         )
 
 
