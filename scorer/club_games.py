@@ -131,7 +131,7 @@ def match_players(
         if twins and name in guessed:
             questions.append(Question(name, (player,)))
         elif twins and name in answers and all(t in answers for t in twins):
-            raise RuleError(f"players.{name}"[:100], N_("two players of a game are two people"))
+            raise RuleError(f"players.{name}"[:100], N_("two players of this game cannot be the same person"))
     if questions:
         raise Ambiguous(tuple(questions))
     return mapping

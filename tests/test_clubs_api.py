@@ -266,3 +266,15 @@ def test_import_refusals_store_nothing(app, client):
     refused(client.post("/api/clubs/import", json=stranger), 422, "games[0].sides[0].players")
     refused(client.post("/api/clubs/import", json={**data, "format": "x"}), 422, "format")
     assert dump(app) == before
+
+
+def test_refusals_in_french(client):
+    response = client.get("/api/clubs/nope", headers={"Accept-Language": "fr"})
+    assert response.status_code == 404
+    assert response.json["error"] == "aucun club à cette adresse"
+    club = new_club(client)
+    club_game(client, club["id"])
+    response = client.delete(
+        f"/api/clubs/{club['id']}/players/Ann", headers={"Accept-Language": "fr"}
+    )
+    assert response.json["error"] == "Ann a joué 1 partie(s) de ce club : renommez ce joueur plutôt"
