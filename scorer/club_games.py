@@ -130,8 +130,13 @@ def match_players(
         twins = [other for other, p in mapping.items() if p == player and other != name]
         if twins and name in guessed:
             questions.append(Question(name, (player,)))
-        elif twins and name in answers and all(t in answers for t in twins):
-            raise RuleError(f"players.{name}"[:100], N_("two players of this game cannot be the same person"))
+        elif twins and not any(twin in guessed for twin in twins):
+            # Name the player the table answered for: that answer is what clashes.
+            answered = next((n for n in (name, *twins) if n in answers), name)
+            raise RuleError(
+                f"players.{answered}"[:100],
+                N_("two players of this game cannot be the same person"),
+            )
     if questions:
         raise Ambiguous(tuple(questions))
     return mapping

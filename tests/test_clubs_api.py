@@ -278,3 +278,14 @@ def test_refusals_in_french(client):
         f"/api/clubs/{club['id']}/players/Ann", headers={"Accept-Language": "fr"}
     )
     assert response.json["error"] == "Ann a joué 1 partie(s) de ce club : renommez ce joueur plutôt"
+
+
+def test_file_refuses_two_players_as_one(app, client):
+    club = new_club(client)
+    game = plain_game(client, ("Ann", "Bob"), ("Cy", "Zoe"))
+    before = dump(app)
+    response = client.post(
+        f"/api/clubs/{club['id']}/games/file", json={"game": game["id"], "players": {"Zoe": "ann"}}
+    )
+    refused(response, 422, "players.Zoe")
+    assert dump(app) == before
