@@ -69,7 +69,22 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's order
 
-    from scorer import api, checker, cli, db, display, failures, i18n, pages, pdf, rulebook, web
+    from scorer import (
+        api,
+        api_clubs,
+        checker,
+        cli,
+        csv_routes,
+        db,
+        display,
+        failures,
+        i18n,
+        pages,
+        pdf,
+        phones,
+        rulebook,
+        web,
+    )
 
     db.init_app(app)
     csrf.init_app(app)
@@ -82,10 +97,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     # The API takes only application/json bodies, which no cross-site form can send.
     csrf.exempt(api.bp)
+    app.register_blueprint(api_clubs.bp)
+    csrf.exempt(api_clubs.bp)
+    app.register_blueprint(csv_routes.bp)
     app.register_blueprint(pdf.bp)
     app.register_blueprint(rulebook.bp)
     app.register_blueprint(checker.bp)
     csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
+    phones.init_app(app)
     return app
 
 

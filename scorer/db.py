@@ -69,6 +69,41 @@ def m002_idempotency_keys(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m005_clubs(db: sqlite_utils.Database) -> None:
+    # A club: a table that plays again and again. Its games keep their players as names in
+    # sides.players; a filed game's names are the roster's names (filing rewrites them), and
+    # renaming a roster player rewrites them in every game of the club, so names are the link.
+    db["clubs"].create(
+        {
+            "id": str,
+            "name": str,
+            "settings": str,  # JSON: the usual profile, target and house rules
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        not_null={"id", "name", "settings", "version", "created_at", "updated_at"},
+        defaults={"settings": "{}", "version": 1},
+    )
+    db["club_players"].create(
+        {"club_id": str, "name": str, "position": int},
+        pk=("club_id", "name"),
+        foreign_keys=[("club_id", "clubs", "id")],
+        not_null={"club_id", "name", "position"},
+    )
+    db["club_games"].create(
+        {"game_id": str, "club_id": str, "filed_at": str},
+        pk="game_id",  # a game belongs to at most one club
+        # No foreign key to games: deleting a game (store.delete_game) must keep working;
+        # the club's reads join on games, so a deleted game's row is simply not seen.
+        foreign_keys=[("club_id", "clubs", "id")],
+        not_null={"game_id", "club_id", "filed_at"},
+    )
+    db["club_games"].create_index(["club_id"])
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

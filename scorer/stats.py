@@ -1,0 +1,382 @@
+"""A club's statistics from its games' replays (pure core: no Flask, no SQL, no clock).
+
+Everything is derived from the engine's GameState of each game: per hand and per side the
+inputs (canastas, red threes, who went out) and the scores, the running totals and the
+winner. A player's numbers are those of the side they sat on; a player who sits a hand out
+in a side of three still shares that hand's numbers with the side (the side is who scores).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from scorer.game import GameState
+
+
+@dataclass(frozen=True)
+class ClubGame:
+    """One game of the club: its id, its date (ISO 8601) and its replayed state."""
+
+    id: str
+    date: str
+    state: GameState
+
+
+@dataclass(frozen=True)
+class HandRef:
+    """One side's hand, to show it and link to it."""
+
+    score: int
+    game_id: str
+    hand_number: int
+    side: int
+    players: tuple[str, ...]
+    date: str
+
+
+@dataclass(frozen=True)
+class Comeback:
+    """A won game where the winners were behind: the largest deficit they overcame."""
+
+    deficit: int
+    game_id: str
+    side: int
+    players: tuple[str, ...]
+    date: str
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The numbers of one player (one name) or one partnership (its names, sorted)."""
+
+    players: tuple[str, ...]
+    games: int
+    finished: int
+    wins: int
+    hands: int
+    points: int  # the sum of the side's hand scores: its final totals added up
+    natural_canastas: int
+    mixed_canastas: int
+    red_threes: int
+    went_out: int
+    concealed: int
+    best_hand: HandRef | None
+    comeback: Comeback | None
+    streak: int  # +n: won the last n finished games; -n: lost them; 0: none finished
+
+    @property
+    def name(self) -> str:
+        return " & ".join(self.players)
+
+    @property
+    def losses(self) -> int:
+        return self.finished - self.wins
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over finished games (a game still being played is neither)."""
+        return self.wins / self.finished if self.finished else 0.0
+
+    def _per_hand(self, count: int) -> float:
+        return count / self.hands if self.hands else 0.0
+
+    @property
+    def average_hand(self) -> float:
+        return self._per_hand(self.points)
+
+    @property
+    def natural_per_hand(self) -> float:
+        return self._per_hand(self.natural_canastas)
+
+    @property
+    def mixed_per_hand(self) -> float:
+        return self._per_hand(self.mixed_canastas)
+
+    @property
+    def red_threes_per_hand(self) -> float:
+        return self._per_hand(self.red_threes)
+
+    @property
+    def going_out_rate(self) -> float:
+        return self._per_hand(self.went_out)
+
+    @property
+    def concealed_rate(self) -> float:
+        return self._per_hand(self.concealed)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Finished games where `player` and `opponent` sat on different sides."""
+
+    player: str
+    opponent: str
+    games: int
+    wins: int  # games `player`'s side won
+    losses: int  # games `opponent`'s side won
+
+
+@dataclass(frozen=True)
+class SeriesPoint:
+    """A player's running numbers after one more game (for the charts)."""
+
+    game_id: str
+    date: str
+    points: int  # the final total of the player's side in this game
+    won: bool
+    games: int
+    total_points: int
+    total_wins: int
+
+
+@dataclass(frozen=True)
+class Records:
+    """The club's records over the games of one year."""
+
+    year: str
+    best_hand: HandRef | None
+    best_game: HandRef | None  # hand_number is the game's last hand; score its final total
+    comeback: Comeback | None
+
+
+@dataclass(frozen=True)
+class ClubStats:
+    players: tuple[Standing, ...]
+    partnerships: tuple[Standing, ...]
+    head_to_head: tuple[HeadToHead, ...]
+    series: dict[str, tuple[SeriesPoint, ...]]
+    records: Records
+
+
+# --- tallies ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Tally:
+    players: tuple[str, ...]
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    hands: int = 0
+    points: int = 0
+    natural: int = 0
+    mixed: int = 0
+    reds: int = 0
+    went_out: int = 0
+    concealed: int = 0
+    best_hand: HandRef | None = None
+    comeback: Comeback | None = None
+    results: list[bool] = field(default_factory=list)
+
+    def freeze(self) -> Standing:
+        return Standing(
+            players=self.players,
+            games=self.games,
+            finished=self.finished,
+            wins=self.wins,
+            hands=self.hands,
+            points=self.points,
+            natural_canastas=self.natural,
+            mixed_canastas=self.mixed,
+            red_threes=self.reds,
+            went_out=self.went_out,
+            concealed=self.concealed,
+            best_hand=self.best_hand,
+            comeback=self.comeback,
+            streak=streak(self.results),
+        )
+
+
+def streak(results: Sequence[bool]) -> int:
+    """The run at the end of a list of results: +n wins in a row, -n losses in a row."""
+    if not results:
+        return 0
+    last = results[-1]
+    run = 0
+    for result in reversed(results):
+        if result != last:
+            break
+        run += 1
+    return run if last else -run
+
+
+def side_hands(game: ClubGame, side: int) -> Iterable[HandRef]:
+    players = game.state.table.sides[side].players
+    for result in game.state.results:
+        yield HandRef(result.scores[side].total, game.id, result.number, side, players, game.date)
+
+
+def deficit_overcome(state: GameState, side: int) -> int:
+    """The largest lead an opponent held over `side` after any hand (0 if never behind)."""
+    worst = 0
+    for result in state.results:
+        others = [t for i, t in enumerate(result.totals) if i != side]
+        if others:
+            worst = max(worst, max(others) - result.totals[side])
+    return worst
+
+
+def comeback_of(game: ClubGame) -> Comeback | None:
+    """The winners' comeback in this game, if they were ever behind."""
+    winner = game.state.winner
+    if winner is None:
+        return None
+    deficit = deficit_overcome(game.state, winner)
+    if deficit <= 0:
+        return None
+    players = game.state.table.sides[winner].players
+    return Comeback(deficit, game.id, winner, players, game.date)
+
+
+def _better_hand(best: HandRef | None, candidate: HandRef) -> HandRef:
+    # Ties keep the earlier hand: the record was set first.
+    return candidate if best is None or candidate.score > best.score else best
+
+
+def _better_comeback(best: Comeback | None, candidate: Comeback | None) -> Comeback | None:
+    if candidate is None:
+        return best
+    return candidate if best is None or candidate.deficit > best.deficit else best
+
+
+def _add_side(tally: _Tally, game: ClubGame, side: int) -> None:
+    state = game.state
+    tally.games += 1
+    if state.finished:
+        tally.finished += 1
+        won = state.winner == side
+        tally.wins += int(won)
+        tally.results.append(won)
+        if won:
+            tally.comeback = _better_comeback(tally.comeback, comeback_of(game))
+    for result in state.results:
+        call = result.hand.sides[side]
+        tally.hands += 1
+        tally.points += result.scores[side].total
+        tally.natural += call.natural_canastas
+        tally.mixed += call.mixed_canastas
+        tally.reds += call.red_threes
+        if result.hand.went_out == side:
+            tally.went_out += 1
+            tally.concealed += int(result.hand.concealed)
+    for hand in side_hands(game, side):
+        tally.best_hand = _better_hand(tally.best_hand, hand)
+
+
+def _standings(
+    games: Sequence[ClubGame], keys: Callable[[tuple[str, ...]], list[tuple[str, ...]]]
+) -> tuple[Standing, ...]:
+    tallies: dict[tuple[str, ...], _Tally] = {}
+    for game in games:
+        for index, side in enumerate(game.state.table.sides):
+            for key in keys(side.players):
+                tally = tallies.setdefault(key, _Tally(key))
+                _add_side(tally, game, index)
+    standings = [tally.freeze() for tally in tallies.values()]
+    standings.sort(key=lambda s: (-s.wins, -s.win_rate, -s.points, s.name.casefold()))
+    return tuple(standings)
+
+
+def chronological(games: Iterable[ClubGame]) -> list[ClubGame]:
+    """Games by date; games of the same date keep their given order."""
+    return sorted(games, key=lambda game: game.date)
+
+
+def player_standings(games: Sequence[ClubGame]) -> tuple[Standing, ...]:
+    return _standings(chronological(games), lambda players: [(name,) for name in players])
+
+
+def partnership_standings(games: Sequence[ClubGame]) -> tuple[Standing, ...]:
+    """Sides of two or more players; the same partners in any seating order are one."""
+
+    def keys(players: tuple[str, ...]) -> list[tuple[str, ...]]:
+        if len(players) < 2:
+            return []
+        return [tuple(sorted(players, key=str.casefold))]
+
+    return _standings(chronological(games), keys)
+
+
+def head_to_head(games: Sequence[ClubGame]) -> tuple[HeadToHead, ...]:
+    """Every ordered pair of players who met on different sides in a finished game."""
+    counts: dict[tuple[str, str], list[int]] = {}
+    for game in games:
+        state = game.state
+        if not state.finished:
+            continue
+        sides = state.table.sides
+        for i, side in enumerate(sides):
+            for j, other in enumerate(sides):
+                if i == j:
+                    continue
+                for player in side.players:
+                    for opponent in other.players:
+                        row = counts.setdefault((player, opponent), [0, 0, 0])
+                        row[0] += 1
+                        row[1] += int(state.winner == i)
+                        row[2] += int(state.winner == j)
+    rows = [HeadToHead(p, o, g, w, lost) for (p, o), (g, w, lost) in counts.items()]
+    rows.sort(key=lambda row: (row.player.casefold(), row.opponent.casefold()))
+    return tuple(rows)
+
+
+def series(games: Sequence[ClubGame]) -> dict[str, tuple[SeriesPoint, ...]]:
+    """Each player's running games, points and wins, game after game."""
+    points: dict[str, list[SeriesPoint]] = {}
+    for game in chronological(games):
+        state = game.state
+        for index, side in enumerate(state.table.sides):
+            won = state.winner == index
+            for player in side.players:
+                line = points.setdefault(player, [])
+                before = line[-1] if line else None
+                line.append(
+                    SeriesPoint(
+                        game_id=game.id,
+                        date=game.date,
+                        points=state.totals[index],
+                        won=won,
+                        games=(before.games if before else 0) + 1,
+                        total_points=(before.total_points if before else 0) + state.totals[index],
+                        total_wins=(before.total_wins if before else 0) + int(won),
+                    )
+                )
+    return {player: tuple(line) for player, line in points.items()}
+
+
+def records(games: Sequence[ClubGame], year: str) -> Records:
+    """The best hand, the best game total and the biggest comeback of `year` ("2024")."""
+    best_hand: HandRef | None = None
+    best_game: HandRef | None = None
+    comeback: Comeback | None = None
+    for game in chronological(games):
+        if not game.date.startswith(year):
+            continue
+        state = game.state
+        for index, side in enumerate(state.table.sides):
+            for hand in side_hands(game, index):
+                best_hand = _better_hand(best_hand, hand)
+            if state.results:
+                final = HandRef(
+                    state.totals[index],
+                    game.id,
+                    len(state.results),
+                    index,
+                    side.players,
+                    game.date,
+                )
+                best_game = _better_hand(best_game, final)
+        comeback = _better_comeback(comeback, comeback_of(game))
+    return Records(year, best_hand, best_game, comeback)
+
+
+def club_stats(games: Sequence[ClubGame], year: str) -> ClubStats:
+    """Everything the club page shows, from its games (`year`: the records' year)."""
+    return ClubStats(
+        players=player_standings(games),
+        partnerships=partnership_standings(games),
+        head_to_head=head_to_head(games),
+        series=series(games),
+        records=records(games, year),
+    )
