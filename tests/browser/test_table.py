@@ -35,7 +35,8 @@ CLIPPED = """
   .filter(el => {
     const card = el.closest('.side-total, .preview').getBoundingClientRect();
     const r = el.getBoundingClientRect();
-    return el.scrollWidth > el.clientWidth + 1 || r.left < card.left - 0.5 || r.right > card.right + 0.5;
+    return el.scrollWidth > el.clientWidth + 1
+      || r.left < card.left - 0.5 || r.right > card.right + 0.5;
   })
   .map(el => el.className + ' ' + el.textContent)
 """
