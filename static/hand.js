@@ -39,11 +39,13 @@
     });
   }
 
-  // The hand form: a live preview of each side's hand score (rule book, section 1).
+  // The hand form: a live preview of each side's hand score, part by part (rule book,
+  // section 1), so a canasta bonus typed into the meld points shows up twice before saving.
   function setupPreview(form) {
     var d = form.dataset;
     var values = JSON.parse(d.values);
     var sets = JSON.parse(d.redSets);
+    var words = JSON.parse(d.parts);  // [[part, label]], in the rule book's order
 
     function counted(column, part) {
       var points = null;
@@ -55,8 +57,12 @@
       return points;
     }
 
+    function box(column, name) {
+      return column.querySelector('[name$="-' + name + '"]');
+    }
+
     function num(column, name) {
-      return toInt(column.querySelector('[name$="-' + name + '"]').value) || 0;
+      return toInt(box(column, name).value) || 0;
     }
 
     function badge(column, part, points) {
@@ -70,27 +76,88 @@
       span.textContent = points === null ? "" : "= " + grouped(points);
     }
 
+    // The server lets counted cards decide the points (README): as soon as one count is
+    // typed, the points box shows the counter's total and is locked, so the form never
+    // shows two values. Clearing the counts gives the typed value back.
+    function follow(column, part, points) {
+      var input = box(column, part + "_points");
+      var note = input.parentNode.querySelector(".from-counter");
+      if (points !== null) {
+        if (!input.readOnly) {
+          input.dataset.typed = input.value;
+          input.readOnly = true;
+          note = document.createElement("p");
+          note.className = "from-counter";
+          note.id = input.id + "-counted";
+          note.textContent = d.counted;
+          input.insertAdjacentElement("afterend", note);
+          input.setAttribute("aria-describedby",
+            ((input.getAttribute("aria-describedby") || "") + " " + note.id).trim());
+        }
+        input.value = String(points);
+      } else if (input.readOnly) {
+        input.readOnly = false;
+        input.value = input.dataset.typed || "";
+        if (note) note.remove();
+        var rest = (input.getAttribute("aria-describedby") || "").replace(input.id + "-counted", "").trim();
+        if (rest) input.setAttribute("aria-describedby", rest);
+        else input.removeAttribute("aria-describedby");
+      }
+    }
+
+    function parts(column, out, concealed) {
+      var meldCards = counted(column, "meld");
+      var handCards = counted(column, "hand");
+      follow(column, "meld", meldCards);
+      follow(column, "hand", handCards);
+      badge(column, "meld", meldCards);
+      badge(column, "hand", handCards);
+      var meld = meldCards === null ? num(column, "meld_points") : meldCards;
+      var chip = column.querySelector('.red-threes input[type="radio"]:checked');
+      var reds = chip ? toInt(chip.value) || 0 : 0;
+      var red = reds in sets ? sets[reds] : reds * toInt(d.red);
+      var wentOut = out && out.value === column.dataset.column;
+      return {
+        cards: meld,
+        canastas: num(column, "natural_canastas") * toInt(d.natural) +
+          num(column, "mixed_canastas") * toInt(d.mixed),
+        red_threes: meld === 0 ? -red : red,
+        going_out: wentOut ? toInt(concealed ? d.concealed : d.out) : 0,
+        hand: -(handCards === null ? num(column, "hand_points") : handCards)
+      };
+    }
+
+    function show(column, p) {
+      var list = column.querySelector("[data-parts-for]");
+      list.textContent = "";
+      var score = 0;
+      words.forEach(function (pair) {
+        var key = pair[0];
+        score += p[key];
+        if (p[key] === 0 && key !== "cards") return;
+        var item = document.createElement("li");
+        var label = document.createElement("span");
+        var value = document.createElement("span");
+        label.textContent = pair[1];
+        value.textContent = signed(p[key]);
+        item.appendChild(label);
+        item.appendChild(value);
+        list.appendChild(item);
+      });
+      var output = column.querySelector("output");
+      output.textContent = signed(score);
+      output.parentNode.hidden = false;
+    }
+
     function update() {
       var out = form.querySelector('[name="went_out"]:checked');
-      var concealed = form.querySelector('[name="concealed"]').checked;
+      var concealed = form.querySelector('[name="concealed"]');
+      // Nobody went out (the stock ran out): nobody can have gone out concealed.
+      var nobody = !!out && !/^\d+$/.test(out.value);
+      concealed.disabled = nobody;
+      if (nobody) concealed.checked = false;
       each(form.querySelectorAll("[data-column]"), function (column) {
-        var meldCards = counted(column, "meld");
-        var handCards = counted(column, "hand");
-        var meld = meldCards === null ? num(column, "meld_points") : meldCards;
-        var hand = handCards === null ? num(column, "hand_points") : handCards;
-        var chip = column.querySelector('input[type="radio"]:checked');
-        var reds = chip ? toInt(chip.value) || 0 : 0;
-        var red = reds in sets ? sets[reds] : reds * toInt(d.red);
-        var score = meld + num(column, "natural_canastas") * toInt(d.natural) +
-          num(column, "mixed_canastas") * toInt(d.mixed) + (meld === 0 ? -red : red) - hand;
-        if (out && out.value === column.dataset.column) {
-          score += toInt(concealed ? d.concealed : d.out);
-        }
-        var output = column.querySelector("output");
-        output.textContent = signed(score);
-        output.parentNode.hidden = false;
-        badge(column, "meld", meldCards);
-        badge(column, "hand", handCards);
+        show(column, parts(column, out, concealed.checked));
       });
     }
 
@@ -99,29 +166,46 @@
     update();
   }
 
-  // Enter in a number box goes to the next visible box instead of saving half a hand.
+  // A box the person can type into now: shown (not inside a closed counter), not locked.
+  function typable(box) {
+    return box.getClientRects().length > 0 && !box.closest("details:not([open])") &&
+      !box.readOnly && !box.disabled;
+  }
+
+  // Enter (Android's "Next") in a number box goes to the next box on screen instead of
+  // saving half a hand; the hidden boxes of a closed card counter are skipped.
   function setupEnter(form) {
     var boxes = Array.prototype.slice.call(form.querySelectorAll('[inputmode="numeric"]'));
+    function nextOf(i) { return boxes.slice(i + 1).find(typable); }
     boxes.forEach(function (box, i) {
-      box.setAttribute("enterkeyhint", i === boxes.length - 1 ? "done" : "next");
+      box.setAttribute("enterkeyhint", "next");
+      box.addEventListener("focus", function () {
+        box.setAttribute("enterkeyhint", nextOf(i) ? "next" : "done");
+      });
       box.addEventListener("keydown", function (event) {
-        if (event.key !== "Enter") return;
-        var next = boxes.slice(i + 1).find(function (b) { return b.offsetParent !== null; });
+        if (event.key !== "Enter" || event.isComposing) return;
+        var next = nextOf(i);
         if (next) { event.preventDefault(); next.focus(); }
       });
     });
   }
 
-  // A side with its melds typed is done once its red threes (its last box) are chosen:
-  // the cursor moves on to the next side's meld points, when still empty.
+  // A side with its melds typed is done once its red threes (its last box) are TAPPED:
+  // the cursor moves on to the next side's meld points, when still empty. Arrow keys
+  // only move among the red-three chips (a keyboard user chooses 0 to 4 in place).
   function setupNextSide(form) {
     var columns = form.querySelectorAll("[data-column]");
     each(columns, function (column, i) {
+      var pointer = false;
+      column.addEventListener("pointerdown", function () { pointer = true; });
+      column.addEventListener("keydown", function () { pointer = false; });
       column.addEventListener("change", function (event) {
         var next = columns[i + 1] && columns[i + 1].querySelector('[name$="-meld_points"]');
         var filled = Array.prototype.some.call(column.querySelectorAll('[name*="-meld_"]'),
           function (box) { return box.value.trim() !== ""; });
-        if (event.target.type === "radio" && filled && next && next.value === "") next.focus();
+        if (event.target.type === "radio" && pointer && filled && next && next.value === "") {
+          next.focus();
+        }
       });
     });
   }
