@@ -26,6 +26,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     `config` may set DATABASE, TESTING, SECRET_KEY, WTF_CSRF_ENABLED and INSTANCE_PATH (the
     folder of the secret key and the default database); SCORER_DATABASE and
     SCORER_INSTANCE_PATH in the environment do the same for a server started from the shell.
+    BEHIND_PROXY (or SCORER_BEHIND_PROXY=1) trusts one reverse proxy's X-Forwarded-For and
+    X-Forwarded-Proto; RATELIMIT_* are Flask-Limiter's settings and scorer.ratelimit's limits.
     """
     config = dict(config or {})
     instance_path = (
@@ -53,9 +55,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's order
 
-    from scorer import api, cli, db, i18n, pages, pdf, rulebook, web
+    from scorer import api, cli, db, edge, i18n, pages, pdf, ratelimit, rulebook, web
 
     db.init_app(app)
+    edge.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
     web.init_app(app)
@@ -66,6 +69,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(api.bp)
     app.register_blueprint(pdf.bp)
     app.register_blueprint(rulebook.bp)
+    ratelimit.init_app(app)  # after the blueprints: it wraps their views
     return app
 
 

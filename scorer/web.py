@@ -33,7 +33,9 @@ API_MESSAGES = {
     405: N_("this address does not take that method"),
     413: N_("the request is too large"),
     415: N_("send the body as application/json"),
+    429: N_("too many requests from this address; wait and try again"),
     500: N_("something went wrong on our side; nothing was changed"),
+    503: N_("the server is busy; try again in a few seconds"),
 }
 # Marked on its own line: Babel's extractor does not see N_() nested in another call.
 API_REFUSED = N_("the request was refused")
