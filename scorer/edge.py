@@ -6,16 +6,16 @@
   setting those headers are ignored, since any client could send them.
 - Cookies are `Secure` whenever the request came over HTTPS (Flask's SESSION_COOKIE_SECURE is
   fixed at start-up; the scheme is known per request).
-- A body over MAX_CONTENT_LENGTH gets 413 even when sent chunked. Werkzeug only enforces the
-  cap on a stream when the view reads past it, so a view that reads "the body" gets its first
-  64 KiB and parses them. Chunked bodies are read here, up to one byte past the cap, before
-  the app sees the request.
+- A body over MAX_CONTENT_LENGTH gets 413 even when sent chunked. Werkzeug enforces the cap
+  on a stream only when a view reads past it (its LimitedStream raises on the read AFTER the
+  limit), so a view that reads "the body" once got its first 64 KiB and parsed them.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -34,14 +34,21 @@ class SchemeAwareSessionInterface(SecureCookieSessionInterface):
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
 
-class ChunkedBodyCap:
-    """WSGI middleware: reads a body of unknown length, refusing it past the app's cap.
+class BodyCap:
+    """WSGI middleware: a body over MAX_CONTENT_LENGTH is refused whole, however it is sent.
 
-    The body (at most the cap, 64 KiB by default) is handed on as an ordinary one with a
-    Content-Length. Past the cap the request goes on with no body and a mark the app turns
-    into its usual 413; the server (gunicorn) discards the unread rest before reading the
-    next request, so a kept-alive connection stays usable.
+    A body of unknown length (chunked) is read here up to one byte past the cap and handed
+    on as an ordinary one with a Content-Length. A body over the cap, chunked or declared,
+    is read to its end and thrown away (up to DRAIN_BYTES within DRAIN_SECONDS), then the
+    request goes on with no body and a mark the app turns into its usual 413. Reading the
+    rest is what keeps the connection usable: a server that closes a socket with unread
+    bytes makes the kernel send a reset, which can destroy the 413 before the client reads
+    it. A body past the drain bound is answered with `Connection: close`.
     """
+
+    DRAIN_BYTES = 64 * 1024 * 1024
+    DRAIN_SECONDS = 10.0
+    BLOCK = 64 * 1024
 
     def __init__(self, wsgi_app: Any, app: Flask) -> None:
         self.wsgi_app = wsgi_app
@@ -49,19 +56,55 @@ class ChunkedBodyCap:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         cap = self.app.config.get("MAX_CONTENT_LENGTH")
-        if cap is not None and self._unknown_length(environ):
+        if cap is None:
+            return self.wsgi_app(environ, start_response)
+        declared = declared_length(environ)
+        too_large = declared is not None and declared > cap
+        if declared is None and unknown_length(environ):
             body = environ["wsgi.input"].read(cap + 1)
-            if len(body) > cap:
-                environ[TOO_LARGE] = True
-                body = b""
-            environ["wsgi.input"] = io.BytesIO(body)
-            environ["CONTENT_LENGTH"] = str(len(body))
-        return self.wsgi_app(environ, start_response)
+            too_large = len(body) > cap
+            if not too_large:
+                environ["wsgi.input"] = io.BytesIO(body)
+                environ["CONTENT_LENGTH"] = str(len(body))
+        if not too_large:
+            return self.wsgi_app(environ, start_response)
+        whole = self.drain(environ["wsgi.input"])
+        environ[TOO_LARGE] = True
+        environ["wsgi.input"] = io.BytesIO(b"")
+        environ["CONTENT_LENGTH"] = "0"
+        if whole:
+            return self.wsgi_app(environ, start_response)
 
-    @staticmethod
-    def _unknown_length(environ: dict[str, Any]) -> bool:
-        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
-        return not environ.get("CONTENT_LENGTH") and (chunked or "wsgi.input_terminated" in environ)
+        def closing(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
+            return start_response(status, [*headers, ("Connection", "close")], *args)
+
+        return self.wsgi_app(environ, closing)
+
+    def drain(self, stream: Any) -> bool:
+        """Read and drop the rest of the body; False if it was longer than we will read."""
+        deadline = time.monotonic() + self.DRAIN_SECONDS
+        drained = 0
+        while drained <= self.DRAIN_BYTES and time.monotonic() < deadline:
+            block = stream.read(self.BLOCK)
+            if not block:
+                return True
+            drained += len(block)
+        return False
+
+
+def declared_length(environ: dict[str, Any]) -> int | None:
+    try:
+        return int(environ.get("CONTENT_LENGTH") or "")
+    except ValueError:
+        return None
+
+
+def unknown_length(environ: dict[str, Any]) -> bool:
+    """A body with no Content-Length that the server says it will end (chunked)."""
+    if environ.get("CONTENT_LENGTH"):
+        return False
+    chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+    return chunked or "wsgi.input_terminated" in environ
 
 
 def refuse_large_body() -> None:
@@ -80,6 +123,6 @@ def init_app(app: Flask) -> None:
     app.session_interface = SchemeAwareSessionInterface()
     app.before_request(refuse_large_body)
     # Order matters: ProxyFix runs first, so every later layer sees the client's scheme.
-    app.wsgi_app = ChunkedBodyCap(app.wsgi_app, app)  # type: ignore[method-assign]
+    app.wsgi_app = BodyCap(app.wsgi_app, app)  # type: ignore[method-assign]
     if behind_proxy(app):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]
