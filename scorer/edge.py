@@ -6,9 +6,10 @@
   setting those headers are ignored, since any client could send them.
 - Cookies are `Secure` whenever the request came over HTTPS (Flask's SESSION_COOKIE_SECURE is
   fixed at start-up; the scheme is known per request).
-- A body over MAX_CONTENT_LENGTH gets 413 even when sent chunked. Werkzeug enforces the cap
-  on a stream only when a view reads past it (its LimitedStream raises on the read AFTER the
-  limit), so a view that reads "the body" once got its first 64 KiB and parsed them.
+- A body over its cap (MAX_CONTENT_LENGTH; more for an import) gets 413 even when chunked.
+  Werkzeug enforces the cap on a stream only when a view reads past it (its LimitedStream
+  raises on the read AFTER the limit), so a view that read "the body" once got its first
+  64 KiB and parsed them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import io
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask, abort, request
@@ -35,50 +36,53 @@ class SchemeAwareSessionInterface(SecureCookieSessionInterface):
 
 
 class BodyCap:
-    """WSGI middleware: a body over MAX_CONTENT_LENGTH is refused whole, however it is sent.
+    """WSGI middleware: a body over the cap is refused whole, however it is sent.
 
-    A body of unknown length (chunked) is read here up to one byte past the cap and handed
-    on as an ordinary one with a Content-Length. A body over the cap, chunked or declared,
-    is read to its end and thrown away (up to DRAIN_BYTES within DRAIN_SECONDS), then the
-    request goes on with no body and a mark the app turns into its usual 413. Reading the
-    rest is what keeps the connection usable: a server that closes a socket with unread
-    bytes makes the kernel send a reset, which can destroy the 413 before the client reads
-    it. A body past the drain bound is answered with `Connection: close`.
+    A body of unknown length (chunked) is read here, up to one byte past the largest cap any
+    endpoint allows (`ceiling`: an import takes more than a hand), and handed on as an
+    ordinary body with a Content-Length, so Werkzeug applies each endpoint's own cap to it
+    as to any other. Past the ceiling the request goes on with no body and a mark the app
+    turns into its usual 413.
+
+    After the app has answered, whatever it left unread of the body is read and dropped
+    (up to DRAIN_BYTES within DRAIN_SECONDS) before the answer is sent. That keeps the
+    connection usable: a server that closes a socket with unread bytes makes the kernel send
+    a reset, which can destroy the 413 before the client reads it. A body past the drain
+    bound is answered with `Connection: close`.
     """
 
     DRAIN_BYTES = 64 * 1024 * 1024
     DRAIN_SECONDS = 10.0
     BLOCK = 64 * 1024
 
-    def __init__(self, wsgi_app: Any, app: Flask) -> None:
+    def __init__(self, wsgi_app: Any, ceiling: Callable[[], int | None]) -> None:
         self.wsgi_app = wsgi_app
-        self.app = app
+        self.ceiling = ceiling
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        cap = self.app.config.get("MAX_CONTENT_LENGTH")
-        if cap is None:
-            return self.wsgi_app(environ, start_response)
-        declared = declared_length(environ)
-        too_large = declared is not None and declared > cap
-        if declared is None and unknown_length(environ):
-            body = environ["wsgi.input"].read(cap + 1)
-            too_large = len(body) > cap
-            if not too_large:
-                environ["wsgi.input"] = io.BytesIO(body)
-                environ["CONTENT_LENGTH"] = str(len(body))
-        if not too_large:
-            return self.wsgi_app(environ, start_response)
-        whole = self.drain(environ["wsgi.input"])
-        environ[TOO_LARGE] = True
-        environ["wsgi.input"] = io.BytesIO(b"")
-        environ["CONTENT_LENGTH"] = "0"
-        if whole:
-            return self.wsgi_app(environ, start_response)
+        original = environ["wsgi.input"]
+        ceiling = self.ceiling()
+        if ceiling is not None and unknown_length(environ):
+            body = original.read(ceiling + 1)
+            if len(body) > ceiling:
+                environ[TOO_LARGE] = True
+                body = b""
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            # No longer chunked: Werkzeug ignores Content-Length beside Transfer-Encoding.
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+        answer: list[Any] = []
 
-        def closing(status: str, headers: list[tuple[str, str]], *args: Any) -> Any:
-            return start_response(status, [*headers, ("Connection", "close")], *args)
+        def hold(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            answer[:] = [status, headers, exc_info]
+            return no_write
 
-        return self.wsgi_app(environ, closing)
+        body_out = self.wsgi_app(environ, hold)
+        status, headers, exc_info = answer
+        if not self.drain(original):
+            headers = [*headers, ("Connection", "close")]
+        start_response(status, headers, exc_info)
+        return body_out
 
     def drain(self, stream: Any) -> bool:
         """Read and drop the rest of the body; False if it was longer than we will read."""
@@ -92,11 +96,8 @@ class BodyCap:
         return False
 
 
-def declared_length(environ: dict[str, Any]) -> int | None:
-    try:
-        return int(environ.get("CONTENT_LENGTH") or "")
-    except ValueError:
-        return None
+def no_write(_data: bytes) -> None:
+    raise RuntimeError("the app writes its answer through the returned iterable only")
 
 
 def unknown_length(environ: dict[str, Any]) -> bool:
@@ -105,6 +106,14 @@ def unknown_length(environ: dict[str, Any]) -> bool:
         return False
     chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
     return chunked or "wsgi.input_terminated" in environ
+
+
+def body_ceiling(app: Flask) -> int | None:
+    """The largest body any endpoint takes (an import's), None if bodies are not capped."""
+    from scorer import api  # an endpoint's own cap, raised inside its view
+
+    cap = app.config.get("MAX_CONTENT_LENGTH")
+    return None if cap is None else max(cap, api.IMPORT_MAX_BYTES)
 
 
 def refuse_large_body() -> None:
@@ -123,6 +132,6 @@ def init_app(app: Flask) -> None:
     app.session_interface = SchemeAwareSessionInterface()
     app.before_request(refuse_large_body)
     # Order matters: ProxyFix runs first, so every later layer sees the client's scheme.
-    app.wsgi_app = BodyCap(app.wsgi_app, app)  # type: ignore[method-assign]
+    app.wsgi_app = BodyCap(app.wsgi_app, lambda: body_ceiling(app))  # type: ignore[method-assign]
     if behind_proxy(app):
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1)  # type: ignore[method-assign]

@@ -29,6 +29,16 @@ def test_chunked_body_over_the_cap_is_refused_in_process(client: FlaskClient) ->
     assert response.get_json()["error"] == "the request is too large"
 
 
+def test_chunked_import_over_its_larger_cap_is_refused(client: FlaskClient) -> None:
+    response = client.post(
+        "/api/games/import",
+        input_stream=io.BytesIO(b"{" + b" " * (2 * 1024 * 1024) + b"}"),
+        headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True, "CONTENT_LENGTH": ""},
+    )
+    assert response.status_code == 413
+
+
 def test_chunked_body_under_the_cap_is_read_whole(client: FlaskClient) -> None:
     body = json.dumps({"sides": [{"players": ["A", "B"]}, {"players": ["C", "D"]}]}).encode()
     response = client.post(
