@@ -2,8 +2,8 @@
 
     .venv/bin/python -m bench.sheet_cost 60 500 1000
 
-Times are the process's CPU time. Each length renders in a fresh process (so peak RSS is that sheet's alone): the first
-request renders, the second is a reprint (from the sheet cache when there is one).
+Times are the process's CPU time. Each length renders in a fresh process (so peak RSS is
+that sheet's alone): the first request renders, the second is a reprint (from the cache).
 """
 
 from __future__ import annotations
@@ -60,15 +60,25 @@ def measure(length: int) -> dict[str, float]:
     }
 
 
+def measure_apart(lengths: list[int]) -> list[dict[str, float]]:
+    """`measure` for each length, each in a fresh process."""
+    return [json.loads(one_process(length)) for length in lengths]
+
+
+def one_process(length: int) -> str:
+    out = subprocess.run(
+        [sys.executable, "-m", "bench.sheet_cost", "--one", str(length)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    return out.stdout.strip().splitlines()[-1]
+
+
 def main(lengths: list[int]) -> None:
     for length in lengths:
-        out = subprocess.run(
-            [sys.executable, "-m", "bench.sheet_cost", "--one", str(length)],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        print(out.stdout.strip().splitlines()[-1], flush=True)
+        print(one_process(length), flush=True)
 
 
 if __name__ == "__main__":
