@@ -22,7 +22,9 @@ from typing import Any
 
 from flask import Flask, abort, request
 from flask.sessions import SecureCookieSessionInterface
+from werkzeug.exceptions import ClientDisconnected
 from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.wsgi import LimitedStream
 
 ENV_BEHIND_PROXY = "SCORER_BEHIND_PROXY"
 TOO_LARGE = "scorer.body_too_large"
@@ -60,7 +62,7 @@ class BodyCap:
         self.ceiling = ceiling
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        original = environ["wsgi.input"]
+        original = body_end(environ)
         ceiling = self.ceiling()
         if ceiling is not None and unknown_length(environ):
             body = original.read(ceiling + 1)
@@ -89,11 +91,34 @@ class BodyCap:
         deadline = time.monotonic() + self.DRAIN_SECONDS
         drained = 0
         while drained <= self.DRAIN_BYTES and time.monotonic() < deadline:
-            block = stream.read(self.BLOCK)
+            try:
+                block = stream.read(self.BLOCK)
+            except (OSError, ClientDisconnected):
+                return False
             if not block:
                 return True
             drained += len(block)
         return False
+
+
+def body_end(environ: dict[str, Any]) -> Any:
+    """The request body as a stream that ends where the body ends, never past it.
+
+    A server hands over the raw socket when a request has no chunked body (Werkzeug's
+    development server does): reading past the declared length would wait for the next
+    request. So a declared body is read through a LimitedStream, and a request with
+    neither a length nor chunks has no body to read at all.
+    """
+    stream = environ["wsgi.input"]
+    if unknown_length(environ):
+        return stream  # the server ends it (chunked)
+    try:
+        length = max(int(environ.get("CONTENT_LENGTH") or 0), 0)
+    except ValueError:
+        length = 0
+    limited = LimitedStream(stream, length)
+    environ["wsgi.input"] = limited
+    return limited
 
 
 def no_write(_data: bytes) -> None:
