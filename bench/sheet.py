@@ -6,6 +6,7 @@ import io
 
 import weasyprint
 
+from bench import sheet_cost
 from bench.context import Bench
 from bench.measure import Row, Section, compare, fmt_bytes, fmt_time
 from bench.site import SHEET, Site
@@ -52,10 +53,54 @@ def run(section: Section, bench: Bench) -> None:
         ("blank sheet (no hands; same fonts and grid)", BLANK),
     ):
         _extra(section, site, label, other, repeat)
+    _cost_rows(section)
     pdf = site.get(path).data
     section.notes.append(
         f"The {LENGTH}-hand sheet is {fmt_bytes(len(pdf))} in {_pages(pdf)}; each sample is one "
         "whole request (template, WeasyPrint layout, PDF), in alternation with the floor."
+    )
+
+
+LONG = 1000  # the longest game an import accepts
+PER_HAND_GROWTH = 1.5  # a long sheet's cost per hand against a 60-hand one
+MEMORY_LIMIT_MB = 250
+
+
+def _cost_rows(section: Section) -> None:
+    """Cost per hand at 60 and 1 000 hands, peak memory, and the reprint from the cache.
+
+    Each length renders in its own process (bench/sheet_cost.py) so that peak memory is
+    that sheet's alone; times are CPU time.
+    """
+    try:
+        short, long = sheet_cost.measure_apart([LENGTH, LONG])
+    except Exception as error:  # noqa: BLE001 - the section still reports the rest
+        section.unavailable("sheet cost by length", error)
+        return
+    growth = long["ms_per_hand"] / short["ms_per_hand"]
+    for run in (short, long):
+        section.rows.append(
+            Row(f"score sheet cost per hand, {run['hands']} hands", f"{run['ms_per_hand']} ms")
+        )
+    section.rows.append(
+        Row(
+            f"per-hand cost, {LONG} against {LENGTH} hands",
+            f"{growth:.2f}×",
+            goal=f"≤ {PER_HAND_GROWTH}×",
+            met=growth <= PER_HAND_GROWTH,
+        )
+    )
+    section.rows.append(
+        Row(
+            f"worker peak memory, {LONG}-hand sheet",
+            f"{long['peak_rss_mb']} MB",
+            f"{long['rss_after_mb']} MB after",
+            f"< {MEMORY_LIMIT_MB} MB",
+            long["peak_rss_mb"] < MEMORY_LIMIT_MB,
+        )
+    )
+    section.rows.append(
+        Row(f"reprint of the {LONG}-hand sheet (from the cache)", f"{long['reprint_ms']} ms")
     )
 
 

@@ -44,6 +44,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Without either, Flask picks the instance folder: `instance/` in a checkout (editable
     installs included), `<prefix>/var/scorer-instance` for an installed package, never
     site-packages.
+    BEHIND_PROXY (or SCORER_BEHIND_PROXY=1) trusts one reverse proxy's X-Forwarded-For and
+    X-Forwarded-Proto; RATELIMIT_* are Flask-Limiter's settings and scorer.ratelimit's limits.
     """
     config = dict(config or {})
     instance_path = config.get("INSTANCE_PATH") or os.environ.get(ENV_INSTANCE_PATH)
@@ -77,16 +79,19 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         csv_routes,
         db,
         display,
+        edge,
         failures,
         i18n,
         pages,
         pdf,
         phones,
+        ratelimit,
         rulebook,
         web,
     )
 
     db.init_app(app)
+    edge.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
     display.init_app(app)
@@ -105,6 +110,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(checker.bp)
     csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
     phones.init_app(app)
+    ratelimit.init_app(app)  # after the blueprints: it wraps their views
     return app
 
 

@@ -1,14 +1,19 @@
-"""Command-line tasks: `flask --app scorer backup PATH`."""
+"""Command-line tasks: `flask --app scorer backup PATH` and `flask --app scorer prune`."""
 
 from __future__ import annotations
 
+import glob
 import os
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
+
+from scorer import housekeeping
+from scorer.db import get_db
 
 
 def backup_database(source: str | Path, destination: str | Path) -> None:
@@ -19,10 +24,14 @@ def backup_database(source: str | Path, destination: str | Path) -> None:
     new one.
     """
     destination = Path(destination)
-    partial = destination.with_name(f".{destination.name}.partial")
-    partial.unlink(missing_ok=True)
+    remove_leftovers(destination)
     if not Path(source).is_file():
         raise click.ClickException(f"no database at {source}")
+    # A private temporary name in the same folder (mode 0600, as mkstemp makes it), so the
+    # copy is never readable by others, even for a moment, and the rename is atomic.
+    fd, name = tempfile.mkstemp(dir=destination.parent, prefix=partial_prefix(destination))
+    os.close(fd)
+    partial = Path(name)
     src = sqlite3.connect(source, timeout=30)
     try:
         dst = sqlite3.connect(partial)
@@ -43,6 +52,16 @@ def backup_database(source: str | Path, destination: str | Path) -> None:
     os.replace(partial, destination)
 
 
+def partial_prefix(destination: Path) -> str:
+    return f".{destination.name}.partial."
+
+
+def remove_leftovers(destination: Path) -> None:
+    """Partial copies an interrupted backup (kill, power cut) left beside `destination`."""
+    for leftover in destination.parent.glob(glob.escape(partial_prefix(destination)) + "*"):
+        leftover.unlink(missing_ok=True)
+
+
 @click.command("backup")
 @with_appcontext
 @click.argument("path", type=click.Path(dir_okay=False, writable=True))
@@ -57,5 +76,29 @@ def backup_command(path: str) -> None:
     click.echo(f"backed up {source} to {path}")
 
 
+@click.command("prune")
+@with_appcontext
+@click.option(
+    "--days",
+    type=click.IntRange(min=1),
+    default=housekeeping.ABANDONED_AFTER_DAYS,
+    show_default=True,
+    help="Untouched for this many days.",
+)
+@click.option("--yes", is_flag=True, help="Delete them (without it, only list them).")
+def prune_command(days: int, yes: bool) -> None:
+    """Remove games that have no hand and were not touched for DAYS days (dry run by default)."""
+    db = get_db()
+    if not yes:
+        found = housekeeping.abandoned_games(db, housekeeping.cutoff(days))
+        for game_id in found:
+            click.echo(game_id)
+        click.echo(f"{len(found)} abandoned game(s) would be removed; --yes removes them")
+        return
+    removed = housekeeping.prune_abandoned(db, days)
+    click.echo(f"removed {len(removed)} abandoned game(s)")
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(backup_command)
+    app.cli.add_command(prune_command)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
+import gc
 import re
+import threading
 import unicodedata
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -12,11 +17,13 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 import weasyprint
-from flask import Blueprint, Response, abort, render_template, request
-from flask_babel import format_date, gettext
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
+from flask_babel import format_date, get_locale, gettext
 from weasyprint.urls import URLFetcher
+from werkzeug.exceptions import ServiceUnavailable
 
 from scorer import STATIC_FOLDER, display, store
+from scorer.cache import LruCache
 from scorer.display import points, side_label
 from scorer.failures import load_game
 from scorer.game import GameState, HandResult, Side
@@ -34,6 +41,14 @@ NAME_MAX = 40
 BLANK_ROWS = {"A4": 25, "letter": 23}
 # The variant whose numbers a blank sheet prints, by its number of sides.
 BLANK_PROFILES = {2: "classic", 3: "three-player"}
+# Rendering is the costliest thing a request can buy: one sheet at a time per worker, a
+# request waits this long for its turn (SHEET_WAIT_SECONDS), then gets 503 with Retry-After.
+SHEET_WAIT_SECONDS = 10
+SHEET_RETRY_AFTER = 5
+# Sheets kept per worker, by (game, version, language, paper): a reprint is a memory read.
+# A 1 000-hand sheet is well under 1 MB, so the cache stays under a few tens of MB.
+SHEET_CACHE_SIZE = 32
+RENDER_LOCK = threading.Lock()
 
 
 class LocalOnlyFetcher(URLFetcher):
@@ -59,6 +74,48 @@ def render_pdf(html: str) -> bytes:
     fetcher = LocalOnlyFetcher((STATIC_FOLDER, FONT_FOLDER))
     base = STATIC_FOLDER.as_uri() + "/"
     return weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).write_pdf()
+
+
+def sheet_cache(app: Flask) -> LruCache[bytes]:
+    return app.extensions.setdefault("scorer.cache.sheets", LruCache(SHEET_CACHE_SIZE))
+
+
+def cached_sheet(key: Hashable, make_html: Callable[[], str]) -> bytes:
+    """The sheet's PDF from the cache, else rendered (one render at a time per worker)."""
+    cache = sheet_cache(current_app)
+    key = (key, str(get_locale()), request.args.get("paper", "a4").strip().lower())
+    found = cache.get(key)
+    if found is not None:
+        return found
+    wait = current_app.config.get("SHEET_WAIT_SECONDS", SHEET_WAIT_SECONDS)
+    if not RENDER_LOCK.acquire(timeout=wait):
+        raise ServiceUnavailable(retry_after=SHEET_RETRY_AFTER)
+    try:
+        found = cache.get(key)  # rendered by the request we waited for?
+        if found is None:
+            found = cache.put(key, render_pdf(make_html()))
+    finally:
+        RENDER_LOCK.release()
+        release_memory()
+    return found
+
+
+def _libc_trim() -> Callable[[int], int] | None:
+    name = ctypes.util.find_library("c")
+    try:
+        return ctypes.CDLL(name).malloc_trim if name else None
+    except (OSError, AttributeError):  # not glibc: nothing to trim
+        return None
+
+
+MALLOC_TRIM = _libc_trim()
+
+
+def release_memory() -> None:
+    """Give a render's memory back: its layout is cyclic garbage, and glibc keeps freed pages."""
+    gc.collect()
+    if MALLOC_TRIM is not None:
+        MALLOC_TRIM(0)
 
 
 def slug(name: str) -> str:
@@ -198,10 +255,16 @@ def game_sheet(game_id: str) -> Response:
     """The game's score sheet, hand by hand, ready to print."""
     size = paper_size()
     record = load_game(game_id)
+    played = game_date(record)
+    data = cached_sheet(("game", game_id, record.version), lambda: game_sheet_html(record, size))
+    return pdf_response(data, f"canasta-{slug(record.name)}-{played.isoformat()}.pdf")
+
+
+def game_sheet_html(record: store.GameRecord, size: str) -> str:
     state = record.state
     profile = state.table.profile
     played = game_date(record)
-    html = render_template(
+    return render_template(
         "pdf/game_sheet.html",
         record=record,
         state=state,
@@ -217,7 +280,6 @@ def game_sheet(game_id: str) -> Response:
         page_counter=page_counter_css(),
         points=points,
     )
-    return pdf_response(render_pdf(html), f"canasta-{slug(record.name)}-{played.isoformat()}.pdf")
 
 
 def blank_sides() -> tuple[int, list[str]]:
@@ -261,8 +323,14 @@ def blank_sheet() -> Response:
     """An empty score grid for tables that keep score with a pen."""
     size = paper_size()
     count, names = blank_sides()
+    key = ("blank", count, tuple(names))
+    data = cached_sheet(key, lambda: blank_sheet_html(count, names, size))
+    return pdf_response(data, f"canasta-blank-sheet-{count}-sides.pdf")
+
+
+def blank_sheet_html(count: int, names: list[str], size: str) -> str:
     profile = get_profile(BLANK_PROFILES[count])
-    html = render_template(
+    return render_template(
         "pdf/blank_sheet.html",
         profile=profile,
         profile_label=PROFILE_LABELS.get(profile.key, profile.key),
@@ -275,4 +343,3 @@ def blank_sheet() -> Response:
         page_counter=page_counter_css(),
         points=points,
     )
-    return pdf_response(render_pdf(html), f"canasta-blank-sheet-{count}-sides.pdf")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, jsonify, make_response, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
@@ -33,7 +33,9 @@ API_MESSAGES = {
     405: N_("this address does not take that method"),
     413: N_("the request is too large"),
     415: N_("send the body as application/json"),
+    429: N_("too many requests from this address; wait and try again"),
     500: N_("something went wrong on our side; nothing was changed"),
+    503: N_("the server is busy; try again in a few seconds"),
 }
 # Marked on its own line: Babel's extractor does not see N_() nested in another call.
 API_REFUSED = N_("the request was refused")
@@ -64,15 +66,20 @@ def _page(status: int, error: HTTPException | None) -> tuple[Response | str, int
         return Response(body, status, mimetype="text/plain"), status
 
 
-def http_error(error: HTTPException) -> tuple[Response | str, int]:
+def http_error(error: HTTPException) -> Response:
     status = error.code or 500
     if _wants_json():
         response = jsonify(error=api_message(status), field=None)
+        response.status_code = status
         allowed = getattr(error, "valid_methods", None)
         if allowed:
             response.headers["Allow"] = ", ".join(allowed)
-        return response, status
-    return _page(status, error)
+    else:
+        response = make_response(_page(status, error))
+    retry_after = getattr(error, "retry_after", None)  # 503 of a busy worker
+    if retry_after is not None and "Retry-After" not in response.headers:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 def unexpected_error(error: Exception) -> tuple[Response | str, int]:

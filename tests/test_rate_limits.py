@@ -1,0 +1,133 @@
+"""Rate limits, the proxy setting and HTTPS cookies (issue #11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer import create_app
+
+GAME = {"sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]}
+
+
+def make_app(tmp_path: Path, **config: object) -> Flask:
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "scorer.sqlite3"),
+            "SECRET_KEY": "test-secret",
+            "WTF_CSRF_ENABLED": False,
+            **config,
+        }
+    )
+
+
+def create(client: FlaskClient, **headers: str) -> int:
+    return client.post("/api/games", json=GAME, headers=headers).status_code
+
+
+def test_limits_are_on_by_default(app: Flask) -> None:
+    assert app.extensions["scorer.limiter"].enabled
+
+
+def test_api_creation_past_the_limit_gets_429_with_retry_after(tmp_path: Path) -> None:
+    client = make_app(tmp_path, RATELIMIT_CREATE_GAME="2/hour").test_client()
+    assert [create(client), create(client)] == [201, 201]
+    refused = client.post("/api/games", json=GAME)
+    assert refused.status_code == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    assert refused.get_json() == {
+        "error": "too many requests from this address; wait and try again",
+        "field": None,
+    }
+
+
+def test_pages_and_api_spend_the_same_budget(tmp_path: Path) -> None:
+    client = make_app(tmp_path, RATELIMIT_CREATE_GAME="1/hour").test_client()
+    assert create(client) == 201
+    page = client.post("/games/new", data={})
+    assert page.status_code == 429
+    assert page.mimetype == "text/html"
+    assert "Retry-After" in page.headers
+    assert "more games or hands than any card table" in page.get_data(as_text=True)
+    assert client.get("/games/new").status_code == 200  # only the POST is counted
+
+
+def test_recording_hands_and_imports_are_limited(tmp_path: Path) -> None:
+    client = make_app(
+        tmp_path, RATELIMIT_RECORD_HAND="1/hour", RATELIMIT_IMPORT_GAME="1/hour"
+    ).test_client()
+    game = client.post("/api/games", json=GAME).get_json()["id"]
+    hand = {"went_out": 0, "sides": [{}, {}]}
+    assert client.post(f"/api/games/{game}/hands", json=hand).status_code != 429
+    assert client.post(f"/api/games/{game}/hands", json=hand).status_code == 429
+    assert client.post(f"/games/{game}/hands/new", data={}).status_code == 429
+    assert client.post("/api/games/import", json={}).status_code != 429
+    assert client.post("/api/games/import", json={}).status_code == 429
+
+
+def test_the_library_setting_turns_limits_off(tmp_path: Path) -> None:
+    client = make_app(
+        tmp_path, RATELIMIT_CREATE_GAME="1/hour", RATELIMIT_ENABLED=False
+    ).test_client()
+    assert [create(client) for _ in range(3)] == [201, 201, 201]
+
+
+def test_forwarded_address_counts_only_behind_a_proxy(tmp_path: Path) -> None:
+    behind = make_app(tmp_path, RATELIMIT_CREATE_GAME="1/hour", BEHIND_PROXY=True)
+    client = behind.test_client()
+    assert create(client, **{"X-Forwarded-For": "203.0.113.1"}) == 201
+    assert create(client, **{"X-Forwarded-For": "203.0.113.1"}) == 429
+    assert create(client, **{"X-Forwarded-For": "203.0.113.2"}) == 201
+
+    direct = make_app(tmp_path, RATELIMIT_CREATE_GAME="1/hour").test_client()
+    assert create(direct, **{"X-Forwarded-For": "203.0.113.1"}) == 201
+    # Without the setting the header is anyone's to forge: the socket's address counts.
+    assert create(direct, **{"X-Forwarded-For": "203.0.113.2"}) == 429
+
+
+def test_proxy_setting_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SCORER_BEHIND_PROXY", "1")
+    client = make_app(tmp_path).test_client()
+    response = client.get("/lang/fr", headers={"X-Forwarded-Proto": "https"})
+    assert "Secure" in response.headers["Set-Cookie"]
+
+
+def set_cookies(response: object) -> dict[str, str]:
+    cookies = {}
+    for header in response.headers.getlist("Set-Cookie"):  # type: ignore[attr-defined]
+        cookies[header.split("=", 1)[0]] = header
+    return cookies
+
+
+@pytest.mark.parametrize(
+    ("behind_proxy", "secure"), [(True, True), (False, False)], ids=["proxy", "direct"]
+)
+def test_cookies_are_secure_over_https_behind_the_proxy(
+    tmp_path: Path, behind_proxy: bool, secure: bool
+) -> None:
+    app = make_app(tmp_path, BEHIND_PROXY=behind_proxy, WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    https = {"X-Forwarded-Proto": "https"}
+    language = set_cookies(client.get("/lang/fr", headers=https))["lang"]
+    session = set_cookies(client.get("/games/new", headers=https))["session"]
+    assert ("; Secure" in language) is secure
+    assert ("; Secure" in session) is secure
+
+
+def test_cookies_over_plain_http_behind_the_proxy_are_not_secure(tmp_path: Path) -> None:
+    client = make_app(tmp_path, BEHIND_PROXY=True, WTF_CSRF_ENABLED=True).test_client()
+    http = {"X-Forwarded-Proto": "http"}
+    assert "; Secure" not in set_cookies(client.get("/lang/fr", headers=http))["lang"]
+    assert "; Secure" not in set_cookies(client.get("/games/new", headers=http))["session"]
+
+
+def test_sessions_are_secure_over_https_without_a_proxy(tmp_path: Path) -> None:
+    client = make_app(tmp_path, WTF_CSRF_ENABLED=True).test_client()
+    response = client.get("/games/new", base_url="https://localhost")
+    assert "; Secure" in set_cookies(response)["session"]

@@ -1,0 +1,92 @@
+"""Sheets that cost what they should: one render at a time, and reprints from the cache."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer import create_app, pdf
+
+FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
+HAND = {
+    "went_out": 0,
+    "concealed": False,
+    "sides": [
+        {"meld_points": 130, "natural_canastas": 1, "mixed_canastas": 0, "red_threes": 0,
+         "hand_points": 0},
+        {"meld_points": 50, "natural_canastas": 0, "mixed_canastas": 0, "red_threes": 0,
+         "hand_points": 85},
+    ],
+}  # fmt: skip
+
+
+@pytest.fixture
+def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every HTML document sent to WeasyPrint (the real renderer still runs)."""
+    seen: list[str] = []
+    real = pdf.render_pdf
+
+    def counting(html: str) -> bytes:
+        seen.append(html)
+        return real(html)
+
+    monkeypatch.setattr(pdf, "render_pdf", counting)
+    return seen
+
+
+def new_game(client: FlaskClient) -> str:
+    game = client.post("/api/games", json={"sides": FOUR}).get_json()["id"]
+    assert client.post(f"/api/games/{game}/hands", json=HAND).status_code == 201
+    return game
+
+
+def test_a_reprint_comes_from_the_cache(client: FlaskClient, renders: list[str]) -> None:
+    game = new_game(client)
+    first = client.get(f"/games/{game}/sheet.pdf")
+    again = client.get(f"/games/{game}/sheet.pdf")
+    assert first.status_code == again.status_code == 200
+    assert again.data == first.data
+    assert len(renders) == 1
+
+
+def test_the_cache_is_kept_per_version_language_and_paper(
+    client: FlaskClient, renders: list[str]
+) -> None:
+    game = new_game(client)
+    sheet = f"/games/{game}/sheet.pdf"
+    client.get(sheet)
+    client.get(sheet + "?paper=letter")
+    client.get(sheet, headers={"Accept-Language": "fr"})
+    assert len(renders) == 3
+    assert client.post(f"/api/games/{game}/hands", json=HAND).status_code == 201
+    client.get(sheet)  # a new hand is a new version: a new sheet
+    assert len(renders) == 4
+    client.get(sheet)
+    client.get(sheet + "?paper=letter")
+    assert len(renders) == 5
+
+
+def test_a_busy_worker_answers_503_with_retry_after(tmp_path: Path) -> None:
+    app: Flask = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "scorer.sqlite3"),
+            "SECRET_KEY": "test-secret",
+            "WTF_CSRF_ENABLED": False,
+            "SHEET_WAIT_SECONDS": 0,
+        }
+    )
+    client = app.test_client()
+    game = new_game(client)
+    assert pdf.RENDER_LOCK.acquire(timeout=60)  # another sheet is rendering
+    try:
+        busy = client.get(f"/games/{game}/sheet.pdf")
+    finally:
+        pdf.RENDER_LOCK.release()
+    assert busy.status_code == 503
+    assert busy.headers["Retry-After"] == str(pdf.SHEET_RETRY_AFTER)
+    assert "busy printing" in busy.get_data(as_text=True)
+    assert client.get(f"/games/{game}/sheet.pdf").status_code == 200
