@@ -10,7 +10,8 @@ import sqlite_utils
 
 from scorer import store
 from scorer.cache import LruCache
-from scorer.club_limits import GAMES_PER_CLUB, check_name, same_name
+from scorer.limits import GAMES_PER_CLUB, same_name
+from scorer.limits import check_club_name as check_name
 from scorer.clubs import (
     Ambiguous,
     ClubConflict,
