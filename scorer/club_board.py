@@ -16,9 +16,9 @@ import sqlite_utils
 from flask import current_app
 
 from scorer import store
-from scorer.display import game_title
 from scorer.cache import LruCache
 from scorer.clubs import ClubRecord, _read_club, snapshot
+from scorer.display import game_title
 from scorer.errors import RuleError
 from scorer.stats import ClubGame, ClubStats, club_stats
 

@@ -160,7 +160,12 @@ def test_home_lists_this_browsers_clubs(client, club):
 def test_qr_and_unknown_club(client, club):
     svg = client.get(f"/clubs/{club}/qr.svg")
     assert svg.status_code == 200 and svg.mimetype == "image/svg+xml"
-    for path in ("/clubs/nope", "/clubs/nope/qr.svg", "/clubs/nope/games/new", "/clubs/nope/night.pdf"):
+    for path in (
+        "/clubs/nope",
+        "/clubs/nope/qr.svg",
+        "/clubs/nope/games/new",
+        "/clubs/nope/night.pdf",
+    ):
         assert client.get(path).status_code == 404, path
 
 

@@ -77,7 +77,7 @@ def per_hand(value: float) -> str:
 
 
 def day_month(iso: str) -> str:
-    """"30 November" in the reader's language."""
+    """ "30 November" in the reader's language."""
     try:
         moment = datetime.fromisoformat(iso)
     except ValueError:
