@@ -18,10 +18,10 @@ from flask import Blueprint, Response, jsonify, request
 from scorer import club_games, clubs, store
 from scorer.cache import app_cache
 from scorer.club_json import club_json
-from scorer.club_limits import IMPORT_MAX_BYTES
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, RuleError
 from scorer.i18n import error_text
+from scorer.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
 from scorer.payloads import PayloadError, game_to_json, parse_game
 
 bp = Blueprint("api_clubs", __name__, url_prefix="/api/clubs")

@@ -10,7 +10,6 @@ import sqlite_utils
 
 from scorer import store
 from scorer.cache import LruCache
-from scorer.club_limits import GAMES_PER_CLUB, check_name, same_name
 from scorer.clubs import (
     Ambiguous,
     ClubConflict,
@@ -32,6 +31,8 @@ from scorer.clubs import (
 from scorer.db import transaction
 from scorer.errors import N_, GameFinished, RuleError
 from scorer.game import Side, play
+from scorer.limits import GAMES_PER_CLUB, same_name
+from scorer.limits import check_club_name as check_name
 from scorer.payloads import default_side_name, game_to_export, parse_export
 from scorer.stats import ClubGame, ClubStats, club_stats
 

@@ -17,9 +17,10 @@ from typing import Any
 import sqlite_utils
 
 from scorer import store
-from scorer.club_limits import GAMES_PER_CLUB, PLAYERS_PER_CLUB, check_name, same_name
 from scorer.db import transaction
 from scorer.errors import N_, RuleError
+from scorer.limits import GAMES_PER_CLUB, PLAYERS_PER_CLUB, same_name
+from scorer.limits import check_club_name as check_name
 from scorer.rules import get_profile, validate_target, with_house_rules
 
 

@@ -17,6 +17,10 @@ from scorer.rules import PROFILES
 NAME_MAX = 40
 # Far more than any game to 20 000 needs; keeps a game (and its import) bounded.
 MAX_HANDS_PER_GAME = 1000
+# A club (scorer/clubs.py): its roster and its games; an export holds every game, a few KiB each.
+PLAYERS_PER_CLUB = 60
+GAMES_PER_CLUB = 2000
+CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
 # RULES.md §3: multiples of 500 from 1 000 to 20 000.
 TARGET_MIN = 1000
 TARGET_MAX = 20000
@@ -58,6 +62,22 @@ def check_name(value: str, field: str, *, required: bool) -> str:
     if all(_invisible(char) for char in value):
         raise RuleError(field, N_("must contain visible characters"))
     return value
+
+
+def check_club_name(value: Any, field: str) -> str:
+    """A required name (a club's or a roster player's) sent as anything: the one name rule."""
+    if not isinstance(value, str):
+        raise RuleError(field, N_("must be text"))
+    return check_name(value, field, required=True)
+
+
+def same_name(a: str, b: str) -> bool:
+    """Two names a table would take for the same person (case and width folded)."""
+    return name_key(a) == name_key(b)
+
+
+def name_key(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def check_target(target: Any) -> int:

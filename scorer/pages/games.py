@@ -48,7 +48,9 @@ from scorer.rules import PROFILES
 
 @bp.get("/")
 def home() -> Page:
-    return render_template("games/home.html", games=my_games())
+    from scorer.pages.clubs import my_clubs
+
+    return render_template("games/home.html", games=my_games(), clubs=my_clubs())
 
 
 def form_sides(form: NewGameForm) -> list[Side]:
