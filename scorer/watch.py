@@ -51,9 +51,7 @@ def watch_url(game_id: str) -> str:
 def game_of(watch_id: str) -> str:
     """The game a watch id shows; 404 for an unknown one (nothing says whether it was one)."""
     row = (
-        get_db()
-        .execute("select game_id from watch_ids where watch_id = ?", [watch_id])
-        .fetchone()
+        get_db().execute("select game_id from watch_ids where watch_id = ?", [watch_id]).fetchone()
     )
     if row is None:
         abort(404)
