@@ -53,10 +53,9 @@ def etag_of(record: store.GameRecord | store.StoredGame) -> str:
     return f"{record.id}.{record.version}"
 
 
-def game_response(
-    record: store.GameRecord, status: int = 200, *, extra: dict[str, Any] | None = None
-) -> Response:
-    response = jsonify({**game_to_json(record), **(extra or {})})
+def game_response(record: store.GameRecord, status: int = 200) -> Response:
+    # Every game answer names its watch address, so a write's answer equals the next GET.
+    response = jsonify({**game_to_json(record), "watch_url": watch.watch_url(record.id)})
     response.status_code = status
     response.set_etag(etag_of(record))
     response.headers["Cache-Control"] = "no-cache"  # always revalidate: scores change
@@ -114,7 +113,7 @@ def get_game(game_id: str) -> Response:
         response = Response(status=304)
         response.set_etag(f"{game_id}.{version}")
         return response
-    return game_response(_load(game_id), extra={"watch_url": watch.watch_url(game_id)})
+    return game_response(_load(game_id))
 
 
 @bp.post("/games/<game_id>/hands")
