@@ -105,7 +105,6 @@ def m005_clubs(db: sqlite_utils.Database) -> None:
     db["club_games"].create_index(["club_id"])
 
 
-
 @migrations()
 def m006_watch_ids(db: sqlite_utils.Database) -> None:
     # A game's second address, for a screen or someone following from home: random on its
@@ -125,6 +124,7 @@ def m006_watch_ids(db: sqlite_utils.Database) -> None:
         "create trigger watch_ids_follow_games after delete on games "
         "begin delete from watch_ids where game_id = old.id; end"
     )
+
 
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
