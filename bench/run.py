@@ -8,7 +8,18 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import clubs, engine, http_load, inprocess, lighthouse, memory, report, sheet, weight
+from bench import (
+    clubs,
+    engine,
+    http_load,
+    inprocess,
+    lighthouse,
+    live,
+    memory,
+    report,
+    sheet,
+    weight,
+)
 from bench.context import Bench
 from bench.measure import Section, machine
 
@@ -27,6 +38,7 @@ def sections() -> list[tuple[int, str, Runner]]:
         (6, "Memory", memory.run),
         (7, "Lighthouse", lighthouse.run),
         (8, "Club page", clubs.run),
+        (9, "Phones at the table", live.run),
     ]
 
 

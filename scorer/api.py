@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from scorer import store
+from scorer import store, watch
 from scorer.cache import app_cache
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, ScorerError
@@ -54,7 +54,8 @@ def etag_of(record: store.GameRecord | store.StoredGame) -> str:
 
 
 def game_response(record: store.GameRecord, status: int = 200) -> Response:
-    response = jsonify(game_to_json(record))
+    # Every game answer names its watch address, so a write's answer equals the next GET.
+    response = jsonify({**game_to_json(record), "watch_url": watch.watch_url(record.id)})
     response.status_code = status
     response.set_etag(etag_of(record))
     response.headers["Cache-Control"] = "no-cache"  # always revalidate: scores change
@@ -106,13 +107,13 @@ def create_game() -> Response:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
-    record = _load(game_id)
-    if etag_of(record) in request.if_none_match:
-        # A phone polling the scoreboard: nothing changed since its last read.
+    version = watch.current_version(game_id)
+    if version is not None and f"{game_id}.{version}" in request.if_none_match:
+        # A phone polling the scoreboard, nothing new: one indexed read, no replay.
         response = Response(status=304)
-        response.set_etag(etag_of(record))
+        response.set_etag(f"{game_id}.{version}")
         return response
-    return game_response(record)
+    return game_response(_load(game_id))
 
 
 @bp.post("/games/<game_id>/hands")

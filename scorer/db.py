@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -102,6 +103,27 @@ def m005_clubs(db: sqlite_utils.Database) -> None:
         not_null={"game_id", "club_id", "filed_at"},
     )
     db["club_games"].create_index(["club_id"])
+
+
+@migrations()
+def m006_watch_ids(db: sqlite_utils.Database) -> None:
+    # A game's second address, for a screen or someone following from home: random on its
+    # own (never derived from the game's id), so it cannot be turned into the writing one.
+    db["watch_ids"].create(
+        {"watch_id": str, "game_id": str},
+        pk="watch_id",
+        not_null={"watch_id", "game_id"},
+    )
+    db["watch_ids"].create_index(["game_id"], unique=True)
+    db["watch_ids"].insert_all(
+        {"watch_id": secrets.token_urlsafe(16), "game_id": row["id"]}
+        for row in db.query("select id from games")
+    )
+    # A deleted game's watch address goes with it (store.delete_game knows nothing of it).
+    db.execute(
+        "create trigger watch_ids_follow_games after delete on games "
+        "begin delete from watch_ids where game_id = old.id; end"
+    )
 
 
 def connect(path: str | Path) -> sqlite_utils.Database:

@@ -63,5 +63,11 @@ def service_worker() -> Response:
 
 def init_app(app: Flask) -> None:
     """Register the blueprint once (the app factory and a test may both ask)."""
+    from scorer import watch  # it uses this module's helpers
+
     if bp.name not in app.blueprints:
         app.register_blueprint(bp)
+    if watch.bp.name not in app.blueprints:
+        app.register_blueprint(watch.bp)
+    # The scoreboard's "Add a phone": addresses another phone can open.
+    app.jinja_env.globals.update(phone_url=absolute_url, watch_url=watch.watch_url)

@@ -5,7 +5,7 @@
    saved offline is kept by outbox.js, which works without this file too. */
 "use strict";
 
-var VERSION = "v1";
+var VERSION = "v2";
 var FILES = "scorer-files-" + VERSION;
 var PAGES = "scorer-pages";
 var MAX_PAGES = 60;
@@ -15,6 +15,8 @@ var PRECACHE = [
   "/static/hand.js",
   "/static/new-game.js",
   "/static/live.js",
+  "/static/share.js",
+  "/static/phones.css",
   "/static/outbox.js",
   "/static/register-sw.js",
   "/static/manifest.webmanifest",

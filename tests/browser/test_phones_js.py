@@ -1,8 +1,7 @@
-"""live.js and outbox.js on the real pages, before the templates carry their hooks.
+"""live.js, outbox.js and the service worker on the real pages, as the templates wire them.
 
-Each test puts the hooks (the data- attributes the templates will set) on the page the
-server sent, then loads the script from /static/: the server, the forms, the one-time token
-and the database are the real ones. Phones are separate browser contexts.
+The server, the forms, the one-time token and the database are the real ones. Phones are
+separate browser contexts.
 """
 
 from __future__ import annotations
@@ -49,18 +48,9 @@ def hands_stored(app: Flask, game_id: str) -> int:
 
 
 def with_outbox(page: Any, game_id: str) -> None:
-    """The hand form's hooks, then outbox.js, as the template will have them."""
+    """The hand form as the server sent it, with outbox.js running (its hooks are there)."""
     wait_for_hand_form(page)
-    page.evaluate(
-        """([game, waiting]) => {
-            const form = document.querySelector("form.hand-form");
-            form.dataset.outbox = game;
-            form.dataset.outboxOne = waiting;
-            form.dataset.outboxMany = "{count} hands waiting to be sent";
-        }""",
-        [game_id, WAITING],
-    )
-    page.add_script_tag(url="/static/outbox.js")
+    assert page.locator(f'form[data-outbox="{game_id}"]').count() == 1
 
 
 def type_hand(page: Any) -> None:
@@ -145,37 +135,16 @@ def test_what_is_typed_survives_a_reload(make_page, live_server):
     assert page.locator("#sides-1-meld_points").input_value() == "55"
 
 
-def with_live(page: Any, game_id: str, *, form: bool) -> None:
-    """The live hooks: on the scoreboard, <main> is the region swapped in place."""
-    page.evaluate(
-        """([game, form]) => {
-            const host = form ? document.querySelector("form.hand-form") : document.body;
-            host.dataset.liveUrl = "/api/games/" + game;
-            host.dataset.version = "1";
-            host.dataset.liveHands = "0";
-            if (form) {
-                host.dataset.liveRecorded = "Another phone just recorded hand {number}";
-            } else {
-                document.querySelector("main").setAttribute("data-live-region", "");
-            }
-        }""",
-        [game_id, form],
-    )
-    page.add_script_tag(url="/static/live.js")
-
-
 def test_a_board_follows_a_hand_recorded_on_another_phone(make_page, live_server):
     game_id = new_game(live_server)
     board = make_page()
     board.goto(f"{live_server}/games/{game_id}")
-    version = board.evaluate(f"fetch('/api/games/{game_id}').then(r => r.json())")["version"]
-    with_live(board, game_id, form=False)
-    board.evaluate(f"document.body.dataset.version = '{version}'")
-    board.evaluate("document.querySelector('main').dataset.marker = 'old'")
+    board.wait_for_load_state("load")
+    board.evaluate("document.querySelector('#live-board').dataset.marker = 'old'")
     status, _, _ = call("POST", f"{live_server}/api/games/{game_id}/hands", HAND)
     assert status == 201
     board.wait_for_selector(".hands .hand-row")  # swapped in, without a reload
-    assert board.evaluate("document.querySelector('main').dataset.marker") is None
+    assert board.evaluate("document.querySelector('#live-board').dataset.marker") is None
     assert board.evaluate("performance.getEntriesByType('navigation').length") == 1
 
 
@@ -184,7 +153,6 @@ def test_an_open_hand_form_is_told_before_saving(make_page, live_server):
     phone = make_page()
     phone.goto(f"{live_server}/games/{game_id}/hands/new")
     wait_for_hand_form(phone)
-    with_live(phone, game_id, form=True)
     status, _, _ = call("POST", f"{live_server}/api/games/{game_id}/hands", HAND)
     assert status == 201
     phone.wait_for_selector("[data-live-banner]:has-text('Another phone just recorded hand 1')")
@@ -204,7 +172,6 @@ def test_on_localhost_a_visited_game_opens_offline(make_page, live_server):
     board = f"{live_server}/games/{game_id}"
     page.goto(board)
     assert page.evaluate("window.isSecureContext")  # loopback counts as secure
-    page.add_script_tag(url="/static/register-sw.js")
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     page.reload()  # through the worker now: it keeps this copy

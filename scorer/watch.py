@@ -1,0 +1,137 @@
+"""The watch link: a game's second address, read only, for a club screen or a relative at home.
+
+`/watch/<watch_id>` shows the live scoreboard with no form and no link to any write; with
+`Accept: application/json` it answers the game's JSON without its `id` (nor `watch_url`).
+The watch id is random on its own (table `watch_ids`, migration m006), so it cannot be
+turned into the game's address; and there is no write route under /watch at all.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import sqlite_utils
+from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask_babel import get_locale
+from markupsafe import Markup
+
+from scorer import store
+from scorer.cache import app_cache
+from scorer.db import get_db, transaction
+from scorer.failures import load_game
+from scorer.pages.board import board_context
+from scorer.payloads import game_to_json
+from scorer.phones import absolute_url, svg_response
+from scorer.qr import qr_svg
+
+bp = Blueprint("watch", __name__)
+
+
+def watch_id_of(db: sqlite_utils.Database, game_id: str) -> str:
+    """The game's watch id, made on first need (games created after the migration)."""
+    row = db.execute("select watch_id from watch_ids where game_id = ?", [game_id]).fetchone()
+    if row:
+        return str(row[0])
+    with transaction(db):
+        # Two phones asking at once: the unique game_id keeps the first one made.
+        db.execute(
+            "insert or ignore into watch_ids (watch_id, game_id) values (?, ?)",
+            [secrets.token_urlsafe(16), game_id],
+        )
+    return str(
+        db.execute("select watch_id from watch_ids where game_id = ?", [game_id]).fetchone()[0]
+    )
+
+
+def watch_url(game_id: str) -> str:
+    return f"/watch/{watch_id_of(get_db(), game_id)}"
+
+
+def game_of(watch_id: str) -> str:
+    """The game a watch id shows; 404 for an unknown one (nothing says whether it was one)."""
+    row = (
+        get_db().execute("select game_id from watch_ids where watch_id = ?", [watch_id]).fetchone()
+    )
+    if row is None:
+        abort(404)
+    return str(row[0])
+
+
+def current_version(game_id: str) -> int | None:
+    """The game's version alone: enough to answer a live check that finds nothing new."""
+    row = get_db().execute("select version from games where id = ?", [game_id]).fetchone()
+    return None if row is None else int(row[0])
+
+
+def watch_etag(watch_id: str, version: int) -> str:
+    # Built from the watch id, never the game's: a header must not leak the writing address.
+    return f"w.{watch_id}.{version}"
+
+
+def wants_json() -> bool:
+    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
+    return best == "application/json"
+
+
+def watch_json(record: store.GameRecord) -> dict[str, Any]:
+    game = game_to_json(record)
+    game.pop("id", None)
+    game.pop("watch_url", None)
+    return game
+
+
+def hands_html(record: store.GameRecord, watch_id: str) -> Markup:
+    """The list of hands without the correction buttons, once per version and language."""
+    key = ("watch", record.id, record.version, str(get_locale()))
+    return app_cache("hands_html").get_or_make(
+        key,
+        lambda: Markup(
+            render_template(
+                "games/_hands.html",
+                game=record,
+                hands=list(reversed(record.state.results)),
+                read_only=True,
+            )
+        ),
+    )
+
+
+@bp.get("/watch/<watch_id>")
+def watch(watch_id: str) -> Response | str:
+    game_id = game_of(watch_id)
+    version = current_version(game_id)
+    if version is None:
+        abort(404)
+    etag = watch_etag(watch_id, version)
+    as_json = wants_json()
+    if as_json and etag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        record = load_game(game_id)
+        etag = watch_etag(watch_id, record.version)
+        if as_json:
+            response = jsonify(watch_json(record))
+        else:
+            response = Response(render_watch(record, watch_id), mimetype="text/html")
+    if as_json:
+        response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Accept")  # one address, a page or JSON
+    return response
+
+
+def render_watch(record: store.GameRecord, watch_id: str) -> str:
+    return render_template(
+        "watch/board.html",
+        watch_id=watch_id,
+        watch_etag=watch_etag(watch_id, record.version),
+        hands_html=hands_html(record, watch_id),
+        **board_context(record),
+    )
+
+
+@bp.get("/watch/<watch_id>/qr.svg")
+def watch_qr(watch_id: str) -> Response:
+    game_of(watch_id)
+    return svg_response(qr_svg(absolute_url(f"/watch/{watch_id}")))
