@@ -331,8 +331,8 @@ def test_card_counter_decides_the_points(app: Flask, client: FlaskClient) -> Non
     game_id = start(client)
     data = hand_form(
         [
-            # 1 joker, 2 aces/twos, 3 tens, 2 fives = 50 + 40 + 30 + 10 = 130 melded.
-            {"meld_points": 999, "meld_jokers": 1, "meld_twenty": 2, "meld_ten": 3,
+            # A natural canasta of seven tens, two fives with a joker: 70 + 10 + 50 = 130.
+            {"meld_points": 999, "meld_jokers": 1, "meld_ten": 7,
              "meld_five": 2, "natural_canastas": 1, "red_threes": 2},
             # 85 in hand as counted cards: 1 joker, 1 ten, 5 fives = 50 + 10 + 25.
             {"meld_points": 50, "hand_jokers": 1, "hand_ten": 1, "hand_five": 5},
@@ -343,11 +343,11 @@ def test_card_counter_decides_the_points(app: Flask, client: FlaskClient) -> Non
     game = loaded(app, game_id)
     assert game.state.totals == (930, -35)
     stored = game.state.results[0].hand.sides
-    assert stored[0].meld_cards is not None and stored[0].meld_cards.twenty == 2
+    assert stored[0].meld_cards is not None and stored[0].meld_cards.ten == 7
     assert stored[1].hand_cards is not None and stored[1].hand_cards.five == 5
     # The correction form shows the counts again, in an open counter.
     page = text(client.get(f"/games/{game_id}/hands/1/edit"))
-    assert input_value(page, "sides-0-meld_ten") == "3"
+    assert input_value(page, "sides-0-meld_ten") == "7"
     assert input_value(page, "sides-0-meld_points") == ""
     assert '<details class="counter" data-counter="meld" open>' in page
 

@@ -12,8 +12,8 @@ from flask import Blueprint
 bp = Blueprint("pages", __name__)
 
 # Each module adds its routes to bp; a new idea (clubs, phones...) is one more module here.
-from scorer.pages import board, games, hands  # noqa: E402
+from scorer.pages import after_end, board, games, hands  # noqa: E402
 from scorer.pages.board import scoreboard  # noqa: E402
 from scorer.pages.common import remember  # noqa: E402
 
-__all__ = ["bp", "board", "games", "hands", "remember", "scoreboard"]
+__all__ = ["after_end", "bp", "board", "games", "hands", "remember", "scoreboard"]
