@@ -32,6 +32,7 @@ from scorer.game import (
     without_after_end,
 )
 from scorer.hands import CardCounts, Hand, SideHand
+from scorer.irregular import CONFIRMABLE
 from scorer.limits import check_game, check_hand_count
 from scorer.rules import get_profile, with_house_rules, with_target
 
@@ -380,11 +381,12 @@ def record_hand(
     version: int | None = None,
     idempotency_key: str | None = None,
     cache: LruCache | None = None,
-    confirmed: frozenset[str] = frozenset(),
+    confirmed: frozenset[str] | None = None,
 ) -> GameRecord:
     """Add a hand at the end of the game, in one transaction; returns the new game.
 
-    An irregular hand (§2b) is refused (NeedsConfirmation) unless its kind is ``confirmed``.
+    With ``confirmed`` (the pages and the API always give it), an irregular hand (§2b) is
+    refused (NeedsConfirmation) unless its kind is in it; without, it is not asked about.
     With an idempotency key, a repeat of the same request records nothing and returns the
     game as it is (a double tap, a resubmitted form, a retry after the network dropped).
     """
@@ -439,19 +441,21 @@ def replace_hand(
     hand: Hand,
     *,
     version: int | None = None,
-    confirmed: frozenset[str] = frozenset(),
+    confirmed: frozenset[str] | None = None,
 ) -> GameRecord:
     """Correct hand `number` (from 1); everything after it is recomputed.
 
-    The corrected hand is checked as a new one (asked about if irregular). If it makes the
-    game end earlier, the later hands stay, played after the end (§2c).
+    The corrected hand is checked as a new one (asked about if irregular, as in
+    :func:`record_hand`). If it makes the game end earlier, the later hands stay, played
+    after the end (§2c).
     """
+    agreed = CONFIRMABLE if confirmed is None else confirmed
     with transaction(db):
         record = load_game(db, game_id)
         _hand_index(record, number)
         _check_version(record, version)
         hands = _hands_of(record)
-        state = _replayed(lambda: correct(record.table, hands, number, hand, confirmed=confirmed))
+        state = _replayed(lambda: correct(record.table, hands, number, hand, confirmed=agreed))
         db.execute(
             "update hands set went_out = ?, concealed = ?, sides = ? "
             "where game_id = ? and number = ?",

@@ -561,19 +561,23 @@ def test_correcting_a_hand_recomputes_what_follows(app: Flask, client: FlaskClie
     assert minimums(page) == [50, 50]
 
 
-def test_correction_that_ends_the_game_early_is_refused(app: Flask, client: FlaskClient) -> None:
+def test_correction_that_ends_the_game_early_is_accepted(app: Flask, client: FlaskClient) -> None:
     game_id = start(client, target="1000")
     record(client, game_id, TYPICAL)  # 930, -35
-    record(client, game_id, TYPICAL)  # 1 860: A wins
+    record(client, game_id, hand_form([{"meld_points": 50}, {"meld_points": 50}], "none"))
     form = text(client.get(f"/games/{game_id}/hands/1/edit"))
-    assert "Winner: Ann &amp; Bob" in text(client.get(f"/games/{game_id}"))
-    # Making hand 1 reach 1 000 would end the game before hand 2.
+    # Making hand 1 reach 1 000 ends the game there (§2c): hand 2 stays, counting for nothing.
     bigger = dict(TYPICAL, version=hidden(form, "version"))
     bigger["sides-0-meld_points"] = "200"  # 200 + 500 + 200 + 100 = 1 000
     response = client.post(f"/games/{game_id}/hands/1/edit", data=bigger)
-    assert response.status_code == 409
-    assert 'class="banner error"' in text(response)
-    assert loaded(app, game_id).state.totals == (1860, -70)
+    assert response.status_code == 303
+    state = loaded(app, game_id).state
+    assert (state.totals, state.ended_at, state.after_end) == ((1000, -35), 1, (2,))
+    board = text(client.get(f"/games/{game_id}"))
+    assert "Winner: Ann &amp; Bob" in board
+    assert 'class="hand-row after-end"' in board
+    assert "Played after the end: counts for nothing" in board
+    assert "Remove the hand played after the end" in board
 
 
 def test_correcting_a_hand_removed_on_another_phone(app: Flask, client: FlaskClient) -> None:

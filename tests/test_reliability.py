@@ -217,6 +217,8 @@ def played_game(client: FlaskClient) -> dict:
                 {"meld_cards": {"ten": 4}, "hand_cards": {"jokers": 1, "five": 2}},
                 {"meld_points": 90, "mixed_canastas": 1},
             ],
+            # Ann & Bob's 40 are below their minimum of 50: the table confirms it (§2b).
+            "confirm": ["opening_minimum"],
         },
     )
     client.post(url, json=hand(side(0, reds=1, left=30), side(60)))

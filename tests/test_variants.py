@@ -356,8 +356,9 @@ def test_house_rules_change_the_scores_end_to_end(client: FlaskClient) -> None:
     assert minimums(game) == [60, 100]
 
     # Red threes count against a side that melded nothing, at the house value: -150 - 150.
-    game = post_hand(client, gid, side(0, red=2, hand=10), side(60))
-    assert totals(game) == [1610 - 310, 3025 + 60]
+    # Bob & Dan's melds reach their minimum of 100.
+    game = post_hand(client, gid, side(0, red=2, hand=10), side(100))
+    assert totals(game) == [1610 - 310, 3025 + 100]
     assert [hand["sides"][0]["score"]["red_threes"] for hand in game["hands"]] == [300, 0, -300]
 
 
