@@ -24,6 +24,7 @@ from scorer.payloads import (
     PayloadError,
     game_to_export,
     game_to_json,
+    parse_confirm,
     parse_export,
     parse_game,
     parse_hand,
@@ -136,6 +137,7 @@ def add_hand(game_id: str) -> Response:
             version=expected_version(record),
             idempotency_key=key,
             cache=app_cache("games"),
+            confirmed=parse_confirm(json_body()),
         ),
         201,
     )
@@ -167,7 +169,14 @@ def replace_hand(game_id: str, number: int) -> Response:
     _check_hand_number(record, number)
     hand = _hand_from_body()
     return game_response(
-        _act(store.replace_hand, game_id, number, hand, version=expected_version(record))
+        _act(
+            store.replace_hand,
+            game_id,
+            number,
+            hand,
+            version=expected_version(record),
+            confirmed=parse_confirm(json_body()),
+        )
     )
 
 
@@ -176,6 +185,13 @@ def delete_hand(game_id: str, number: int) -> Response:
     record = _load(game_id)
     _check_hand_number(record, number)
     return game_response(_act(store.delete_hand, game_id, number, version=expected_version(record)))
+
+
+@bp.delete("/games/<game_id>/hands/after-end")
+def delete_after_end(game_id: str) -> Response:
+    """One request removes every hand played after the game's end (§2c)."""
+    record = _load(game_id)
+    return game_response(_act(store.delete_after_end, game_id, version=expected_version(record)))
 
 
 @bp.get("/games/<game_id>/export")

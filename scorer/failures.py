@@ -15,6 +15,7 @@ from scorer.cache import app_cache
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, RuleError, ScorerError
 from scorer.i18n import error_text
+from scorer.irregular import NeedsConfirmation
 from scorer.payloads import PayloadError
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,10 @@ def answer(error: ScorerError) -> tuple[Response | str, int]:
 
     status = status_of(error, api=_wants_json())
     if _wants_json():
-        return jsonify(error=error_text(error), field=error.field), status
+        body = {"error": error_text(error), "field": error.field}
+        if isinstance(error, NeedsConfirmation):
+            body["confirm"] = error.confirm  # send it back in "confirm" to record the hand
+        return jsonify(body), status
     return _page(status, None)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from scorer.errors import N_, ScorerError
 from scorer.game import Side
 from scorer.hands import CardCounts, Hand, SideHand
+from scorer.irregular import CONFIRMABLE
 from scorer.limits import (
     SIDES_MAX,
     check_hand_count,
@@ -25,8 +26,8 @@ from scorer.store import GameRecord, StoredGame, side_to_dict
 GAME_FIELDS = frozenset({"name", "profile", "target", "first_dealer", "sides", "rules"})
 SIDE_FIELDS = frozenset({"name", "players"})
 SIDE_OUTPUT_FIELDS = frozenset({"total", "opening_minimum"})
-HAND_FIELDS = frozenset({"went_out", "concealed", "sides"})
-HAND_OUTPUT_FIELDS = frozenset({"number", "dealer"})
+HAND_FIELDS = frozenset({"went_out", "concealed", "sides", "confirm"})
+HAND_OUTPUT_FIELDS = frozenset({"number", "dealer", "irregular", "after_end"})
 SIDE_HAND_FIELDS = frozenset(
     {
         "meld_points",
@@ -166,6 +167,27 @@ def parse_hand(data: Any) -> Hand:
     return _hand(data, None)
 
 
+def parse_confirm(data: Any) -> frozenset[str]:
+    """What the table confirms with a hand (§2b): ``"confirm": ["opening_minimum"]``.
+
+    Only irregularities can be confirmed; a name that is not one is refused, so a misspelt
+    one is not taken for a confirmation. One the hand does not need is ignored later.
+    """
+    if not isinstance(data, dict) or data.get("confirm") is None:
+        return frozenset()
+    raw = data["confirm"]
+    if not isinstance(raw, list):
+        raise _type_error("confirm", N_("must be a list of what the table confirms"))
+    for k, kind in enumerate(raw[:10]):
+        if kind not in CONFIRMABLE:
+            raise _type_error(
+                f"confirm[{k}]", N_("is not something the scorer asks the table to confirm")
+            )
+    if len(raw) > 10:
+        raise _type_error("confirm", N_("must be a list of what the table confirms"))
+    return frozenset(raw)
+
+
 def _hand(data: Any, path: str | None) -> Hand:
     prefix = f"{path}." if path else ""
     data = _object(data, path, HAND_FIELDS, HAND_OUTPUT_FIELDS)
@@ -268,6 +290,9 @@ def game_to_json(record: GameRecord) -> dict[str, Any]:
                 "went_out": result.hand.went_out,
                 "concealed": result.hand.concealed,
                 "dealer": result.dealer,
+                # What the table confirmed (§2b), and whether it came after the end (§2c).
+                "irregular": list(dict.fromkeys(item.kind for item in result.irregular)),
+                "after_end": result.after_end,
                 "sides": [
                     {
                         **side_to_dict(side),
@@ -292,6 +317,7 @@ def game_to_json(record: GameRecord) -> dict[str, Any]:
         "dealer_next": state.dealer_next,
         "sitting_out_next": list(state.sitting_out_next),
         "winner": state.winner,
+        "ended_at": state.ended_at,
         "tied": state.tied,
         "finished": state.finished,
     }

@@ -189,6 +189,8 @@ class SheetRow:
     dealer: str
     stock_ran_out: bool
     sides: tuple[SideCells, ...]
+    irregular: bool = False  # confirmed by the table (§2b): a footnote mark
+    after_end: bool = False  # played after the end, counts for nothing (§2c)
 
 
 def sheet_row(result: HandResult) -> SheetRow:
@@ -207,7 +209,14 @@ def sheet_row(result: HandResult) -> SheetRow:
         )
         for i, score in enumerate(result.scores)
     )
-    return SheetRow(result.number, result.dealer, went_out is None, cells)
+    return SheetRow(
+        result.number,
+        result.dealer,
+        went_out is None,
+        cells,
+        irregular=bool(result.irregular),
+        after_end=result.after_end,
+    )
 
 
 def side_groups(count: int) -> list[list[int]]:

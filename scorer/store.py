@@ -10,6 +10,7 @@ import hashlib
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -19,8 +20,19 @@ import sqlite_utils
 from scorer.cache import LruCache
 from scorer.db import transaction
 from scorer.errors import N_, GameFinished, RuleError, ScorerError
-from scorer.game import GameState, Side, Table, add_hand, make_table, play
+from scorer.game import (
+    GameState,
+    Side,
+    Table,
+    add_hand,
+    correct,
+    make_table,
+    play,
+    remove,
+    without_after_end,
+)
 from scorer.hands import CardCounts, Hand, SideHand
+from scorer.irregular import CONFIRMABLE
 from scorer.limits import check_game, check_hand_count
 from scorer.rules import get_profile, with_house_rules, with_target
 
@@ -151,16 +163,16 @@ def import_game(
 ) -> str:
     """Store an exported game under a new id, all its hands in the same transaction.
 
-    The hands are replayed first: a refusal names the hand (`hands[2].sides[0]...`) and
-    nothing is stored. A new id keeps ids unguessable whatever the file says.
+    The hands are replayed first, against every rule of §2: a refusal names the hand
+    (`hands[2].sides[0]...`) and nothing is stored. Irregular hands (§2b) are taken as the
+    table confirmed them, and hands after the end are kept, counting for nothing (§2c).
+    A new id keeps ids unguessable whatever the file says.
     """
     check_game(name, sides)
     check_hand_count(len(hands))
     table = build_table(profile_key, target, house_rules, sides, first_dealer)
     try:
-        play(table, hands)
-    except GameFinished:
-        raise
+        play(table, hands, strict=True)
     except RuleError as error:
         index = (error.hand_number or 1) - 1
         field = f"hands[{index}].{error.field}" if error.field else f"hands[{index}]"
@@ -369,9 +381,12 @@ def record_hand(
     version: int | None = None,
     idempotency_key: str | None = None,
     cache: LruCache | None = None,
+    confirmed: frozenset[str] | None = None,
 ) -> GameRecord:
     """Add a hand at the end of the game, in one transaction; returns the new game.
 
+    With ``confirmed`` (the pages and the API always give it), an irregular hand (§2b) is
+    refused (NeedsConfirmation) unless its kind is in it; without, it is not asked about.
     With an idempotency key, a repeat of the same request records nothing and returns the
     game as it is (a double tap, a resubmitted form, a retry after the network dropped).
     """
@@ -383,7 +398,8 @@ def record_hand(
             raise GameFinished(None, N_("this game is over: it takes no further hands"))
         _check_version(record, version)
         check_hand_count(len(record.state.results) + 1)
-        state = add_hand(record.state, hand)  # validates; raises before anything is written
+        # Validates (and asks); raises before anything is written.
+        state = add_hand(record.state, hand, confirmed=confirmed)
         db["hands"].insert(_hand_row(game_id, len(record.state.results) + 1, hand))
         if idempotency_key is not None:
             db["idempotency_keys"].insert(
@@ -425,15 +441,21 @@ def replace_hand(
     hand: Hand,
     *,
     version: int | None = None,
+    confirmed: frozenset[str] | None = None,
 ) -> GameRecord:
-    """Correct hand `number` (from 1); everything after it is recomputed."""
+    """Correct hand `number` (from 1); everything after it is recomputed.
+
+    The corrected hand is checked as a new one (asked about if irregular, as in
+    :func:`record_hand`). If it makes the game end earlier, the later hands stay, played
+    after the end (§2c).
+    """
+    agreed = CONFIRMABLE if confirmed is None else confirmed
     with transaction(db):
         record = load_game(db, game_id)
-        index = _hand_index(record, number)
+        _hand_index(record, number)
         _check_version(record, version)
         hands = _hands_of(record)
-        hands[index] = hand
-        state = _replay_correction(record.table, hands, index)
+        state = _replayed(lambda: correct(record.table, hands, number, hand, confirmed=agreed))
         db.execute(
             "update hands set went_out = ?, concealed = ?, sides = ? "
             "where game_id = ? and number = ?",
@@ -449,15 +471,13 @@ def replace_hand(
     return _written(record, state, stamp)
 
 
-def _replay_correction(table: Table, hands: list[Hand], index: int) -> GameState:
-    """Replay corrected hands; a refusal in the corrected hand names its own field."""
+def _replayed(change: Callable[[], GameState]) -> GameState:
+    """A correction's replay; a refusal in a later stored hand says which hand it is."""
     try:
-        return play(table, hands)
-    except GameFinished:
-        raise
+        return change()
     except RuleError as error:
-        if error.hand_number == index + 1:
-            raise RuleError(error.field, error.template, **error.params) from error
+        if error.hand_number is None:  # the corrected hand itself: its own field
+            raise
         raise RuleError(
             "hands",
             N_("this change makes hand {number} impossible: {reason}"),
@@ -472,11 +492,9 @@ def delete_hand(
     """Remove hand `number`; later hands are renumbered and recomputed."""
     with transaction(db):
         record = load_game(db, game_id)
-        index = _hand_index(record, number)
+        _hand_index(record, number)
         _check_version(record, version)
-        hands = _hands_of(record)
-        del hands[index]
-        state = _replay_correction(record.table, hands, -1)
+        state = _replayed(lambda: remove(record.table, _hands_of(record), number))
         db.execute("delete from hands where game_id = ? and number = ?", [game_id, number])
         # Two steps keep (game_id, number) unique while the later hands move down by one.
         db.execute(
@@ -486,6 +504,25 @@ def delete_hand(
         db.execute(
             "update hands set number = -number - 1 where game_id = ? and number < 0", [game_id]
         )
+        stamp = _touch(db, game_id)
+    return _written(record, state, stamp)
+
+
+def delete_after_end(
+    db: sqlite_utils.Database, game_id: str, *, version: int | None = None
+) -> GameRecord:
+    """Remove, in one step, every hand played after the game's end (§2c).
+
+    A game with none is returned as it is: a repeated request changes nothing.
+    """
+    with transaction(db):
+        record = load_game(db, game_id)
+        _check_version(record, version)
+        if not record.state.after_end:
+            return record
+        kept = without_after_end(record.state)
+        state = play(record.table, kept)
+        db.execute("delete from hands where game_id = ? and number > ?", [game_id, len(kept)])
         stamp = _touch(db, game_id)
     return _written(record, state, stamp)
 

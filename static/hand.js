@@ -149,6 +149,15 @@
       output.parentNode.hidden = false;
     }
 
+    // The rule book's hint (never a refusal): a side that did not go out still holds cards.
+    function hint(column, out, p) {
+      var note = column.querySelector("[data-hint-for]");
+      if (!note) return;
+      var empty = !!out && out.value !== column.dataset.column && p.hand === 0;
+      note.textContent = empty ? d.hintEmpty : "";
+      note.hidden = !empty;
+    }
+
     function update() {
       var out = form.querySelector('[name="went_out"]:checked');
       var concealed = form.querySelector('[name="concealed"]');
@@ -157,7 +166,9 @@
       concealed.disabled = nobody;
       if (nobody) concealed.checked = false;
       each(form.querySelectorAll("[data-column]"), function (column) {
-        show(column, parts(column, out, concealed.checked));
+        var p = parts(column, out, concealed.checked);
+        show(column, p);
+        hint(column, out, p);
       });
     }
 

@@ -52,16 +52,24 @@ def running(command: list[str], env: dict[str, str], port: int, log: Path) -> It
 def random_hand(rng, unique_left: int) -> dict[str, Any]:
     """A valid classic hand of modest score (about 180 on average for side A: a hundred
     hands stay under a target of 20 000); side B's points in hand are `unique_left` (a
-    multiple of 5, at most 800), so each stored hand can be traced to its request."""
+    multiple of 5, at most 800), so each stored hand can be traced to its request.
+
+    A side melds nothing or at least 15 points (three 5-point cards). Melds below a side's
+    opening minimum are possible at a real table, so the body confirms them (§2b)."""
     went_out = rng.choice([None] * 8 + [0, 1])
     reds = [rng.randint(0, 2), rng.randint(0, 2)]
     sides = []
     for index in (0, 1):
         natural = 1 if went_out == index else 0
-        meld = rng.randrange(35 if natural else 0, 105, 5)
+        meld = rng.choice([0, *range(15, 105, 5)]) if not natural else rng.randrange(35, 105, 5)
         left = unique_left if index == 1 else rng.randrange(0, 60, 5)
         sides.append(side(meld, natural=natural, reds=reds[index], left=left))
-    return {"went_out": went_out, "concealed": False, "sides": sides}
+    return {
+        "went_out": went_out,
+        "concealed": False,
+        "sides": sides,
+        "confirm": ["opening_minimum"],
+    }
 
 
 def expected_score(hand: dict[str, Any], index: int) -> int:

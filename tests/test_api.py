@@ -460,18 +460,24 @@ def test_a_won_game_can_still_be_corrected(client):
     add(client, game["id"], hand(side(50), side(50)))
 
 
-def test_a_correction_that_ends_the_game_early_is_409(app, client):
+def test_a_correction_that_ends_the_game_early_ends_it_there(app, client):
     game = new_game(client, target=1000)
     gid = game["id"]
     add(client, gid, hand(side(100, natural=1), side(50)))  # A 600
     add(client, gid, hand(side(300), side(50)))  # A 900: nobody at 1 000 yet
-    before = dump(app)
-    # Hand 1 made 1 100 would end the game at hand 1, before its last hand.
-    assert_refusal(client.put(f"/api/games/{gid}/hands/1", json=WINNING), 409, "hands")
-    assert dump(app) == before
+    # Hand 1 made 1 100 (300 + 500 + 200 + 100 for A) ends the game at hand 1 (§2c).
+    response = client.put(f"/api/games/{gid}/hands/1", json=WINNING)
+    assert response.status_code == 200, response.json
+    game = response.json
+    assert (game["winner"], game["ended_at"], game["finished"]) == (0, 1, True)
+    assert [h["after_end"] for h in game["hands"]] == [False, True]
+    # Hand 2 is kept but counts for nothing: A stays at 1 100, B at 50 - 20 = 30.
+    assert [s["total"] for s in game["sides"]] == [1100, 30]
+    # The game takes no further hands.
+    assert_refusal(client.post(f"/api/games/{gid}/hands", json=hand(side(50), side(50))), 409)
 
 
-def test_a_deletion_that_ends_the_game_early_is_409(app, client):
+def test_a_deletion_that_ends_the_game_early_ends_it_there(app, client):
     game = new_game(client, target=1000)
     gid = game["id"]
     add(client, gid, hand(side(100, natural=1), side(50)))  # A 600
@@ -480,10 +486,13 @@ def test_a_deletion_that_ends_the_game_early_is_409(app, client):
     # Un-win it by correcting hand 3 down, and play one more.
     client.put(f"/api/games/{gid}/hands/3", json=hand(side(500), side(50)))  # A 900
     add(client, gid, hand(side(50), side(50)))  # A 950
-    before = dump(app)
-    # Without hand 2, A would have 600 + 500 = 1 100 at hand 2 of 3: refused.
-    assert_refusal(client.delete(f"/api/games/{gid}/hands/2"), 409, "hands")
-    assert dump(app) == before
+    # Without hand 2, A has 600 + 500 = 1 100 at hand 2 of 3: the game ends there.
+    response = client.delete(f"/api/games/{gid}/hands/2")
+    assert response.status_code == 200, response.json
+    game = response.json
+    assert (game["winner"], game["ended_at"]) == (0, 2)
+    assert [h["after_end"] for h in game["hands"]] == [False, False, True]
+    assert [s["total"] for s in game["sides"]] == [1100, 100]
 
 
 # --- errors outside the contract's routes ---------------------------------------------------

@@ -331,8 +331,8 @@ def test_card_counter_decides_the_points(app: Flask, client: FlaskClient) -> Non
     game_id = start(client)
     data = hand_form(
         [
-            # 1 joker, 2 aces/twos, 3 tens, 2 fives = 50 + 40 + 30 + 10 = 130 melded.
-            {"meld_points": 999, "meld_jokers": 1, "meld_twenty": 2, "meld_ten": 3,
+            # A natural canasta of seven tens, two fives with a joker: 70 + 10 + 50 = 130.
+            {"meld_points": 999, "meld_jokers": 1, "meld_ten": 7,
              "meld_five": 2, "natural_canastas": 1, "red_threes": 2},
             # 85 in hand as counted cards: 1 joker, 1 ten, 5 fives = 50 + 10 + 25.
             {"meld_points": 50, "hand_jokers": 1, "hand_ten": 1, "hand_five": 5},
@@ -343,11 +343,11 @@ def test_card_counter_decides_the_points(app: Flask, client: FlaskClient) -> Non
     game = loaded(app, game_id)
     assert game.state.totals == (930, -35)
     stored = game.state.results[0].hand.sides
-    assert stored[0].meld_cards is not None and stored[0].meld_cards.twenty == 2
+    assert stored[0].meld_cards is not None and stored[0].meld_cards.ten == 7
     assert stored[1].hand_cards is not None and stored[1].hand_cards.five == 5
     # The correction form shows the counts again, in an open counter.
     page = text(client.get(f"/games/{game_id}/hands/1/edit"))
-    assert input_value(page, "sides-0-meld_ten") == "3"
+    assert input_value(page, "sides-0-meld_ten") == "7"
     assert input_value(page, "sides-0-meld_points") == ""
     assert '<details class="counter" data-counter="meld" open>' in page
 
@@ -561,19 +561,23 @@ def test_correcting_a_hand_recomputes_what_follows(app: Flask, client: FlaskClie
     assert minimums(page) == [50, 50]
 
 
-def test_correction_that_ends_the_game_early_is_refused(app: Flask, client: FlaskClient) -> None:
+def test_correction_that_ends_the_game_early_is_accepted(app: Flask, client: FlaskClient) -> None:
     game_id = start(client, target="1000")
     record(client, game_id, TYPICAL)  # 930, -35
-    record(client, game_id, TYPICAL)  # 1 860: A wins
+    record(client, game_id, hand_form([{"meld_points": 50}, {"meld_points": 50}], "none"))
     form = text(client.get(f"/games/{game_id}/hands/1/edit"))
-    assert "Winner: Ann &amp; Bob" in text(client.get(f"/games/{game_id}"))
-    # Making hand 1 reach 1 000 would end the game before hand 2.
+    # Making hand 1 reach 1 000 ends the game there (§2c): hand 2 stays, counting for nothing.
     bigger = dict(TYPICAL, version=hidden(form, "version"))
     bigger["sides-0-meld_points"] = "200"  # 200 + 500 + 200 + 100 = 1 000
     response = client.post(f"/games/{game_id}/hands/1/edit", data=bigger)
-    assert response.status_code == 409
-    assert 'class="banner error"' in text(response)
-    assert loaded(app, game_id).state.totals == (1860, -70)
+    assert response.status_code == 303
+    state = loaded(app, game_id).state
+    assert (state.totals, state.ended_at, state.after_end) == ((1000, -35), 1, (2,))
+    board = text(client.get(f"/games/{game_id}"))
+    assert "Winner: Ann &amp; Bob" in board
+    assert 'class="hand-row after-end"' in board
+    assert "Played after the end: counts for nothing" in board
+    assert "Remove the hand played after the end" in board
 
 
 def test_correcting_a_hand_removed_on_another_phone(app: Flask, client: FlaskClient) -> None:

@@ -238,7 +238,7 @@ def dealers(data: bytes) -> dict[int, str]:
     found = {}
     for page in page_rows(data):
         for row in page:
-            match = re.match(r"(\d+)\s*(.*)", (row[0] or "").replace("\n", " "))
+            match = re.match(r"(\d+)[*†]*\s*(.*)", (row[0] or "").replace("\n", " "))
             if match and len(row) > 8:
                 found[int(match.group(1))] = match.group(2).strip()
     return found

@@ -217,6 +217,8 @@ def played_game(client: FlaskClient) -> dict:
                 {"meld_cards": {"ten": 4}, "hand_cards": {"jokers": 1, "five": 2}},
                 {"meld_points": 90, "mixed_canastas": 1},
             ],
+            # Ann & Bob's 40 are below their minimum of 50: the table confirms it (§2b).
+            "confirm": ["opening_minimum"],
         },
     )
     client.post(url, json=hand(side(0, reds=1, left=30), side(60)))
@@ -267,6 +269,8 @@ def test_import_refusals_store_nothing(app, client):
     bad_hand["hands"][1]["sides"][1]["meld_points"] = -90
     wrong_type = json.loads(json.dumps(data))
     wrong_type["hands"][0]["concealed"] = "no"
+    low_meld = json.loads(json.dumps(data))
+    low_meld["hands"][0]["sides"][0]["meld_points"] = 10
     cases = [
         ({**data, "format": "other"}, 400, "format"),
         ({**data, "format_version": 2}, 400, "format_version"),
@@ -276,8 +280,8 @@ def test_import_refusals_store_nothing(app, client):
         (wrong_type, 400, "hands[0].concealed"),
         (bad_hand, 422, "hands[1].sides[1].meld_points"),
         ({**data, "target": 1234}, 422, "target"),
-        # Won at its first hand, yet a second one follows.
-        ({**data, "target": 1000, "hands": [WINNING, WINNING]}, 409, "hands"),
+        # A meld of 10 points: no three cards make it (a rule the export may predate).
+        (low_meld, 422, "hands[0].sides[0].meld_points"),
     ]
     for body, status, field in cases:
         response = client.post("/api/games/import", json=body)
@@ -326,7 +330,13 @@ def test_backup_command_writes_a_consistent_copy_while_hands_are_recorded(app, t
         try:
             while not stop.is_set() and len(recorded) < 600:
                 game_id = games[len(recorded) % len(games)]
-                hand_ = Hand((SideHand(meld_points=50), SideHand(meld_points=5)))
+                # 50 and 5 a hand, with melds above every opening minimum (150 at most).
+                hand_ = Hand(
+                    (
+                        SideHand(meld_points=150, hand_points=100),
+                        SideHand(meld_points=150, hand_points=145),
+                    )
+                )
                 store.record_hand(writer, game_id, hand_)
                 recorded.append(game_id)
         finally:

@@ -151,10 +151,11 @@ def test_a_refused_hand_does_not_use_up_its_key(db):
     game_id = new(db)
     with pytest.raises(RuleError):
         store.record_hand(db, game_id, plain(-5, 60), idempotency_key="k")
-    assert store.record_hand(db, game_id, plain(5, 60), idempotency_key="k").state.totals == (5, 60)
-    assert store.key_recorded(db, game_id, "k", plain(5, 60))
-    assert not store.key_recorded(db, game_id, "k", plain(10, 60))
-    assert not store.key_recorded(db, game_id, "other", plain(5, 60))
+    saved = store.record_hand(db, game_id, plain(55, 60), idempotency_key="k")
+    assert saved.state.totals == (55, 60)
+    assert store.key_recorded(db, game_id, "k", plain(55, 60))
+    assert not store.key_recorded(db, game_id, "k", plain(65, 60))
+    assert not store.key_recorded(db, game_id, "other", plain(55, 60))
 
 
 def test_the_winning_hand_retried_is_answered_not_refused(db):
@@ -182,13 +183,13 @@ def test_card_counts_are_stored_as_counts(db):
 def test_delete_renumbers_later_hands(db):
     game_id = new(db)
     for meld in (50, 60, 70, 80):
-        store.record_hand(db, game_id, plain(meld, 5))
+        store.record_hand(db, game_id, plain(meld, 55))
     store.delete_hand(db, game_id, 2)
     numbers = [r["number"] for r in db.query("select number from hands order by number")]
     assert numbers == [1, 2, 3]
     record = store.load_game(db, game_id)
     assert [r.hand.sides[0].meld_points for r in record.state.results] == [50, 70, 80]
-    assert record.state.totals == (200, 15)
+    assert record.state.totals == (200, 165)
 
 
 def test_undo_last_hand(db):
@@ -297,11 +298,22 @@ def test_import_refuses_a_bad_hand_naming_it_and_stores_nothing(db):
             hands=[plain(50, 60), plain(52, 60)],
         )
     assert caught.value.field == "hands[1].sides[0].meld_points"
-    with pytest.raises(GameFinished):
+    # Every rule of §2 holds on import, even one added after the game was exported.
+    with pytest.raises(RuleError) as caught:
         store.import_game(
-            db, name="", profile_key=None, target=1000, sides=SIDES, hands=[WINNING, WINNING]
+            db, name="", profile_key=None, target=None, sides=SIDES, hands=[plain(10, 60)]
         )
+    assert caught.value.field == "hands[0].sides[0].meld_points"
     assert rows(db) == before
+
+
+def test_import_keeps_hands_played_after_the_end(db):
+    game_id = store.import_game(
+        db, name="", profile_key=None, target=1000, sides=SIDES, hands=[WINNING, WINNING]
+    )
+    state = store.load_game(db, game_id).state
+    assert (state.winner, state.ended_at, state.after_end) == (0, 1, (2,))
+    assert state.totals == (1100, 50)
 
 
 def test_a_game_the_rules_no_longer_accept_does_not_break_the_list(db):

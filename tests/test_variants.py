@@ -140,8 +140,9 @@ def test_five_player_team_of_three_sits_one_out_in_turn(client: FlaskClient) -> 
     for _ in range(3):
         game = post_hand(client, game["id"], side(120, hand=10), side(90, hand=20))
         seen.append(game["sitting_out_next"])
-    # One player of the three rests each hand, each in turn, and the cycle starts again.
-    assert seen == [["Ann"], ["Cat"], ["Eve"], ["Ann"]]
+    # Ann deals first, so Eve (seated before her in the team) sits out hand 1; then the turn
+    # passes back through the team, and the cycle starts again.
+    assert seen == [["Eve"], ["Cat"], ["Ann"], ["Eve"]]
     # Nobody went out (the stock ran out): 3 x (120 - 10) = 330 and 3 x (90 - 20) = 210.
     assert totals(game) == [330, 210]
 
@@ -355,8 +356,9 @@ def test_house_rules_change_the_scores_end_to_end(client: FlaskClient) -> None:
     assert minimums(game) == [60, 100]
 
     # Red threes count against a side that melded nothing, at the house value: -150 - 150.
-    game = post_hand(client, gid, side(0, red=2, hand=10), side(60))
-    assert totals(game) == [1610 - 310, 3025 + 60]
+    # Bob & Dan's melds reach their minimum of 100.
+    game = post_hand(client, gid, side(0, red=2, hand=10), side(100))
+    assert totals(game) == [1610 - 310, 3025 + 100]
     assert [hand["sides"][0]["score"]["red_threes"] for hand in game["hands"]] == [300, 0, -300]
 
 

@@ -12,11 +12,20 @@ from flask import Blueprint
 bp = Blueprint("pages", __name__)
 
 # Each module adds its routes to bp; a new idea (clubs, phones...) is one more module here.
-from scorer.pages import board, club_games, club_night, clubs, games, hands  # noqa: E402
+from scorer.pages import (  # noqa: E402
+    after_end,
+    board,
+    club_games,
+    club_night,
+    clubs,
+    games,
+    hands,
+)
 from scorer.pages.board import scoreboard  # noqa: E402
 from scorer.pages.common import remember  # noqa: E402
 
 __all__ = [
+    "after_end",
     "bp",
     "board",
     "club_games",

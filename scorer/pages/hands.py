@@ -33,6 +33,7 @@ from scorer.i18n import (
     error_text,
     side_field,
 )
+from scorer.irregular import CONFIRMABLE, NeedsConfirmation
 from scorer.limits import MAX_HANDS_PER_GAME
 from scorer.pages import bp
 from scorer.pages.board import sides_view
@@ -85,6 +86,7 @@ def hand_page(
     stale: bool = False,
     status: int = 200,
     focus: bool = False,
+    question: NeedsConfirmation | None = None,
 ) -> Page:
     state = record.state
     if number is None or number > len(state.results):  # (removed on another phone)
@@ -117,9 +119,23 @@ def hand_page(
             autofocus=autofocus_column(form) if focus else None,
             card_values={g: profile.card_values.of(g) for g in VALUE_GROUPS},
             red_sets=dict(profile.red_three_sets),
+            question=_question(question),
         ),
         status,
     )
+
+
+def _question(asked: NeedsConfirmation | None) -> dict[str, Any] | None:
+    """What the form asks the table (§2b): the column it sits in and what to send back."""
+    if asked is None:
+        return None
+    located = side_field(asked.field)
+    return {"column": located[0] if located else 0, "confirm": asked.confirm}
+
+
+def confirmed_kinds() -> frozenset[str]:
+    """What the table confirmed with its "Record it anyway" button (only what can be)."""
+    return frozenset(request.form.getlist("confirm")) & CONFIRMABLE
 
 
 def autofocus_column(form: HandForm) -> int:
@@ -195,11 +211,26 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
                 version=form.version_number(),
                 idempotency_key=form.token_value(),
                 cache=app_cache("games"),
+                confirmed=confirmed_kinds(),
             )
             flash(_("Hand %(number)s saved.", number=len(saved.state.results)))
         else:
-            saved = store.replace_hand(db, record.id, number, hand, version=form.version_number())
+            saved = store.replace_hand(
+                db,
+                record.id,
+                number,
+                hand,
+                version=form.version_number(),
+                confirmed=confirmed_kinds(),
+            )
             flash(_("Hand %(number)s corrected.", number=number))
+            if saved.state.after_end:
+                flash(
+                    _(
+                        "The game now ends at hand %(end)s: the hands after it count for nothing.",
+                        end=saved.state.ended_at,
+                    )
+                )
     except store.NotFound:
         abort(404)
     except store.StaleGame:
@@ -220,7 +251,10 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
         return hand_page(load(record.id), form, number=number, banner=message, status=409)
     except RuleError as error:
         banner = place_hand_error(form, error)
-        return hand_page(record, form, number=number, banner=banner, status=status_of(error))
+        asked = error if isinstance(error, NeedsConfirmation) else None
+        return hand_page(
+            record, form, number=number, banner=banner, status=status_of(error), question=asked
+        )
     remember(record.id)
     return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
 

@@ -30,7 +30,7 @@ def test_every_page_at_phone_size(make_page, live_server, scheme):
     shoot(page, f"hand-new-{scheme}")
     assert no_sideways_scroll(page)
     record(page, board, 0, (900, 2), (50, 85))
-    record(page, board, "none", (50, 0), (300, 40))
+    record(page, board, "none", (90, 0), (300, 40))  # A at 2 000: minimum 90
     record(page, board, 0, (600, 1), (100, 40))
     shoot(page, f"board-hands-{scheme}")
     assert no_sideways_scroll(page)
