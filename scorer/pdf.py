@@ -315,10 +315,17 @@ def paged_sheet_pdf(context: dict[str, Any], count: int, groups: int) -> bytes:
     pages = sheet_pages.plan_pages(count, fit)
 
     def render_page(page: SheetPage, total: int) -> Any:
-        release_memory()  # the previous page's layout is cyclic garbage: free it first
+        gc.collect()  # the previous page's layout is cyclic garbage: free it first
         return render_document(page_html(page, total))
 
-    return sheet_pages.render_pages(pages, render_page)
+    # The worker's own objects (app, fonts, caches) are set aside while the pages render, so
+    # each collection walks one page's boxes, not the whole heap (gc.freeze's purpose).
+    gc.collect()
+    gc.freeze()
+    try:
+        return sheet_pages.render_pages(pages, render_page)
+    finally:
+        gc.unfreeze()
 
 
 def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:

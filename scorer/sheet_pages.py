@@ -151,9 +151,7 @@ def _attr(box: Any, name: str) -> str | None:
     return None if element is None else element.get(name)
 
 
-def render_pages(
-    pages: list[SheetPage], render: Callable[[SheetPage, int], Any]
-) -> bytes:
+def render_pages(pages: list[SheetPage], render: Callable[[SheetPage, int], Any]) -> bytes:
     """Each page rendered alone (`render` gives its Document), then joined into one PDF."""
     writer = PdfWriter()
     metadata = None

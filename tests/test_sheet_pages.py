@@ -87,7 +87,7 @@ def test_four_sides_on_letter_paper_print_every_hand_once_in_each_table(client):
 
 
 def test_a_page_that_does_not_fit_falls_back_to_one_document(client, monkeypatch):
-    game = imported(client, 40, TWO, "Squeezed")
+    game = imported(client, 70, TWO, "Squeezed")
 
     def everything_on_one_page(count: int, fit: Fit) -> list:
         return plan_pages(count, Fit(fit.height * 10, *list(vars(fit).values())[1:]))
@@ -96,7 +96,7 @@ def test_a_page_that_does_not_fit_falls_back_to_one_document(client, monkeypatch
     pages = sheet(client, game)
     assert len(pages) == 2
     check_every_page(pages, "Squeezed", ["Us", "Them"])
-    assert [n for text in pages for n in hands_on(text)] == list(range(1, 41))
+    assert [n for text in pages for n in hands_on(text)] == list(range(1, 71))
 
 
 FIT = Fit(height=700, top=100, tail=80, heads=(30, 40), pitches=(12, 14), ends=(1, 1))
