@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import gc
 import re
 import threading
@@ -19,16 +20,18 @@ from urllib.request import url2pathname
 import weasyprint
 from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
 from flask_babel import format_date, get_locale, gettext
+from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 from werkzeug.exceptions import ServiceUnavailable
 
-from scorer import STATIC_FOLDER, display, store
+from scorer import STATIC_FOLDER, display, sheet_pages, store
 from scorer.cache import LruCache
 from scorer.display import points, side_label
 from scorer.failures import load_game
 from scorer.game import GameState, HandResult, Side
 from scorer.i18n import PROFILE_LABELS
 from scorer.rules import RuleProfile, get_profile
+from scorer.sheet_pages import Overflow, SheetPage
 
 bp = Blueprint("pdf", __name__)
 
@@ -49,6 +52,8 @@ SHEET_RETRY_AFTER = 5
 # A 1 000-hand sheet is well under 1 MB, so the cache stays under a few tens of MB.
 SHEET_CACHE_SIZE = 32
 RENDER_LOCK = threading.Lock()
+# Shorter games are one document (about a page); longer ones are rendered page by page.
+PAGED_FROM_HANDS = 30
 
 
 class LocalOnlyFetcher(URLFetcher):
@@ -76,11 +81,30 @@ def render_pdf(html: str) -> bytes:
     return weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).write_pdf()
 
 
+@functools.lru_cache(maxsize=2)
+def parsed_sheet_css(text: str) -> tuple[weasyprint.CSS, FontConfiguration]:
+    """sheet.css parsed once, with the fonts it loads: every page of a long sheet shares them."""
+    fonts = FontConfiguration()
+    fetcher = LocalOnlyFetcher((STATIC_FOLDER, FONT_FOLDER))
+    base = STATIC_FOLDER.as_uri() + "/"
+    css = weasyprint.CSS(string=text, base_url=base, url_fetcher=fetcher, font_config=fonts)
+    return css, fonts
+
+
+def render_document(html: str) -> Any:
+    """A laid-out WeasyPrint Document of a template rendered with `css_apart` (no inline CSS)."""
+    css, fonts = parsed_sheet_css(render_template("pdf/sheet.css"))
+    fetcher = LocalOnlyFetcher((STATIC_FOLDER, FONT_FOLDER))
+    base = STATIC_FOLDER.as_uri() + "/"
+    document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher)
+    return document.render(stylesheets=[css], font_config=fonts)
+
+
 def sheet_cache(app: Flask) -> LruCache[bytes]:
     return app.extensions.setdefault("scorer.cache.sheets", LruCache(SHEET_CACHE_SIZE))
 
 
-def cached_sheet(key: Hashable, make_html: Callable[[], str]) -> bytes:
+def cached_sheet(key: Hashable, make_pdf: Callable[[], bytes]) -> bytes:
     """The sheet's PDF from the cache, else rendered (one render at a time per worker)."""
     cache = sheet_cache(current_app)
     key = (key, str(get_locale()), request.args.get("paper", "a4").strip().lower())
@@ -93,7 +117,7 @@ def cached_sheet(key: Hashable, make_html: Callable[[], str]) -> bytes:
     try:
         found = cache.get(key)  # rendered by the request we waited for?
         if found is None:
-            found = cache.put(key, render_pdf(make_html()))
+            found = cache.put(key, make_pdf())
     finally:
         RENDER_LOCK.release()
         release_memory()
@@ -265,16 +289,62 @@ def game_sheet(game_id: str) -> Response:
     size = paper_size()
     record = load_game(game_id)
     played = game_date(record)
-    data = cached_sheet(("game", game_id, record.version), lambda: game_sheet_html(record, size))
+    data = cached_sheet(("game", game_id, record.version), lambda: game_sheet_pdf(record, size))
     return pdf_response(data, f"canasta-{slug(record.name)}-{played.isoformat()}.pdf")
 
 
-def game_sheet_html(record: store.GameRecord, size: str) -> str:
+def game_sheet_pdf(record: store.GameRecord, size: str) -> bytes:
+    """The sheet as one document when short; page by page (bounded memory) when long."""
+    context = sheet_context(record, size)
+    count, groups = len(context["rows"]), len(context["groups"])
+    if count >= PAGED_FROM_HANDS:
+        try:
+            return paged_sheet_pdf(context, count, groups)
+        except Overflow as error:  # a page did not come out as planned: the slow way
+            current_app.logger.warning("sheet of %s paged wrongly: %s", record.id, error)
+            release_memory()
+    whole = sheet_pages.whole_sheet(count, groups)
+    return render_pdf(render_template("pdf/game_sheet.html", page=whole, **context))
+
+
+def paged_sheet_pdf(context: dict[str, Any], count: int, groups: int) -> bytes:
+    """Measure a sample page, plan whole rows per page, render each page alone and join."""
+
+    def page_html(page: SheetPage, total: int | None) -> str:
+        counter = page_counter_css()
+        if total is not None:
+            text = gettext("page %(page)s of %(pages)s", page=page.number, pages=total)
+            counter = css_string(text)
+        values = {**context, "page_counter": counter}
+        return render_template("pdf/game_sheet.html", page=page, css_apart=True, **values)
+
+    sample = render_document(page_html(sheet_pages.sample_page(count, groups), None))
+    fit = sheet_pages.measure(sample)
+    del sample
+    pages = sheet_pages.plan_pages(count, fit)
+
+    def render_page(page: SheetPage, total: int) -> Any:
+        gc.collect()  # the previous page's layout is cyclic garbage: free it first
+        return render_document(page_html(page, total))
+
+    # The worker's own objects (app, fonts, caches) are set aside while the pages render, so
+    # each collection walks one page's boxes, not the whole heap (gc.freeze's purpose).
+    gc.collect()
+    gc.freeze()
+    try:
+        return sheet_pages.render_pages(pages, render_page)
+    finally:
+        gc.unfreeze()
+
+
+def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
+    """What every page of a game's sheet is drawn from."""
     state = record.state
     profile = state.table.profile
     played = game_date(record)
-    return render_template(
-        "pdf/game_sheet.html",
+    title = record.name or gettext("Canasta game")
+    played_text = format_date(played, format="long")
+    return dict(
         record=record,
         state=state,
         profile=profile,
@@ -284,7 +354,9 @@ def game_sheet_html(record: store.GameRecord, size: str) -> str:
         rows=[sheet_row(result) for result in state.results],
         groups=side_groups(len(state.table.sides)),
         result=result_line(state),
-        played=format_date(played, format="long"),
+        played=played_text,
+        footer_title=css_string(title),
+        footer_date=css_string(played_text),
         page_size=size,
         page_counter=page_counter_css(),
         points=points,
@@ -333,7 +405,7 @@ def blank_sheet() -> Response:
     size = paper_size()
     count, names = blank_sides()
     key = ("blank", count, tuple(names))
-    data = cached_sheet(key, lambda: blank_sheet_html(count, names, size))
+    data = cached_sheet(key, lambda: render_pdf(blank_sheet_html(count, names, size)))
     return pdf_response(data, f"canasta-blank-sheet-{count}-sides.pdf")
 
 

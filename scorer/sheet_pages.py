@@ -1,0 +1,171 @@
+"""A long score sheet laid out page by page, so a render costs one page's memory at a time.
+
+WeasyPrint keeps the layout of every page of a document until the PDF is written: a
+1 000-hand sheet as one document holds hundreds of MB. Rows have a fixed height (every cell
+is one line), so the pages can be planned in advance: one small measuring render gives the
+heights of the header block, of each table's head and rows and of the result box; then each
+page is its own document (with "page N of M" printed as text), and the pages are joined.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pypdf import PdfReader, PdfWriter
+
+# Points kept free at the bottom of each page: rounding in the layout must never push a row
+# onto a second page (each page is checked anyway, see `Overflow`).
+SLACK = 3.0
+# Rows measured per table by the measuring render (the pitch is the distance between two).
+MEASURED_ROWS = 2
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Rows start..stop (0-based, stop excluded) of one side group's table, on one page."""
+
+    group: int
+    start: int
+    stop: int
+    first: bool  # the first table on its page: no gap above it
+
+
+@dataclass(frozen=True)
+class SheetPage:
+    """What one printed page holds: the game's header, table pieces, the result box."""
+
+    number: int
+    pieces: tuple[Piece, ...]
+    top: bool
+    tail: bool
+
+
+@dataclass(frozen=True)
+class Fit:
+    """Heights in points, measured by WeasyPrint on a sample page of this very sheet."""
+
+    height: float  # the page's content area
+    top: float  # title, facts and sides, above the first table
+    tail: float  # the result box and the legend, below the last table
+    heads: tuple[float, ...]  # per group: from the table's top (gap included) to its 1st row
+    pitches: tuple[float, ...]  # per group: the height of one row
+    ends: tuple[float, ...]  # per group: below the last row (the bottom border)
+
+
+class Overflow(Exception):
+    """A planned page did not fit on one sheet of paper (the plan was wrong)."""
+
+
+def whole_sheet(count: int, groups: int) -> SheetPage:
+    """Everything on one "page": the sheet as one document, paginated by WeasyPrint."""
+    pieces = tuple(Piece(g, 0, count, first=g == 0) for g in range(groups))
+    return SheetPage(1, pieces, top=True, tail=True)
+
+
+def sample_page(count: int, groups: int) -> SheetPage:
+    """The page measured by `measure`: the header, a few rows of every table, the result."""
+    rows = min(count, MEASURED_ROWS)
+    pieces = tuple(Piece(g, 0, rows, first=g == 0) for g in range(groups))
+    return SheetPage(1, pieces, top=True, tail=True)
+
+
+def plan_pages(count: int, fit: Fit) -> list[SheetPage]:
+    """Pages filled with whole rows: header on the first, the result box on the last."""
+    pages: list[SheetPage] = []
+    pieces: list[Piece] = []
+    used = fit.top
+    groups = len(fit.heads)
+    for group in range(groups):
+        start = 0
+        last = group == groups - 1
+        while start < count:
+            head, pitch, end = fit.heads[group], fit.pitches[group], fit.ends[group]
+            room = fit.height - SLACK - used - head - end
+            fits = int(room // pitch)
+            left = count - start
+            if last and left * pitch + fit.tail <= room:
+                take = left
+            else:
+                take = min(fits, left - 1) if last else min(fits, left)
+            if take < 1:
+                if not pieces and used == 0.0:
+                    raise Overflow("not even one row fits on a page")
+                pages.append(SheetPage(len(pages) + 1, tuple(pieces), not pages, tail=False))
+                pieces, used = [], 0.0
+                continue
+            pieces.append(Piece(group, start, start + take, first=not pieces))
+            used += head + take * pitch + end
+            start += take
+            if start < count:
+                pages.append(SheetPage(len(pages) + 1, tuple(pieces), not pages, tail=False))
+                pieces, used = [], 0.0
+    pages.append(SheetPage(len(pages) + 1, tuple(pieces), not pages, tail=True))
+    return pages
+
+
+def _boxes(box: Any) -> Iterator[Any]:
+    yield box
+    for child in getattr(box, "children", ()):
+        yield from _boxes(child)
+
+
+def _bottom(box: Any) -> float:
+    return box.position_y + box.margin_height()
+
+
+def measure(document: Any) -> Fit:
+    """The heights of a rendered `sample_page` (a WeasyPrint Document of one page)."""
+    if len(document.pages) != 1:
+        raise Overflow("the sample page does not fit on one page")
+    page = document.pages[0]._page_box
+    wrappers = [
+        box
+        for box in _boxes(page)
+        if getattr(box, "is_table_wrapper", False) and _attr(box, "data-group") is not None
+    ]
+    body = next(box for box in _boxes(page) if getattr(box, "element_tag", None) == "body")
+    heads, pitches, ends = [], [], []
+    for wrapper in wrappers:
+        rows = [box for box in _boxes(wrapper) if type(box).__name__ == "TableRowBox"]
+        body_rows = [row for row in rows if _attr(row, "data-row") is not None]
+        first, second = body_rows[0], body_rows[1]
+        pitch = second.position_y - first.position_y
+        heads.append(first.position_y - wrapper.position_y)
+        pitches.append(pitch)
+        ends.append(_bottom(wrapper) - (body_rows[-1].position_y + pitch))
+    return Fit(
+        height=page.height,
+        top=wrappers[0].position_y - page.content_box_y(),
+        tail=_bottom(body) - _bottom(wrappers[-1]),
+        heads=tuple(heads),
+        pitches=tuple(pitches),
+        ends=tuple(ends),
+    )
+
+
+def _attr(box: Any, name: str) -> str | None:
+    element = getattr(box, "element", None)
+    return None if element is None else element.get(name)
+
+
+def render_pages(pages: list[SheetPage], render: Callable[[SheetPage, int], Any]) -> bytes:
+    """Each page rendered alone (`render` gives its Document), then joined into one PDF."""
+    writer = PdfWriter()
+    metadata = None
+    for page in pages:
+        document = render(page, len(pages))
+        if len(document.pages) != 1:
+            raise Overflow(f"page {page.number} does not fit on one page")
+        chunk = document.write_pdf()
+        del document  # the page's layout: the memory this whole module is about
+        reader = PdfReader(io.BytesIO(chunk))
+        metadata = metadata or reader.metadata
+        writer.append(reader)
+    if metadata:
+        writer.add_metadata(dict(metadata))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
