@@ -137,7 +137,7 @@ def test_a_tap_on_the_minimum_opens_the_checker_for_that_side(make_page, live_se
     page = make_page(width=360, height=780)
     board = start_game(page, live_server, ("Ann", "Bob", "Cy", "Dee"))
     sizes = page.evaluate(TAP_TARGETS)
-    assert len(sizes) == 2 and all(w >= 24 and h >= 24 for w, h in sizes), sizes
+    assert len(sizes) == 2 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
     page.locator(".side-total[data-side='1'] .minimum a").tap()
     page.wait_for_url("**/check-meld?game=*&side=1")
     assert page.locator(".meld-side").inner_text().startswith("Cy & Dee needs 50 to open.")
@@ -161,7 +161,7 @@ def test_a_question_mark_on_the_hand_form_lands_on_its_section(
     page.locator(".record-buttons a").first.tap()
     wait_for_hand_form(page)
     sizes = page.evaluate(TAP_TARGETS)
-    assert len(sizes) == 8 and all(w >= 24 and h >= 24 for w, h in sizes), sizes
+    assert len(sizes) == 8 and all(w >= 44 and h >= 44 for w, h in sizes), sizes
     assert no_sideways_scroll(page)
     page.get_by_role("link", name=name).tap()
     page.wait_for_url(f"**/rules/play#{anchor}")
