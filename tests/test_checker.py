@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from meldcases import CASES, Case
+from test_i18n import Detector, translated_messages, visible_text
 
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
@@ -222,3 +225,176 @@ def test_the_rules_of_play_have_every_section(client: FlaskClient, headers: dict
         assert f'href="#{anchor}"' in html, anchor
     assert "925" in html
     assert html.count("<li>") >= len(ANCHORS) + 5  # every variant is listed
+
+
+# --- one table of cases, the same verdicts from the form and the endpoint ---------------------
+
+
+def form_answer(html: str) -> tuple[str, dict[int, tuple[str, ...]], str | None]:
+    """The verdict, the reasons row by row and the pile's reason, as the form shows them."""
+    reasons = {}
+    for index, body in re.findall(r'data-row="(\d+)">(.*?)</div>\s*</div>', html, re.S):
+        found = tuple(re.findall(r'<p class="field-error">([^<]*)</p>', body))
+        if found:
+            reasons[int(index)] = tuple(unescape(text) for text in found)
+    top = re.search(r"<p class=\"field-error\" data-top-error>([^<]+)</p>", html)
+    return verdict(html), reasons, unescape(top.group(1)) if top else None
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_the_form_and_the_endpoint_agree_case_by_case(client: FlaskClient, case: Case) -> None:
+    html = client.post("/check-meld", data=case.form(), headers=ENGLISH).get_data(as_text=True)
+    assert form_answer(html) == (case.verdict, case.reasons, case.top_reason)
+    body = client.post(API, json=case.json(), headers=ENGLISH).get_json()
+    enough = body["enough"]
+    said = (
+        f"{body['points']}: you can open"
+        if enough
+        else f"{body['points']} of {body['minimum']}: {body['short']} short"
+    )
+    reasons: dict[int, tuple[str, ...]] = {}
+    for problem in body["problems"]:
+        if problem["meld"] is not None:
+            reasons[problem["meld"]] = (*reasons.get(problem["meld"], ()), problem["error"])
+    top = [p["error"] for p in body["problems"] if p["meld"] is None]
+    assert (said, reasons, top[0] if top else None) == (
+        case.verdict,
+        case.reasons,
+        case.top_reason,
+    )
+
+
+# --- from a side's minimum: the checker for that side -----------------------------------------
+
+
+@pytest.fixture
+def game_id(client: FlaskClient) -> str:
+    """A game where side 0 has 1 600 (minimum 90) and side 1 has -100 (minimum 15)."""
+    sides = [{"players": ["Léa", "Marc"]}, {"players": ["Zoé", "Hugo"]}]
+    game = client.post("/api/games", json={"sides": sides}).get_json()["id"]
+    hand = {
+        "sides": [
+            {"meld_points": 600, "natural_canastas": 2},
+            {"meld_points": 50, "hand_points": 150},
+        ]
+    }
+    assert client.post(f"/api/games/{game}/hands", json=hand).status_code == 201
+    return game
+
+
+def test_each_minimum_on_the_scoreboard_opens_the_checker_for_its_side(
+    client: FlaskClient, game_id: str
+) -> None:
+    board = client.get(f"/games/{game_id}", headers=ENGLISH).get_data(as_text=True)
+    links = re.findall(
+        r'<a href="(/check-meld\?game=[^"]+)" aria-label="([^"]+)">([^<]+)</a>', board
+    )
+    assert [(unescape(h), label, text) for h, label, text in links] == [
+        (f"/check-meld?game={game_id}&side=0", "90: is my meld enough to open?", "90"),
+        (f"/check-meld?game={game_id}&side=1", "15: is my meld enough to open?", "15"),
+    ]
+    for (href, _label, text), name in zip(links, ("Léa & Marc", "Zoé & Hugo"), strict=True):
+        page = client.get(unescape(href), headers=ENGLISH)
+        assert page.status_code == 200
+        html = page.get_data(as_text=True)
+        assert f'name="minimum" inputmode="numeric" value="{text}"' in html
+        assert f"{name} needs {text} to open." in unescape(html)
+        assert f'href="/games/{game_id}">Back to the game</a>' in html
+        # The side stays named when the form is sent.
+        sent = client.post(
+            "/check-meld",
+            data={"game": game_id, "side": href[-1], "minimum": text, "rank-0": "A"}
+            | {"naturals-0": "3"},
+            headers=ENGLISH,
+        ).get_data(as_text=True)
+        assert f"{name} needs {text} to open." in unescape(sent)
+        assert verdict(sent) == ("60 of 90: 30 short" if text == "90" else "60: you can open")
+
+
+def test_a_finished_game_shows_no_minimum_to_check(client: FlaskClient) -> None:
+    sides = [{"players": ["Léa", "Marc"]}, {"players": ["Zoé", "Hugo"]}]
+    game = client.post("/api/games", json={"sides": sides, "target": 1000}).get_json()["id"]
+    hand = {"sides": [{"meld_points": 800, "natural_canastas": 1}, {"meld_points": 50}]}
+    assert client.post(f"/api/games/{game}/hands", json=hand).status_code == 201
+    assert "/check-meld" not in client.get(f"/games/{game}").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("query", ["game=nope&side=0", "side=5&game={id}", "game={id}&side=x"])
+def test_an_unknown_game_or_side_is_not_found(
+    client: FlaskClient, game_id: str, query: str
+) -> None:
+    answer = client.get("/check-meld?" + query.format(id=game_id), headers=ENGLISH)
+    assert answer.status_code == 404
+    assert "text/html" in answer.content_type
+
+
+def test_the_hand_form_links_each_side_to_its_checker_and_labels_to_the_rules(
+    client: FlaskClient, game_id: str
+) -> None:
+    html = client.get(f"/games/{game_id}/hands/new?out=0", headers=ENGLISH).get_data(as_text=True)
+    checks = re.findall(r'<a class="meld-check" href="([^"]+)">([^<]+)</a>', html)
+    assert [(unescape(h), t) for h, t in checks] == [
+        (f"/check-meld?game={game_id}&side=0&minimum=90", "Is my meld enough?"),
+        (f"/check-meld?game={game_id}&side=1&minimum=15", "Is my meld enough?"),
+    ]
+    helps = re.findall(
+        r'<a class="q" href="/rules/play#([\w-]+)" aria-label="([^"]+)">\?</a>', html
+    )
+    assert helps == [
+        ("scoring", "How a hand scores"),
+        ("end-of-hand", "How a hand ends"),
+        ("canastas", "How canastas score"),
+        ("red-threes", "How red threes count"),
+        ("going-out", "When you may go out"),
+        ("going-out", "What going out concealed means"),
+    ]
+    play = client.get("/rules/play", headers=ENGLISH).get_data(as_text=True)
+    for anchor, _name in helps:
+        assert f'<section id="{anchor}">' in play
+
+
+def test_the_scoring_rules_and_the_rules_of_play_link_to_each_other(client: FlaskClient) -> None:
+    rules = client.get("/rules", headers=ENGLISH).get_data(as_text=True)
+    assert '<a href="/rules/play">How to play Canasta</a>' in rules
+    play = client.get("/rules/play", headers=ENGLISH).get_data(as_text=True)
+    assert '<a href="/rules">Scoring rules</a>' in play
+
+
+# --- the rules of play and the checker in every language --------------------------------------
+
+SPANISH = {"Accept-Language": "es-UY,es;q=0.9"}
+TITLES = {
+    "en": "How to play Canasta",
+    "fr": "Comment jouer à la canasta",
+    "es": "Cómo se juega a la canasta",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es"])
+def test_the_rules_of_play_and_the_checker_speak_one_language(
+    client: FlaskClient, game_id: str, language: str
+) -> None:
+    headers = {"en": ENGLISH, "fr": FRENCH, "es": SPANISH}[language]
+    play = client.get("/rules/play", headers=headers).get_data(as_text=True)
+    assert f"<h1>{TITLES[language]}</h1>" in play
+    for anchor in ANCHORS:
+        assert f'<section id="{anchor}">' in play and f'href="#{anchor}"' in play, anchor
+    detector = Detector(translated_messages())
+    pages = {
+        "play": play,
+        "checker": client.get("/check-meld", headers=headers).get_data(as_text=True),
+        "side": client.get(f"/check-meld?game={game_id}&side=0", headers=headers).get_data(
+            as_text=True
+        ),
+    }
+    # Every reason the form can give, and its verdicts, in the page's language.
+    for case in CASES:
+        pages[case.name] = client.post("/check-meld", data=case.form(), headers=headers).get_data(
+            as_text=True
+        )
+    for name, html in pages.items():
+        text = visible_text(html)
+        assert detector.leaks(text, language) == [], name
+        # The script's words (reasons and verdicts) sit in attributes: read them too.
+        attributes = " ".join(unescape(v) for v in re.findall(r'data-[\w-]+="([^"]*)"', html))
+        assert detector.leaks(attributes, language) == [], name
