@@ -8,7 +8,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import engine, http_load, inprocess, lighthouse, memory, report, sheet, weight
+from bench import engine, http_load, inprocess, lighthouse, locks, memory, report, sheet, weight
 from bench.context import Bench
 from bench.measure import Section, machine
 
@@ -26,6 +26,7 @@ def sections() -> list[tuple[int, str, Runner]]:
         (5, "Weight", weight.run),
         (6, "Memory", memory.run),
         (7, "Lighthouse", lighthouse.run),
+        (8, "Write locks", locks.run),
     ]
 
 
