@@ -15,6 +15,7 @@ from bench import (
     inprocess,
     lighthouse,
     live,
+    locks,
     memory,
     report,
     sheet,
@@ -39,6 +40,7 @@ def sections() -> list[tuple[int, str, Runner]]:
         (7, "Lighthouse", lighthouse.run),
         (8, "Club page", clubs.run),
         (9, "Phones at the table", live.run),
+        (10, "Write locks", locks.run),
     ]
 
 

@@ -1,9 +1,9 @@
 """The JSON API: games and hands for scripts, integrations and tests.
 
-Every game response carries an ETag made from the game's version; a write that sends
-If-Match is refused with 412 when the game changed since (another phone saved first).
-POST .../hands takes an optional Idempotency-Key: a retry of the same hand is answered
-without recording it twice.
+Every game response carries an ETag made from the game's version. Correcting or removing a
+hand requires If-Match (428 without it) and is refused with 412 when the game changed since,
+so a retried DELETE never removes a second hand. Adding a hand, creating a game and
+importing one take an optional Idempotency-Key: a retry is answered with the first result.
 """
 
 from __future__ import annotations
@@ -15,13 +15,14 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from scorer import store, watch
-from scorer.cache import app_cache
+from scorer.cache import keep
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, ScorerError
 from scorer.failures import load_game
 from scorer.hands import Hand
 from scorer.payloads import (
     PayloadError,
+    PreconditionRequired,
     game_to_export,
     game_to_json,
     parse_confirm,
@@ -72,6 +73,20 @@ def _act(action: Any, *args: Any, **kwargs: Any) -> store.GameRecord:
     return action(get_db(), *args, **kwargs)
 
 
+def required_version(record: store.GameRecord) -> int:
+    """The version an If-Match header expects, which a correction or removal must send."""
+    version = expected_version(record)
+    if version is None:
+        raise PreconditionRequired(
+            "If-Match",
+            N_("send If-Match with the game's ETag: without it a retry could change it twice"),
+        )
+    # Before anything else: a retried removal finds the game changed (412), even when the
+    # hand it names is no longer there.
+    store.check_version(record, version)
+    return version
+
+
 def expected_version(record: store.GameRecord) -> int | None:
     """The version an If-Match header expects (None without one).
 
@@ -98,12 +113,17 @@ def _hand_from_body() -> Hand:
     return parse_hand(json_body())
 
 
-@bp.post("/games")
-def create_game() -> Response:
-    game_id = store.create_game(get_db(), **parse_game(json_body()))
+def created(game_id: str) -> Response:
+    """A new game (or, for a retry with the same key, the one the first request made)."""
     response = game_response(_load(game_id), 201)
     response.headers["Location"] = f"/api/games/{game_id}"
     return response
+
+
+@bp.post("/games")
+def create_game() -> Response:
+    key = idempotency_key()
+    return created(store.create_game(get_db(), **parse_game(json_body()), idempotency_key=key))
 
 
 @bp.get("/games/<game_id>")
@@ -130,14 +150,16 @@ def add_hand(game_id: str) -> Response:
     key = idempotency_key()
     hand = _hand_from_body()
     return game_response(
-        _act(
-            store.record_hand,
-            game_id,
-            hand,
-            version=expected_version(record),
-            idempotency_key=key,
-            cache=app_cache("games"),
-            confirmed=parse_confirm(json_body()),
+        keep(
+            _act(
+                store.record_hand,
+                game_id,
+                hand,
+                version=expected_version(record),
+                idempotency_key=key,
+                base=record,
+                confirmed=parse_confirm(json_body()),
+            )
         ),
         201,
     )
@@ -166,16 +188,20 @@ def _check_hand_number(record: store.GameRecord, number: int) -> None:
 @bp.put("/games/<game_id>/hands/<int:number>")
 def replace_hand(game_id: str, number: int) -> Response:
     record = _load(game_id)
+    version = required_version(record)
     _check_hand_number(record, number)
     hand = _hand_from_body()
     return game_response(
-        _act(
-            store.replace_hand,
-            game_id,
-            number,
-            hand,
-            version=expected_version(record),
-            confirmed=parse_confirm(json_body()),
+        keep(
+            _act(
+                store.replace_hand,
+                game_id,
+                number,
+                hand,
+                version=version,
+                base=record,
+                confirmed=parse_confirm(json_body()),
+            )
         )
     )
 
@@ -183,8 +209,11 @@ def replace_hand(game_id: str, number: int) -> Response:
 @bp.delete("/games/<game_id>/hands/<int:number>")
 def delete_hand(game_id: str, number: int) -> Response:
     record = _load(game_id)
+    version = required_version(record)
     _check_hand_number(record, number)
-    return game_response(_act(store.delete_hand, game_id, number, version=expected_version(record)))
+    return game_response(
+        keep(_act(store.delete_hand, game_id, number, version=version, base=record))
+    )
 
 
 @bp.delete("/games/<game_id>/hands/after-end")
@@ -208,7 +237,5 @@ def export_game(game_id: str) -> Response:
 @bp.post("/games/import")
 def import_game() -> Response:
     request.max_content_length = IMPORT_MAX_BYTES
-    game_id = store.import_game(get_db(), **parse_export(json_body()))
-    response = game_response(_load(game_id), 201)
-    response.headers["Location"] = f"/api/games/{game_id}"
-    return response
+    key = idempotency_key()
+    return created(store.import_game(get_db(), **parse_export(json_body()), idempotency_key=key))

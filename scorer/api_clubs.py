@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 from flask import Blueprint, Response, jsonify, request
 
 from scorer import club_games, clubs, store
-from scorer.cache import app_cache
+from scorer.cache import replayed_game
 from scorer.club_json import club_json
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, RuleError
@@ -128,7 +128,7 @@ def this_year() -> str:
 
 def club_response(club_id: str, status: int = 200) -> Response:
     try:
-        view = club_games.club_view(get_db(), club_id, this_year(), cache=app_cache("games"))
+        view = club_games.club_view(get_db(), club_id, this_year(), load=replayed_game)
     except clubs.ClubNotFound:
         raise not_found() from None
     tag = etag_of(view)
@@ -197,7 +197,7 @@ def create_game(club_id: str) -> Response:
     except RuleError as error:
         refuse(error)
     game_id = _act(club_games.create_club_game, club_id, arguments, version=expected_version(club))
-    game = store.load_game(get_db(), game_id, cache=app_cache("games"))
+    game = replayed_game(get_db(), game_id)
     response = jsonify(game_to_json(game))
     response.status_code = 201
     response.set_etag(f"{game.id}.{game.version}")

@@ -11,7 +11,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
+import sqlite_utils
 from flask import current_app
+
+from scorer.db import snapshot
+from scorer.records import GameRecord, load_inputs, replay, version_of
 
 V = TypeVar("V")
 
@@ -47,3 +51,24 @@ class LruCache(Generic[V]):
 def app_cache(name: str) -> LruCache:
     """This app's cache called `name` (each app, and so each test, has its own)."""
     return current_app.extensions.setdefault(f"scorer.cache.{name}", LruCache())
+
+
+def replayed_game(db: sqlite_utils.Database, game_id: str) -> GameRecord:
+    """The game replayed once per version: the web layer's one cache of games.
+
+    The version and, on a miss, the inputs come from one snapshot, so the key always names
+    what was read; the replay runs after the snapshot ends. Every write bumps the version,
+    so a cached game is never stale.
+    """
+    games = app_cache("games")
+    with snapshot(db):
+        found = games.get((game_id, version_of(db, game_id)))
+        if found is not None:
+            return found
+        stored = load_inputs(db, game_id)
+    return keep(replay(stored))
+
+
+def keep(record: GameRecord) -> GameRecord:
+    """Remember a game as a write just returned it: the next read needs no replay."""
+    return app_cache("games").put((record.id, record.version), record)

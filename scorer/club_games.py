@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import sqlite_utils
 
 from scorer import store
-from scorer.cache import LruCache
 from scorer.clubs import (
     Ambiguous,
     ClubConflict,
@@ -34,6 +34,7 @@ from scorer.game import Side, play
 from scorer.limits import GAMES_PER_CLUB, same_name
 from scorer.limits import check_club_name as check_name
 from scorer.payloads import default_side_name, game_to_export, parse_export
+from scorer.rows import hand_row
 from scorer.stats import ClubGame, ClubStats, club_stats
 
 EXPORT_FORMAT = "scorer-club"
@@ -95,7 +96,7 @@ def create_club_game(
         )
         game_id = store.new_game_id()
         rules = arguments["house_rules"]
-        store._insert_game(db, game_id, arguments["name"], table, rules, store.now())
+        store.insert_game(db, game_id, arguments["name"], table, rules, store.now())
         _link(db, club_id, game_id)
         _touch(db, club_id)
     return game_id
@@ -271,9 +272,9 @@ def import_club(db: sqlite_utils.Database, data: Any) -> str:
                         )
             game_id = store.new_game_id()
             created = game["created_at"] or store.now()
-            store._insert_game(db, game_id, game["name"], table, game["house_rules"], created)
+            store.insert_game(db, game_id, game["name"], table, game["house_rules"], created)
             db["hands"].insert_all(
-                store._hand_row(game_id, n, hand) for n, hand in enumerate(game["hands"], 1)
+                hand_row(game_id, n, hand) for n, hand in enumerate(game["hands"], 1)
             )
             _link(db, club_id, game_id)
     return club_id
@@ -292,25 +293,29 @@ class ClubView:
     unreadable: tuple[str, ...]  # games whose hands no longer fit the rules
 
 
+# How a game is loaded: the store's own replay, or the web layer's cached one.
+Loader = Callable[[sqlite_utils.Database, str], store.GameRecord]
+
+
 def club_view(
-    db: sqlite_utils.Database, club_id: str, year: str, *, cache: LruCache | None = None
+    db: sqlite_utils.Database, club_id: str, year: str, *, load: Loader = store.load_game
 ) -> ClubView:
     """The club and its statistics (`year`: the records' year, from the caller's clock)."""
     club = load_club(db, club_id)
-    games, unreadable = replay_games(db, club, cache=cache)
+    games, unreadable = replay_games(db, club, load=load)
     replays = [ClubGame(game.id, game.created_at, game.state) for game in games]
     return ClubView(club, games, club_stats(replays, year), unreadable)
 
 
 def replay_games(
-    db: sqlite_utils.Database, club: ClubRecord, *, cache: LruCache | None = None
+    db: sqlite_utils.Database, club: ClubRecord, *, load: Loader = store.load_game
 ) -> tuple[tuple[store.GameRecord, ...], tuple[str, ...]]:
     """The club's games replayed, oldest first, and the ids of those that no longer replay."""
     games: list[store.GameRecord] = []
     unreadable: list[str] = []
     for game_id in club.game_ids:
         try:
-            games.append(store.load_game(db, game_id, cache=cache))
+            games.append(load(db, game_id))
         except store.NotFound:
             continue  # deleted since the club was read
         except RuleError:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort
 
 from scorer import store
-from scorer.cache import app_cache
+from scorer.cache import replayed_game
 from scorer.club_games import replay_games
 from scorer.clubs import ClubNotFound, load_club
 from scorer.csv_export import to_csv
@@ -26,7 +26,7 @@ def csv_response(text: str, filename: str) -> Response:
 @bp.get("/games/<game_id>/hands.csv")
 def game_hands(game_id: str) -> Response:
     try:
-        game = store.load_game(get_db(), game_id, cache=app_cache("games"))
+        game = replayed_game(get_db(), game_id)
     except store.NotFound:
         abort(404)
     except RuleError:
@@ -40,5 +40,5 @@ def club_hands(club_id: str) -> Response:
         club = load_club(get_db(), club_id)
     except ClubNotFound:
         abort(404)
-    games, _unreadable = replay_games(get_db(), club, cache=app_cache("games"))
+    games, _unreadable = replay_games(get_db(), club, load=replayed_game)
     return csv_response(to_csv(games), f"club-{club_id}-hands.csv")

@@ -126,6 +126,19 @@ def m006_watch_ids(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m007_store(db: sqlite_utils.Database) -> None:
+    # The Idempotency-Key of a request that created a game (POST /api/games or an import):
+    # a retry answers with that game instead of creating a second one.
+    db["creation_keys"].create(
+        {"key": str, "game_id": str, "request_hash": str, "created_at": str},
+        pk="key",
+        foreign_keys=[("game_id", "games", "id")],
+        not_null={"key", "game_id", "request_hash", "created_at"},
+    )
+    db["creation_keys"].create_index(["game_id"])
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)
@@ -178,6 +191,23 @@ def transaction(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         raise
     else:
         db.conn.commit()
+
+
+@contextmanager
+def snapshot(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """Reads that see one state of the database, whatever writers commit meanwhile.
+
+    Under WAL a read transaction sees the database as of its first read and takes no lock
+    that a writer waits for. Inside another transaction, it is simply that transaction.
+    """
+    if db.conn.in_transaction:
+        yield db
+        return
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.conn.rollback()  # nothing was written: ending the read is all there is to do
 
 
 def init_app(app: Flask) -> None:

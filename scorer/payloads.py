@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from scorer.errors import N_, ScorerError
@@ -17,8 +16,10 @@ from scorer.limits import (
     check_side_count,
     default_side_name,
 )
+from scorer.records import GameRecord, StoredGame
+from scorer.rows import side_to_dict
 from scorer.rules import VALUE_GROUPS, effective_rules
-from scorer.store import GameRecord, StoredGame, side_to_dict
+from scorer.stamps import is_rfc3339
 
 # What a client may send. Fields the API itself writes (scores, totals, numbers) are
 # accepted and ignored, so a hand read from a game can be sent back as it is; any other
@@ -47,6 +48,10 @@ EXPORT_FIELDS = GAME_FIELDS | {"format", "format_version", "id", "created_at", "
 
 class PayloadError(ScorerError):
     """A request of the wrong shape or type (HTTP 400), as opposed to a broken rule (422)."""
+
+
+class PreconditionRequired(ScorerError):
+    """A write that must name the version it changes (If-Match) and does not (HTTP 428)."""
 
 
 def _type_error(field: str | None, template: str, **params: Any) -> PayloadError:
@@ -229,12 +234,10 @@ def parse_export(data: Any) -> dict[str, Any]:
 def _timestamp(value: Any, field: str) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or len(value) > 40:
-        raise _type_error(field, N_("must be a date and time (ISO 8601)"))
-    try:
-        datetime.fromisoformat(value)
-    except ValueError:
-        raise _type_error(field, N_("must be a date and time (ISO 8601)")) from None
+    if not isinstance(value, str) or len(value) > 40 or not is_rfc3339(value):
+        raise _type_error(
+            field, N_("must be a date and time as RFC 3339 writes it, like 2024-05-01T20:30:00Z")
+        )
     return value
 
 

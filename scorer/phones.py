@@ -9,7 +9,6 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, abort, current_app, request, send_from_directory
 
 from scorer import store
-from scorer.cache import app_cache
 from scorer.db import get_db
 from scorer.network import public_base_url, split_host
 from scorer.qr import qr_svg
@@ -19,7 +18,7 @@ bp = Blueprint("phones", __name__)
 
 def game_exists(game_id: str) -> bool:
     try:
-        store.load_game(get_db(), game_id, cache=app_cache("games"))
+        store.version_of(get_db(), game_id)  # no replay: only whether it is there
     except store.NotFound:
         return False
     return True

@@ -1,24 +1,22 @@
 """Games in SQLite: each user action is one transaction; scores are always derived.
 
-Only the inputs of each hand are stored. The game's state (totals, minimums, winner) is
-replayed by the rules engine on every load, so a rules fix corrects every stored game.
+Creating a game is importing one with no hands; loading (scorer.records) is replaying the
+stored inputs, read from one snapshot. A write validates and replays outside
+the write lock, then takes the lock only to check that the game's version is still the one
+it replayed and to write its rows (else it starts again once, else StaleGame).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
-from datetime import UTC, datetime
+from dataclasses import replace
 from typing import Any
 
 import sqlite_utils
 
-from scorer.cache import LruCache
-from scorer.db import transaction
+from scorer.db import snapshot, transaction
 from scorer.errors import N_, GameFinished, RuleError, ScorerError
 from scorer.game import (
     GameState,
@@ -26,51 +24,58 @@ from scorer.game import (
     Table,
     add_hand,
     correct,
-    make_table,
     play,
     remove,
     without_after_end,
 )
-from scorer.hands import CardCounts, Hand, SideHand
+from scorer.hands import Hand
+from scorer.idempotency import (
+    KeyReused,
+    created_game,
+    digest,
+    key_recorded,
+    remember_game,
+    remember_hand,
+    seen_hand,
+)
 from scorer.irregular import CONFIRMABLE
-from scorer.limits import check_game, check_hand_count
-from scorer.rules import get_profile, with_house_rules, with_target
+from scorer.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
+from scorer.records import (
+    GameRecord,
+    NotFound,
+    StoredGame,
+    build_table,
+    load_game,
+    load_inputs,
+    replay,
+    version_of,
+)
+from scorer.rows import hand_row, side_to_dict, sides_json
+from scorer.stamps import now
 
-log = logging.getLogger(__name__)
-
-
-class NotFound(ScorerError, LookupError):
-    """No game (or no hand) at that address."""
-
-    def __init__(self, address: str, template: str = N_("no game at this address")) -> None:
-        super().__init__(None, template)
-        self.address = address
+# Read from here by the web layer and the clubs: one module to import for a game's life.
+__all__ = [
+    "GameRecord",
+    "KeyReused",
+    "NotFound",
+    "StoredGame",
+    "build_table",
+    "key_recorded",
+    "load_game",
+    "load_inputs",
+    "now",
+    "replay",
+    "side_to_dict",
+    "version_of",
+]
 
 
 class StaleGame(ScorerError):
     """The game changed since the client read it (another phone saved first)."""
 
 
-class KeyReused(ScorerError):
-    """An idempotency key already used for a different request on this game."""
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A stored game: its row and the state replayed from its hands."""
-
-    id: str
-    name: str
-    profile_key: str
-    house_rules: dict[str, Any]
-    version: int
-    created_at: str
-    updated_at: str
-    state: GameState
-
-    @property
-    def table(self) -> Table:
-        return self.state.table
+class GameFull(ScorerError):
+    """The game holds the most hands a game may hold: it takes no further hand."""
 
 
 def new_game_id() -> str:
@@ -78,29 +83,15 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(16)
 
 
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+# --- creating: importing a game, with or without hands ----------------------------------------
 
 
-def build_table(
-    profile_key: str | None,
-    target: int | None,
-    house_rules: dict[str, Any] | None,
-    sides: list[Side],
-    first_dealer: str | None,
-) -> Table:
-    """The validated table of a new game (RuleError names what does not fit)."""
-    profile = get_profile(profile_key)
-    if not sides:
-        raise RuleError("sides", N_("a game needs sides"))
-    layout = profile.layout_for(tuple(len(side.players) for side in sides))
-    profile = with_target(profile, target if target is not None else layout.target)
-    if house_rules:
-        profile = with_house_rules(profile, house_rules)
-    return make_table(profile, tuple(sides), first_dealer)
+def create_game(db: sqlite_utils.Database, **arguments: Any) -> str:
+    """Store a new game and return its id: importing a game that has no hands yet."""
+    return import_game(db, **arguments)
 
 
-def create_game(
+def import_game(
     db: sqlite_utils.Database,
     *,
     name: str | None,
@@ -109,20 +100,43 @@ def create_game(
     sides: list[Side],
     first_dealer: str | None = None,
     house_rules: dict[str, Any] | None = None,
+    hands: list[Hand] | tuple[Hand, ...] = (),
+    created_at: str | None = None,
+    idempotency_key: str | None = None,
 ) -> str:
-    """Store a new game and return its id: importing a game that has no hands yet."""
-    return import_game(
-        db,
-        name=name,
-        profile_key=profile_key,
-        target=target,
-        sides=sides,
-        first_dealer=first_dealer,
-        house_rules=house_rules,
-    )
+    """Store a game under a new id, all its hands in the same transaction; returns the id.
+
+    The hands are replayed first, against every rule of §2: a refusal names the hand
+    (`hands[2].sides[0]...`) and nothing is stored. Irregular hands (§2b) are taken as the
+    table confirmed them, and hands after the end are kept, counting for nothing (§2c).
+    A new id keeps ids unguessable whatever the file says. With an idempotency key, a retry
+    of the same request returns the game it created the first time.
+    """
+    check_game(name, sides)
+    check_hand_count(len(hands))
+    table = build_table(profile_key, target, house_rules, sides, first_dealer)
+    try:
+        play(table, hands, strict=True)
+    except RuleError as error:
+        index = (error.hand_number or 1) - 1
+        field = f"hands[{index}].{error.field}" if error.field else f"hands[{index}]"
+        raise RuleError(field, error.template, **error.params) from error
+    request = digest([name, profile_key, target, sides, first_dealer, house_rules, hands])
+    game_id = new_game_id()
+    with transaction(db):
+        if idempotency_key is not None:
+            first = created_game(db, idempotency_key, request)
+            if first is not None:
+                return first
+            # (The game row comes first: the key's row points at it.)
+        insert_game(db, game_id, name, table, house_rules, created_at or now())
+        db["hands"].insert_all(hand_row(game_id, n, hand) for n, hand in enumerate(hands, 1))
+        if idempotency_key is not None:
+            remember_game(db, idempotency_key, request, game_id)
+    return game_id
 
 
-def _insert_game(
+def insert_game(
     db: sqlite_utils.Database,
     game_id: str,
     name: str | None,
@@ -130,6 +144,7 @@ def _insert_game(
     house_rules: dict[str, Any] | None,
     created_at: str,
 ) -> None:
+    """The rows of a new game and its sides (inside the caller's transaction)."""
     db["games"].insert(
         {
             "id": game_id,
@@ -149,228 +164,49 @@ def _insert_game(
     )
 
 
-def import_game(
-    db: sqlite_utils.Database,
-    *,
-    name: str | None,
-    profile_key: str | None,
-    target: int | None,
-    sides: list[Side],
-    first_dealer: str | None = None,
-    house_rules: dict[str, Any] | None = None,
-    hands: list[Hand] | tuple[Hand, ...] = (),
-    created_at: str | None = None,
-) -> str:
-    """Store an exported game under a new id, all its hands in the same transaction.
+# --- writing: replay outside the lock, commit if nobody saved meanwhile -----------------------
 
-    The hands are replayed first, against every rule of §2: a refusal names the hand
-    (`hands[2].sides[0]...`) and nothing is stored. Irregular hands (§2b) are taken as the
-    table confirmed them, and hands after the end are kept, counting for nothing (§2c).
-    A new id keeps ids unguessable whatever the file says.
-    """
-    check_game(name, sides)
-    check_hand_count(len(hands))
-    table = build_table(profile_key, target, house_rules, sides, first_dealer)
-    try:
-        play(table, hands, strict=True)
-    except RuleError as error:
-        index = (error.hand_number or 1) - 1
-        field = f"hands[{index}].{error.field}" if error.field else f"hands[{index}]"
-        raise RuleError(field, error.template, **error.params) from error
-    game_id = new_game_id()
-    with transaction(db):
-        _insert_game(db, game_id, name, table, house_rules, created_at or now())
-        db["hands"].insert_all(
-            _hand_row(game_id, number, hand) for number, hand in enumerate(hands, start=1)
-        )
-    return game_id
+# A change: given the game as read, the state it makes (checked) and how to write its rows.
+Change = Callable[[GameRecord], tuple[GameState, Callable[[sqlite_utils.Database], None]]]
 
 
-def load_game(
-    db: sqlite_utils.Database, game_id: str, *, cache: LruCache | None = None
+class _AlreadyDone(Exception):
+    """Inside the lock: the same request was recorded meanwhile (a retry that raced)."""
+
+
+def _commit(
+    db: sqlite_utils.Database, game_id: str, change: Change, base: GameRecord | None
 ) -> GameRecord:
-    """The game and its replayed state; NotFound for an unknown id.
+    """Apply a change, holding the write lock only for the version check and the rows.
 
-    With a cache, a game already replayed at its current version is not replayed again:
-    every write bumps the version, so a cached record is never stale.
+    `base` is the game as the caller just read it (no second replay when it is current).
     """
-    rows = list(db.query("select * from games where id = ?", [game_id]))
-    if not rows:
-        raise NotFound(game_id)
-    row = rows[0]
-    if cache is None:
-        return _replay_row(db, row)
-    return cache.get_or_make((game_id, row["version"]), lambda: _replay_row(db, row))
+    for attempt in range(2):
+        record = base if attempt == 0 and base is not None and base.id == game_id else None
+        record = record or load_game(db, game_id)
+        state, write = change(record)  # validates and replays: no lock held
+        with transaction(db):
+            if version_of(db, game_id) == record.version:
+                write(db)
+                stamp = now()
+                db.execute(
+                    "update games set version = version + 1, updated_at = ? where id = ?",
+                    [stamp, game_id],
+                )
+                # The game as written: the state it validated, one version on.
+                return replace(record, state=state, version=record.version + 1, updated_at=stamp)
+    raise _stale()
 
 
-def _replay_row(db: sqlite_utils.Database, row: dict[str, Any]) -> GameRecord:
-    game_id = row["id"]
-    sides = [
-        Side(r["name"], tuple(json.loads(r["players"])))
-        for r in db.query(
-            "select name, players from sides where game_id = ? order by position", [game_id]
-        )
-    ]
-    house_rules = json.loads(row["rules"] or "{}")
-    table = build_table(row["profile"], row["target"], house_rules, sides, row["first_dealer"])
-    hands = [
-        hand_from_row(r)
-        for r in db.query("select * from hands where game_id = ? order by number", [game_id])
-    ]
-    return GameRecord(
-        id=row["id"],
-        name=row["name"] or "",
-        profile_key=row["profile"],
-        house_rules=house_rules,
-        version=row["version"],
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        state=play(table, hands),
+def _stale() -> StaleGame:
+    return StaleGame(
+        None, N_("this game was changed on another device; check the scoreboard and retry")
     )
 
 
-@dataclass(frozen=True)
-class StoredGame:
-    """A game's inputs exactly as stored, not replayed: what an export needs, and all it
-    needs, so even a game a later rules fix no longer accepts can be saved elsewhere."""
-
-    id: str
-    name: str
-    profile_key: str
-    target: int
-    house_rules: dict[str, Any]
-    first_dealer: str
-    created_at: str
-    version: int
-    sides: tuple[Side, ...]
-    hands: tuple[Hand, ...]
-
-
-def load_inputs(db: sqlite_utils.Database, game_id: str) -> StoredGame:
-    """The stored inputs of a game; NotFound for an unknown id."""
-    rows = list(db.query("select * from games where id = ?", [game_id]))
-    if not rows:
-        raise NotFound(game_id)
-    row = rows[0]
-    sides = tuple(
-        Side(r["name"], tuple(json.loads(r["players"])))
-        for r in db.query(
-            "select name, players from sides where game_id = ? order by position", [game_id]
-        )
-    )
-    hands = tuple(
-        hand_from_row(r)
-        for r in db.query("select * from hands where game_id = ? order by number", [game_id])
-    )
-    return StoredGame(
-        id=row["id"],
-        name=row["name"] or "",
-        profile_key=row["profile"],
-        target=row["target"],
-        house_rules=json.loads(row["rules"] or "{}"),
-        first_dealer=row["first_dealer"],
-        created_at=row["created_at"],
-        version=row["version"],
-        sides=sides,
-        hands=hands,
-    )
-
-
-def hand_from_row(row: dict[str, Any]) -> Hand:
-    return Hand(
-        sides=tuple(side_from_dict(side) for side in json.loads(row["sides"])),
-        went_out=row["went_out"],
-        concealed=bool(row["concealed"]),
-    )
-
-
-def side_from_dict(data: dict[str, Any]) -> SideHand:
-    """A side's stored inputs back as a SideHand (counts stay counts)."""
-    meld_cards = data.get("meld_cards")
-    hand_cards = data.get("hand_cards")
-    return SideHand(
-        meld_points=data.get("meld_points", 0),
-        natural_canastas=data.get("natural_canastas", 0),
-        mixed_canastas=data.get("mixed_canastas", 0),
-        red_threes=data.get("red_threes", 0),
-        hand_points=data.get("hand_points", 0),
-        meld_cards=CardCounts(**meld_cards) if meld_cards is not None else None,
-        hand_cards=CardCounts(**hand_cards) if hand_cards is not None else None,
-    )
-
-
-def side_to_dict(side: SideHand) -> dict[str, Any]:
-    """A side's inputs as stored and as the API shows them."""
-    data: dict[str, Any] = {
-        "meld_points": side.meld_points,
-        "natural_canastas": side.natural_canastas,
-        "mixed_canastas": side.mixed_canastas,
-        "red_threes": side.red_threes,
-        "hand_points": side.hand_points,
-    }
-    if side.meld_cards is not None:
-        data["meld_cards"] = asdict(side.meld_cards)
-    if side.hand_cards is not None:
-        data["hand_cards"] = asdict(side.hand_cards)
-    return data
-
-
-def _hand_row(game_id: str, number: int, hand: Hand) -> dict[str, Any]:
-    return {
-        "game_id": game_id,
-        "number": number,
-        "went_out": hand.went_out,
-        "concealed": int(hand.concealed),
-        "sides": json.dumps([side_to_dict(side) for side in hand.sides]),
-        "created_at": now(),
-    }
-
-
-def _check_version(record: GameRecord, expected: int | None) -> None:
+def check_version(record: GameRecord, expected: int | None) -> None:
     if expected is not None and expected != record.version:
-        raise StaleGame(
-            None, N_("this game was changed on another device; check the scoreboard and retry")
-        )
-
-
-def _touch(db: sqlite_utils.Database, game_id: str) -> str:
-    """Bump the game's version (every change does); returns the new updated_at stamp."""
-    stamp = now()
-    db.execute(
-        "update games set version = version + 1, updated_at = ? where id = ?", [stamp, game_id]
-    )
-    return stamp
-
-
-def hand_fingerprint(hand: Hand) -> str:
-    """A stable digest of a hand's inputs, to tell a retry from a different request."""
-    data = {
-        "went_out": hand.went_out,
-        "concealed": hand.concealed,
-        "sides": [side_to_dict(side) for side in hand.sides],
-    }
-    return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
-
-
-def _seen_key(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool:
-    """True when this key already recorded this very hand; KeyReused for another hand."""
-    row = db.execute(
-        "select request_hash from idempotency_keys where game_id = ? and key = ?",
-        [game_id, key],
-    ).fetchone()
-    if row is None:
-        return False
-    if row[0] != hand_fingerprint(hand):
-        raise KeyReused("Idempotency-Key", N_("this key was already used for a different hand"))
-    return True
-
-
-def key_recorded(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool:
-    """True when this key already recorded this very hand on this game (a retry)."""
-    try:
-        return _seen_key(db, game_id, key, hand)
-    except KeyReused:
-        return False
+        raise _stale()
 
 
 def record_hand(
@@ -380,52 +216,53 @@ def record_hand(
     *,
     version: int | None = None,
     idempotency_key: str | None = None,
-    cache: LruCache | None = None,
+    base: GameRecord | None = None,
     confirmed: frozenset[str] | None = None,
 ) -> GameRecord:
-    """Add a hand at the end of the game, in one transaction; returns the new game.
+    """Add a hand at the end of the game; returns the new game.
 
     With ``confirmed`` (the pages and the API always give it), an irregular hand (§2b) is
     refused (NeedsConfirmation) unless its kind is in it; without, it is not asked about.
     With an idempotency key, a repeat of the same request records nothing and returns the
     game as it is (a double tap, a resubmitted form, a retry after the network dropped).
     """
-    with transaction(db):
-        record = load_game(db, game_id, cache=cache)
-        if idempotency_key is not None and _seen_key(db, game_id, idempotency_key, hand):
-            return record
+    key = idempotency_key
+    if key is not None and _seen(db, game_id, key, hand):
+        return load_game(db, game_id)
+
+    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         if record.state.finished:
             raise GameFinished(None, N_("this game is over: it takes no further hands"))
-        _check_version(record, version)
-        check_hand_count(len(record.state.results) + 1)
+        check_version(record, version)
+        if record.full:
+            raise GameFull(
+                "hands",
+                N_("this game has {max} hands, the most a game holds: start a new one"),
+                max=MAX_HANDS_PER_GAME,
+            )
         # Validates (and asks); raises before anything is written.
         state = add_hand(record.state, hand, confirmed=confirmed)
-        db["hands"].insert(_hand_row(game_id, len(record.state.results) + 1, hand))
-        if idempotency_key is not None:
-            db["idempotency_keys"].insert(
-                {
-                    "game_id": game_id,
-                    "key": idempotency_key,
-                    "request_hash": hand_fingerprint(hand),
-                    "created_at": now(),
-                }
-            )
-        stamp = _touch(db, game_id)
-    saved = _written(record, state, stamp)
-    # The next read of this version (the scoreboard, the next hand's check) needs no replay.
-    return saved if cache is None else cache.put((game_id, saved.version), saved)
+        number = len(record.state.results) + 1
+
+        def write(db: sqlite_utils.Database) -> None:
+            if key is not None and seen_hand(db, game_id, key, hand):
+                raise _AlreadyDone
+            db["hands"].insert(hand_row(game_id, number, hand))
+            if key is not None:
+                remember_hand(db, game_id, key, hand)
+
+        return state, write
+
+    try:
+        return _commit(db, game_id, change, base)
+    except _AlreadyDone:
+        return load_game(db, game_id)
 
 
-def _written(record: GameRecord, state: GameState, stamp: str) -> GameRecord:
-    """The game as a write just stored it: the state it validated, one version on.
-
-    The write replayed the game to check it; replaying it again to answer would be waste.
-    """
-    return replace(record, state=state, version=record.version + 1, updated_at=stamp)
-
-
-def _hands_of(record: GameRecord) -> list[Hand]:
-    return [result.hand for result in record.state.results]
+def _seen(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool:
+    with snapshot(db):
+        version_of(db, game_id)  # NotFound first
+        return seen_hand(db, game_id, key, hand)
 
 
 def _hand_index(record: GameRecord, number: int) -> int:
@@ -441,6 +278,7 @@ def replace_hand(
     hand: Hand,
     *,
     version: int | None = None,
+    base: GameRecord | None = None,
     confirmed: frozenset[str] | None = None,
 ) -> GameRecord:
     """Correct hand `number` (from 1); everything after it is recomputed.
@@ -450,25 +288,27 @@ def replace_hand(
     after the end (§2c).
     """
     agreed = CONFIRMABLE if confirmed is None else confirmed
-    with transaction(db):
-        record = load_game(db, game_id)
+
+    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         _hand_index(record, number)
-        _check_version(record, version)
+        check_version(record, version)
         hands = _hands_of(record)
         state = _replayed(lambda: correct(record.table, hands, number, hand, confirmed=agreed))
-        db.execute(
-            "update hands set went_out = ?, concealed = ?, sides = ? "
-            "where game_id = ? and number = ?",
-            [
-                hand.went_out,
-                int(hand.concealed),
-                json.dumps([side_to_dict(s) for s in hand.sides]),
-                game_id,
-                number,
-            ],
-        )
-        stamp = _touch(db, game_id)
-    return _written(record, state, stamp)
+
+        def write(db: sqlite_utils.Database) -> None:
+            db.execute(
+                "update hands set went_out = ?, concealed = ?, sides = ? "
+                "where game_id = ? and number = ?",
+                [hand.went_out, int(hand.concealed), sides_json(hand), game_id, number],
+            )
+
+        return state, write
+
+    return _commit(db, game_id, change, base)
+
+
+def _hands_of(record: GameRecord) -> list[Hand]:
+    return [result.hand for result in record.state.results]
 
 
 def _replayed(change: Callable[[], GameState]) -> GameState:
@@ -487,14 +327,21 @@ def _replayed(change: Callable[[], GameState]) -> GameState:
 
 
 def delete_hand(
-    db: sqlite_utils.Database, game_id: str, number: int, *, version: int | None = None
+    db: sqlite_utils.Database,
+    game_id: str,
+    number: int,
+    *,
+    version: int | None = None,
+    base: GameRecord | None = None,
 ) -> GameRecord:
     """Remove hand `number`; later hands are renumbered and recomputed."""
-    with transaction(db):
-        record = load_game(db, game_id)
+
+    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         _hand_index(record, number)
-        _check_version(record, version)
-        state = _replayed(lambda: remove(record.table, _hands_of(record), number))
+        check_version(record, version)
+        return _replayed(lambda: remove(record.table, _hands_of(record), number)), write
+
+    def write(db: sqlite_utils.Database) -> None:
         db.execute("delete from hands where game_id = ? and number = ?", [game_id, number])
         # Two steps keep (game_id, number) unique while the later hands move down by one.
         db.execute(
@@ -504,68 +351,54 @@ def delete_hand(
         db.execute(
             "update hands set number = -number - 1 where game_id = ? and number < 0", [game_id]
         )
-        stamp = _touch(db, game_id)
-    return _written(record, state, stamp)
+
+    return _commit(db, game_id, change, base)
 
 
 def delete_after_end(
-    db: sqlite_utils.Database, game_id: str, *, version: int | None = None
+    db: sqlite_utils.Database,
+    game_id: str,
+    *,
+    version: int | None = None,
+    base: GameRecord | None = None,
 ) -> GameRecord:
     """Remove, in one step, every hand played after the game's end (§2c).
 
     A game with none is returned as it is: a repeated request changes nothing.
     """
-    with transaction(db):
-        record = load_game(db, game_id)
-        _check_version(record, version)
-        if not record.state.after_end:
-            return record
+    record = base if base is not None and base.id == game_id else load_game(db, game_id)
+    check_version(record, version)
+    if not record.state.after_end:
+        return record
+
+    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
+        check_version(record, version)
         kept = without_after_end(record.state)
-        state = play(record.table, kept)
-        db.execute("delete from hands where game_id = ? and number > ?", [game_id, len(kept)])
-        stamp = _touch(db, game_id)
-    return _written(record, state, stamp)
+
+        def write(db: sqlite_utils.Database) -> None:
+            db.execute("delete from hands where game_id = ? and number > ?", [game_id, len(kept)])
+
+        return play(record.table, kept), write
+
+    return _commit(db, game_id, change, record)
 
 
 def undo_last_hand(
-    db: sqlite_utils.Database, game_id: str, *, version: int | None = None
+    db: sqlite_utils.Database,
+    game_id: str,
+    *,
+    version: int | None = None,
+    base: GameRecord | None = None,
 ) -> GameRecord:
     """Remove the last hand (nothing to undo: NotFound)."""
-    record = load_game(db, game_id)
-    return delete_hand(db, game_id, len(record.state.results), version=version)
+    record = base if base is not None and base.id == game_id else load_game(db, game_id)
+    return delete_hand(db, game_id, len(record.state.results), version=version, base=record)
 
 
 def delete_game(db: sqlite_utils.Database, game_id: str) -> None:
+    """The game and everything of it, its place in a club too."""
     with transaction(db):
-        if not db.execute("select 1 from games where id = ?", [game_id]).fetchone():
-            raise NotFound(game_id)
-        db.execute("delete from hands where game_id = ?", [game_id])
-        db.execute("delete from idempotency_keys where game_id = ?", [game_id])
-        db.execute("delete from sides where game_id = ?", [game_id])
+        version_of(db, game_id)  # NotFound
+        for table in ("hands", "idempotency_keys", "creation_keys", "sides", "club_games"):
+            db.execute(f"delete from {table} where game_id = ?", [game_id])  # noqa: S608
         db.execute("delete from games where id = ?", [game_id])
-
-
-def list_games(db: sqlite_utils.Database, ids: list[str] | None = None) -> list[GameRecord]:
-    """Games, latest first; only those in `ids` when given (a browser's own games)."""
-    order = " order by updated_at desc, created_at desc"
-    if ids is None:
-        rows = list(db.query("select id, updated_at, created_at from games" + order))
-    else:
-        rows = []
-        wanted = list(dict.fromkeys(ids))
-        # In slices, so a long list stays under SQLite's limit of bound parameters.
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ", ".join("?" for _ in chunk)
-            rows += db.query(
-                f"select id, updated_at, created_at from games where id in ({marks})", chunk
-            )
-        rows.sort(key=lambda row: (row["updated_at"], row["created_at"]), reverse=True)
-    games = []
-    for row in rows:
-        try:
-            games.append(load_game(db, row["id"]))
-        except RuleError:
-            # Hands a later rules fix no longer accepts: the list still shows the others.
-            log.warning("game %s no longer replays under the current rules", row["id"])
-    return games

@@ -11,7 +11,7 @@ import sqlite3
 from typing import Any
 
 import pytest
-from apidata import dump, hand, side
+from apidata import delete_hand, dump, hand, put_hand, side
 from flask.testing import FlaskClient
 
 from scorer import create_app
@@ -293,7 +293,7 @@ def test_hand_read_from_the_game_can_be_sent_back_as_a_correction(client):
     game = new_game(client)
     after = add(client, game["id"], TYPICAL)
     echoed = after["hands"][0]  # with its scores, number, dealer: fields the API wrote
-    response = client.put(f"/api/games/{game['id']}/hands/1", json=echoed)
+    response = put_hand(client, f"/api/games/{game['id']}/hands/1", json=echoed)
     assert response.status_code == 200
     assert [s["total"] for s in response.json["sides"]] == [930, -35]
 
@@ -344,7 +344,7 @@ def test_hand_refusals_on_add_and_on_correct(app, client, body, status, field):
     add(client, game["id"], hand(side(50), side(50)))
     before = dump(app)
     assert_refusal(client.post(f"/api/games/{game['id']}/hands", json=body), status, field)
-    assert_refusal(client.put(f"/api/games/{game['id']}/hands/1", json=body), status, field)
+    assert_refusal(put_hand(client, f"/api/games/{game['id']}/hands/1", json=body), status, field)
     assert dump(app) == before
 
 
@@ -362,9 +362,10 @@ def test_unreadable_hand_bodies_are_400(app, client, data, content_type):
     game = new_game(client)
     add(client, game["id"], hand(side(50), side(50)))
     before = dump(app)
-    for method in (client.post, client.put):
-        url = f"/api/games/{game['id']}/hands" + ("/1" if method == client.put else "")
-        assert_refusal(method(url, data=data, content_type=content_type), 400)
+    url = f"/api/games/{game['id']}/hands"
+    assert_refusal(client.post(url, data=data, content_type=content_type), 400)
+    response = put_hand(client, f"{url}/1", data=data, content_type=content_type)
+    assert_refusal(response, 400)
     assert dump(app) == before
 
 
@@ -373,13 +374,14 @@ def test_unknown_game_or_hand_is_404(app, client):
     add(client, game["id"], TYPICAL)
     before = dump(app)
     assert_refusal(client.post("/api/games/nope/hands", json=TYPICAL), 404, None)
-    assert_refusal(client.put("/api/games/nope/hands/1", json=TYPICAL), 404, None)
-    assert_refusal(client.delete("/api/games/nope/hands/1"), 404, None)
+    assert_refusal(put_hand(client, "/api/games/nope/hands/1", json=TYPICAL), 404, None)
+    assert_refusal(delete_hand(client, "/api/games/nope/hands/1"), 404, None)
     for number in (0, 2, 99, 10**30):
-        assert_refusal(client.put(f"/api/games/{game['id']}/hands/{number}", json=TYPICAL), 404)
-        assert_refusal(client.delete(f"/api/games/{game['id']}/hands/{number}"), 404)
-    assert_refusal(client.delete(f"/api/games/{game['id']}/hands/-1"), 404)
-    assert_refusal(client.delete(f"/api/games/{game['id']}/hands/one"), 404)
+        url = f"/api/games/{game['id']}/hands/{number}"
+        assert_refusal(put_hand(client, url, json=TYPICAL), 404)
+        assert_refusal(delete_hand(client, f"/api/games/{game['id']}/hands/{number}"), 404)
+    assert_refusal(delete_hand(client, f"/api/games/{game['id']}/hands/-1"), 404)
+    assert_refusal(delete_hand(client, f"/api/games/{game['id']}/hands/one"), 404)
     # An unknown game is 404 even when the body is also wrong.
     assert_refusal(client.post("/api/games/nope/hands", data="{", content_type="text/plain"), 404)
     assert dump(app) == before
@@ -396,7 +398,8 @@ def test_correct_a_hand_recomputes_everything_after_it(client):
     add(client, gid, hand(side(500, left=5), side(50)))  # +495, +50 -> 1525, 65
     # Hand 1 was really A: 300 melded + a mixed canasta 300 = 600; B: nothing melded, 20 in
     # hand = -20.
-    response = client.put(f"/api/games/{gid}/hands/1", json=hand(side(300, mixed=1), side(left=20)))
+    corrected = hand(side(300, mixed=1), side(left=20))
+    response = put_hand(client, f"/api/games/{gid}/hands/1", json=corrected)
     assert response.status_code == 200
     after = response.json
     running = [[s["running_total"] for s in h["sides"]] for h in after["hands"]]
@@ -413,7 +416,7 @@ def test_delete_a_hand_renumbers_and_recomputes(client):
     add(client, gid, hand(side(100), side(50)))
     add(client, gid, TYPICAL)
     add(client, gid, hand(side(60), side(70)))
-    response = client.delete(f"/api/games/{gid}/hands/2")
+    response = delete_hand(client, f"/api/games/{gid}/hands/2")
     assert response.status_code == 200
     after = response.json
     assert [h["number"] for h in after["hands"]] == [1, 2]
@@ -454,7 +457,7 @@ def test_a_won_game_refuses_any_hand_with_409(app, client, data, content_type):
 def test_a_won_game_can_still_be_corrected(client):
     game = won_game(client)
     # The winning hand was really smaller: the game goes on and takes hands again.
-    response = client.put(f"/api/games/{game['id']}/hands/1", json=hand(side(50), side(50)))
+    response = put_hand(client, f"/api/games/{game['id']}/hands/1", json=hand(side(50), side(50)))
     assert response.status_code == 200
     assert response.json["winner"] is None and response.json["finished"] is False
     add(client, game["id"], hand(side(50), side(50)))
@@ -466,7 +469,7 @@ def test_a_correction_that_ends_the_game_early_ends_it_there(app, client):
     add(client, gid, hand(side(100, natural=1), side(50)))  # A 600
     add(client, gid, hand(side(300), side(50)))  # A 900: nobody at 1 000 yet
     # Hand 1 made 1 100 (300 + 500 + 200 + 100 for A) ends the game at hand 1 (§2c).
-    response = client.put(f"/api/games/{gid}/hands/1", json=WINNING)
+    response = put_hand(client, f"/api/games/{gid}/hands/1", json=WINNING)
     assert response.status_code == 200, response.json
     game = response.json
     assert (game["winner"], game["ended_at"], game["finished"]) == (0, 1, True)
@@ -484,10 +487,10 @@ def test_a_deletion_that_ends_the_game_early_ends_it_there(app, client):
     add(client, gid, hand(side(0, reds=2), side(50)))  # A -200 -> 400
     add(client, gid, hand(side(100, natural=1), side(50)))  # A +600 -> 1 000: A wins
     # Un-win it by correcting hand 3 down, and play one more.
-    client.put(f"/api/games/{gid}/hands/3", json=hand(side(500), side(50)))  # A 900
+    put_hand(client, f"/api/games/{gid}/hands/3", json=hand(side(500), side(50)))  # A 900
     add(client, gid, hand(side(50), side(50)))  # A 950
     # Without hand 2, A has 600 + 500 = 1 100 at hand 2 of 3: the game ends there.
-    response = client.delete(f"/api/games/{gid}/hands/2")
+    response = delete_hand(client, f"/api/games/{gid}/hands/2")
     assert response.status_code == 200, response.json
     game = response.json
     assert (game["winner"], game["ended_at"]) == (0, 2)

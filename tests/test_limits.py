@@ -97,11 +97,10 @@ ACCEPTED = {"api": 201, "form": 303, "import": 201}
 
 
 def _stored(client: FlaskClient) -> int:
-    from scorer import store
     from scorer.db import get_db
 
     with client.application.app_context():
-        return len(store.list_games(get_db()))
+        return get_db()["games"].count
 
 
 @pytest.mark.parametrize(("label", "name", "sides", "target", "good"), CASES)

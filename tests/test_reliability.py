@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from apidata import dump, hand, side
+from apidata import delete_hand, dump, hand, put_hand, side
 from flask.testing import FlaskClient
 
 from scorer import db as dbmod
@@ -115,8 +115,8 @@ def test_every_game_response_carries_an_etag_that_changes_with_each_write(client
     for response in (
         client.post(hands_url(game), json=hand(side(50), side(60))),
         client.post(hands_url(game), json=hand(side(70), side(60))),
-        client.put(f"{hands_url(game)}/1", json=hand(side(55), side(60))),
-        client.delete(f"{hands_url(game)}/2"),
+        put_hand(client, f"{hands_url(game)}/1", json=hand(side(55), side(60))),
+        delete_hand(client, f"{hands_url(game)}/2"),
     ):
         assert response.status_code in (200, 201)
         tags.append(response.headers["ETag"])
@@ -222,7 +222,7 @@ def played_game(client: FlaskClient) -> dict:
         },
     )
     client.post(url, json=hand(side(0, reds=1, left=30), side(60)))
-    client.put(f"{url}/3", json=hand(side(0, reds=1, left=35), side(60)))
+    put_hand(client, f"{url}/3", json=hand(side(0, reds=1, left=35), side(60)))
     return client.get(f"/api/games/{game['id']}").json
 
 

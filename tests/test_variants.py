@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from scorer import store
 from scorer.db import get_db
 
 CLASSIC_MINIMUMS = [[None, 15], [0, 50], [1500, 90], [3000, 120]]
@@ -59,7 +58,7 @@ def minimums(game: dict[str, Any]) -> list[int]:
 
 def stored_games(app: Any) -> int:
     with app.app_context():
-        return len(store.list_games(get_db()))
+        return get_db()["games"].count
 
 
 # --- two players: each alone, two canastas to go out -------------------------------------------

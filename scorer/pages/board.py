@@ -8,6 +8,7 @@ from flask import (
     render_template,
 )
 from flask_babel import get_locale
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorer import display, store
@@ -15,6 +16,7 @@ from scorer.cache import app_cache
 from scorer.i18n import (
     PROFILE_LABELS,
 )
+from scorer.limits import MAX_HANDS_PER_GAME
 from scorer.pages import bp
 from scorer.pages.common import (
     Page,
@@ -94,6 +96,15 @@ def hands_html(record: store.GameRecord) -> Markup:
     )
 
 
+def full_note() -> str:
+    """What a game at the cap on hands says instead of offering to record one."""
+    return _(
+        "This game has reached %(max)s hands, the most a game can hold: start a new game "
+        "to play on.",
+        max=MAX_HANDS_PER_GAME,
+    )
+
+
 def board_context(record: store.GameRecord) -> dict[str, Any]:
     state = record.state
     return {
@@ -105,4 +116,5 @@ def board_context(record: store.GameRecord) -> dict[str, Any]:
         "profile_label": PROFILE_LABELS.get(record.profile_key, record.profile_key),
         "house_rules": display.house_rule_lines(record.table.profile),
         "chart": chart(record),
+        "full_note": full_note() if record.full else None,
     }

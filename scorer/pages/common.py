@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 from wtforms import Field, FieldList, FormField
 
 from scorer import display, store
-from scorer.cache import app_cache
+from scorer.cache import replayed_game
 from scorer.db import get_db
 from scorer.errors import RuleError
 from scorer.failures import load_game
@@ -61,7 +61,7 @@ def my_games() -> list[store.GameRecord]:
     ids = my_game_ids()
     for game_id in ids:
         try:
-            games.append(store.load_game(db, game_id, cache=app_cache("games")))
+            games.append(replayed_game(db, game_id))
         except (store.NotFound, RuleError):
             continue  # deleted elsewhere, or no longer readable: leave it out
     # Latest change first; within the same second, the one this browser touched last.

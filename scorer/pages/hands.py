@@ -16,7 +16,7 @@ from flask import (
 from flask_babel import gettext as _
 
 from scorer import store
-from scorer.cache import app_cache
+from scorer.cache import keep
 from scorer.db import get_db
 from scorer.errors import RuleError
 from scorer.failures import status_of
@@ -36,7 +36,7 @@ from scorer.i18n import (
 from scorer.irregular import CONFIRMABLE, NeedsConfirmation
 from scorer.limits import MAX_HANDS_PER_GAME
 from scorer.pages import bp
-from scorer.pages.board import sides_view
+from scorer.pages.board import full_note, sides_view
 from scorer.pages.common import (
     Page,
     back_to,
@@ -157,6 +157,9 @@ def new_hand(game_id: str) -> Page:
         if record.state.finished:
             flash(_("This game is over: it takes no further hands."))
             return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+        if record.full:
+            flash(full_note())
+            return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
         out = request.args.get("out", "")
         went_out = out if out == NOBODY or (is_index(out) and int(out) < sides) else ""
         form = _prepare(
@@ -210,7 +213,7 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
                 hand,
                 version=form.version_number(),
                 idempotency_key=form.token_value(),
-                cache=app_cache("games"),
+                base=record,
                 confirmed=confirmed_kinds(),
             )
             flash(_("Hand %(number)s saved.", number=len(saved.state.results)))
@@ -221,6 +224,7 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
                 number,
                 hand,
                 version=form.version_number(),
+                base=record,
                 confirmed=confirmed_kinds(),
             )
             flash(_("Hand %(number)s corrected.", number=number))
@@ -233,6 +237,9 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
                 )
     except store.NotFound:
         abort(404)
+    except store.GameFull:
+        flash(full_note())
+        return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
     except store.StaleGame:
         current = load(record.id)
         if number is not None and _already_saved(current, number, hand):
@@ -255,6 +262,7 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
         return hand_page(
             record, form, number=number, banner=banner, status=status_of(error), question=asked
         )
+    keep(saved)
     remember(record.id)
     return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
 
@@ -275,7 +283,7 @@ def undo(game_id: str) -> Page:
     if request.method == "GET":
         return confirm_page(record, "undo", hand=results[-1], sides=sides_view(record))
     try:
-        store.undo_last_hand(get_db(), record.id, version=posted_version())
+        store.undo_last_hand(get_db(), record.id, version=posted_version(), base=record)
     except store.StaleGame:
         flash(_("The game changed on another phone meanwhile: nothing was undone."))
     except (store.NotFound, RuleError):
@@ -296,7 +304,7 @@ def delete_hand(game_id: str, number: int) -> Page:
             record, "delete_hand", hand=results[number - 1], sides=sides_view(record)
         )
     try:
-        store.delete_hand(get_db(), record.id, number, version=posted_version())
+        store.delete_hand(get_db(), record.id, number, version=posted_version(), base=record)
     except store.StaleGame:
         flash(_("The game changed on another phone meanwhile: nothing was removed."))
     except store.NotFound:

@@ -1,0 +1,110 @@
+"""Section 8: short write locks. A small game's writes, alone and while a game at the cap
+on hands is corrected by two other clients (gunicorn, 2 workers x 2 threads, loopback)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from bench import fixtures
+from bench.context import Bench
+from bench.measure import Row, Section, fmt_time
+from scorer.limits import MAX_HANDS_PER_GAME
+from tests import launcher
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL = 2.0  # p99 during corrections at most twice the p99 alone (issue 11)
+
+
+def run(section: Section, bench: Bench) -> None:
+    writes = 30 if bench.quick else 80
+    with tempfile.TemporaryDirectory(prefix="scorer-locks-") as folder:
+        database = Path(folder) / "locks.sqlite3"
+        db = fixtures.open_db(database)
+        try:
+            long_game = fixtures.make_game(db, MAX_HANDS_PER_GAME)
+            small_games = [fixtures.make_game(db, 0) for _ in range(2)]
+        finally:
+            db.close()
+        port = launcher.free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("FLASK_", "SCORER_"))}
+        env |= {"SCORER_DATABASE": str(database), "SCORER_INSTANCE_PATH": f"{folder}/instance"}
+        command = [sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "2"]
+        command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", "scorer:create_app()"]
+        with launcher.running(command, env, port, Path(folder) / "gunicorn.log", ROOT) as server:
+            alone = _small_writes(server.base, small_games[0], writes)
+            stop = threading.Event()
+            corrections: list[int] = []
+            correctors = [
+                threading.Thread(target=_correct, args=(server.base, long_game, stop, corrections))
+                for _ in range(2)
+            ]
+            for thread in correctors:
+                thread.start()
+            time.sleep(1)  # the corrections are under way
+            during = _small_writes(server.base, small_games[1], writes)
+            stop.set()
+            for thread in correctors:
+                thread.join(120)
+    ratio = _p99(during.times) / _p99(alone.times)
+    section.rows.append(_row("small-game write (API POST), alone", alone))
+    section.rows.append(
+        _row(f"the same, while a {MAX_HANDS_PER_GAME}-hand game is corrected", during)
+    )
+    section.rows[-1].ratio = f"p99 {ratio:.1f}× alone"
+    section.rows[-1].goal = f"p99 ≤ {GOAL:.0f}× alone"
+    section.rows[-1].met = ratio <= GOAL
+    statuses = sorted(set(corrections))
+    section.notes.append(
+        f"{writes} sequential writes each way; two clients correct hand 1 of the long game in a "
+        f"loop meanwhile ({len(corrections)} corrections, statuses {statuses}; each replays "
+        f"{MAX_HANDS_PER_GAME} hands). Failed small-game writes: alone {alone.errors}, during "
+        f"{during.errors}."
+    )
+
+
+class _Writes:
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.errors = 0
+
+
+def _small_writes(base: str, game_id: str, count: int) -> _Writes:
+    result = _Writes()
+    for number in range(count):
+        start = time.perf_counter()
+        status, _, _ = launcher.call(
+            "POST", f"{base}/api/games/{game_id}/hands", fixtures.hand_body(number), timeout=60
+        )
+        result.times.append(time.perf_counter() - start)
+        result.errors += status != 201
+    return result
+
+
+def _correct(base: str, game_id: str, stop: threading.Event, statuses: list[int]) -> None:
+    url = f"{base}/api/games/{game_id}"
+    body = fixtures.hand_body(0)
+    while not stop.is_set():
+        status, _, headers = launcher.call("GET", url, timeout=60)
+        if status != 200:
+            statuses.append(status)
+            continue
+        status, _, _ = launcher.call(
+            "PUT", f"{url}/hands/1", body, {"If-Match": headers["ETag"]}, timeout=60
+        )
+        statuses.append(status)
+
+
+def _p99(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+
+def _row(name: str, writes: _Writes) -> Row:
+    ordered = sorted(writes.times)
+    p50 = ordered[len(ordered) // 2]
+    return Row(name, f"p50 {fmt_time(p50)}, p99 {fmt_time(_p99(writes.times))}")
