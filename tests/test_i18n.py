@@ -502,7 +502,7 @@ SPANISH_WORDS = {
 }  # fmt: skip
 STRAY_WORDS = {"en": ENGLISH_WORDS, "fr": FRENCH_WORDS, "es": SPANISH_WORDS}
 # Words of another language's list that are this language's own words too.
-SHARED_WORDS = {"es": {"la", "le"}}
+SHARED_WORDS = {"es": {"la", "le", "red"}}  # "red": the network, in Spanish
 
 
 def words(text: str) -> set[str]:
