@@ -116,19 +116,6 @@ def test_get_unknown_game_is_404(client):
     assert_refusal(client.get("/api/games/no-such-game"), 404, None)
 
 
-def test_names_and_targets_at_their_limits_are_accepted(client):
-    forty = "x" * 40
-    game = new_game(
-        client,
-        name=forty,
-        target=1000,
-        sides=[{"name": forty, "players": [forty, "B" * 40]}, {"players": ["C", "D"]}],
-    )
-    assert game["name"] == forty and game["sides"][0]["players"][0] == forty
-    assert new_game(client, target=20000)["target"] == 20000
-    assert new_game(client, target=7500)["target"] == 7500
-
-
 def _long(n: int) -> str:
     return "é" * n
 
@@ -273,13 +260,6 @@ def test_stock_exhausted_and_concealed(client):
     after = add(client, game["id"], hand(side(0, reds=1, left=25), side(80, mixed=1), 1, True))
     assert [h["sides"][1]["score"]["going_out"] for h in after["hands"]] == [0, 200]
     assert [s["total"] for s in after["sides"]] == [70 - 125, 600]
-
-
-def test_a_side_with_nothing_melded_loses_its_red_threes(client):
-    game = new_game(client)
-    after = add(client, game["id"], hand(side(0, reds=4), side(50, left=0)))
-    # All four red threes are 800, and count against a side that melded nothing.
-    assert after["sides"][0]["total"] == -800
 
 
 def test_hand_read_from_the_game_can_be_sent_back_as_a_correction(client):

@@ -214,19 +214,6 @@ def test_a_10000_target_adds_150_from_7500(client: FlaskClient) -> None:
     assert minimums(game) == [150, 50]
 
 
-def test_a_5000_target_ends_the_same_game_earlier(client: FlaskClient) -> None:
-    game = create(client, sides=sides_of(("Ann", "Cat"), ("Bob", "Dan")))
-    assert game["rules"]["minimums"] == CLASSIC_MINIMUMS
-    game = post_hand(client, game["id"], BIG_HAND, OTHERS, went_out=0)
-    assert game["finished"] is False
-    game = post_hand(client, game["id"], BIG_HAND, OTHERS, went_out=0)
-    assert game["finished"] is True
-    assert game["winner"] == 0
-    # Without the fifth row, 7 200 still needs 120.
-    assert minimums(game) == [120, 50]
-    post_hand(client, game["id"], SMALL_HAND, OTHERS, went_out=0, status=409)
-
-
 # --- house rules -------------------------------------------------------------------------------
 
 HOUSE = {
