@@ -424,7 +424,3 @@ def test_rules_page_of_a_10000_game_has_the_150_row(client: FlaskClient) -> None
     html = client.get(f"/rules?game={game['id']}", headers={"Accept-Language": "en"})
     table = rows(html.get_data(as_text=True), "minimum-table")
     assert table[-2:] == [(False, ["3,000 to 7,495", "120"]), (False, ["7,500 and more", "150"])]
-
-
-def test_rules_page_of_an_unknown_game_is_not_found(client: FlaskClient) -> None:
-    assert client.get("/rules?game=nope").status_code == 404
