@@ -116,19 +116,6 @@ def test_get_unknown_game_is_404(client):
     assert_refusal(client.get("/api/games/no-such-game"), 404, None)
 
 
-def test_names_and_targets_at_their_limits_are_accepted(client):
-    forty = "x" * 40
-    game = new_game(
-        client,
-        name=forty,
-        target=1000,
-        sides=[{"name": forty, "players": [forty, "B" * 40]}, {"players": ["C", "D"]}],
-    )
-    assert game["name"] == forty and game["sides"][0]["players"][0] == forty
-    assert new_game(client, target=20000)["target"] == 20000
-    assert new_game(client, target=7500)["target"] == 7500
-
-
 def _long(n: int) -> str:
     return "é" * n
 
@@ -148,23 +135,16 @@ CREATE_REFUSALS = [
     ({"sides": FOUR, "first_dealer": 0}, 400, "first_dealer"),
     ({"sides": FOUR, "targett": 1000}, 400, "targett"),
     ({"sides": [{"players": ["A", "B"], "nmae": "x"}, FOUR[1]]}, 400, "sides[0].nmae"),
-    # rule breaks: 422
+    # rule breaks: 422. Names, targets and sides have their table in test_limits.py (every
+    # way in) and test_rules.py: here one row per field shows how the API names it.
     ({"sides": FOUR, "name": _long(41)}, 422, "name"),
-    ({"sides": [{"players": [_long(41), "Bob"]}, FOUR[1]]}, 422, "sides[0].players[0]"),
     ({"sides": [{"players": ["", "Bob"]}, FOUR[1]]}, 422, "sides[0].players[0]"),
     ({"sides": [{"players": ["   ", "Bob"]}, FOUR[1]]}, 422, "sides[0].players[0]"),
-    ({"sides": [{"players": ["A\x07", "Bob"]}, FOUR[1]]}, 422, "sides[0].players[0]"),
     ({"sides": [{"name": _long(41), "players": ["A", "B"]}, FOUR[1]]}, 422, "sides[0].name"),
     ({"sides": FOUR, "target": 4999}, 422, "target"),
-    ({"sides": FOUR, "target": 750}, 422, "target"),
-    ({"sides": FOUR, "target": 500}, 422, "target"),
-    ({"sides": FOUR, "target": 0}, 422, "target"),
-    ({"sides": FOUR, "target": -5000}, 422, "target"),
-    ({"sides": FOUR, "target": 20500}, 422, "target"),
     ({"sides": FOUR, "target": 10**30}, 422, "target"),
     ({"sides": FOUR, "profile": "bridge"}, 422, "profile"),
     ({"sides": FOUR, "first_dealer": "Zoe"}, 422, "first_dealer"),
-    ({"sides": [FOUR[0]]}, 422, "sides"),
     ({"sides": [{"players": list("ABCDEFG")}, FOUR[1]]}, 422, "sides[0].players"),
     ({"sides": [{"players": []}, FOUR[1]]}, 422, "sides[0].players"),
     ({"sides": FOUR + [{"players": ["E", "F"]}]}, 422, "sides"),
@@ -282,13 +262,6 @@ def test_stock_exhausted_and_concealed(client):
     assert [s["total"] for s in after["sides"]] == [70 - 125, 600]
 
 
-def test_a_side_with_nothing_melded_loses_its_red_threes(client):
-    game = new_game(client)
-    after = add(client, game["id"], hand(side(0, reds=4), side(50, left=0)))
-    # All four red threes are 800, and count against a side that melded nothing.
-    assert after["sides"][0]["total"] == -800
-
-
 def test_hand_read_from_the_game_can_be_sent_back_as_a_correction(client):
     game = new_game(client)
     after = add(client, game["id"], TYPICAL)
@@ -321,20 +294,13 @@ HAND_REFUSALS = [
     ({**TYPICAL, "sides": [TYPICAL["sides"][0], 5]}, 400, "sides[1]"),
     ({**TYPICAL, "extra": 1}, 400, "extra"),
     ([TYPICAL], 400, None),
-    # rule breaks: 422
+    # rule breaks: 422. The rules have their table in test_hands.py: here one row per kind
+    # of field shows the API passes the refusal and its field through.
     (bad_side(meld_points=-5), 422, "sides[1].meld_points"),
-    (bad_side(hand_points=-85), 422, "sides[1].hand_points"),
-    (bad_side(mixed_canastas=-1), 422, "sides[1].mixed_canastas"),
-    (bad_side(meld_cards={"ten": -1}), 422, "sides[1].meld_cards.ten"),
-    (bad_side(meld_points=52), 422, "sides[1].meld_points"),
     (bad_side(meld_points=10**40), 422, "sides[1].meld_points"),
-    (bad_side(red_threes=3), 422, "sides[1].red_threes"),  # 2 + 3 > 4 in two packs
     (bad_side(meld_cards={"jokers": 5}), 422, "sides[1].meld_cards.jokers"),  # 4 in 2 packs
-    ({**TYPICAL, "went_out": 1}, 422, "sides[1].natural_canastas"),  # no canasta
     ({**TYPICAL, "went_out": 2}, 422, "went_out"),
-    ({**TYPICAL, "went_out": None, "concealed": True}, 422, "concealed"),
     ({**TYPICAL, "sides": TYPICAL["sides"][:1]}, 422, "sides"),
-    ({**TYPICAL, "sides": TYPICAL["sides"] * 2}, 422, "sides"),
 ]
 
 

@@ -386,47 +386,41 @@ def test_refused_hand_keeps_what_was_typed(app: Flask, client: FlaskClient) -> N
     assert loaded(app, game_id).state.results == ()
 
 
+# The rules have their table in test_hands.py; test_refused_hand_keeps_what_was_typed is the
+# page's thin test. These show where two other kinds of field put their refusal.
 @pytest.mark.parametrize(
-    ("sides", "went_out", "field_id", "message"),
+    ("sides", "went_out", "concealed", "field_id", "message"),
     [
-        (
-            [{"meld_points": 130}, {"meld_points": 50}],
-            "0",
-            "sides-0-natural_canastas",
-            "Natural canastas: going out takes at least 1 canasta(s)",
-        ),
-        (
-            [{"meld_points": 132, "natural_canastas": 1}, {}],
-            "0",
-            "sides-0-meld_points",
-            "Meld points: must be a multiple of 5",
-        ),
         (
             [{"meld_points": 130, "natural_canastas": 1}, {"meld_jokers": 5}],
             "0",
+            False,
             "sides-1-meld_jokers",
             "Melded cards: the 2 packs hold only 4 of these cards",
+        ),
+        (
+            [{"meld_points": 100}, {"meld_points": 50}],
+            "none",
+            True,
+            "concealed",
+            "Concealed: only the side that went out can go out concealed",
         ),
     ],
 )
 def test_rule_refusals_are_shown_at_their_field(
-    app: Flask, client: FlaskClient, sides: list, went_out: str, field_id: str, message: str
+    app: Flask,
+    client: FlaskClient,
+    sides: list,
+    went_out: str,
+    concealed: bool,
+    field_id: str,
+    message: str,
 ) -> None:
     game_id = start(client)
-    response = record(client, game_id, hand_form(sides, went_out))
+    response = record(client, game_id, hand_form(sides, went_out, concealed))
     assert response.status_code == 422
     assert field_error(text(response), field_id) == message
     assert loaded(app, game_id).state.results == ()
-
-
-def test_concealed_without_going_out_is_refused_at_its_box(client: FlaskClient) -> None:
-    game_id = start(client)
-    data = hand_form([{"meld_points": 100}, {"meld_points": 50}], "none", concealed=True)
-    response = record(client, game_id, data)
-    assert response.status_code == 422
-    assert field_error(text(response), "concealed") == (
-        "Concealed: only the side that went out can go out concealed"
-    )
 
 
 def test_unreadable_hand_is_a_400_and_keeps_the_text(app: Flask, client: FlaskClient) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shlex
 import sqlite3
 import stat
 import subprocess
@@ -45,17 +44,6 @@ def test_the_app_starts_under_gunicorn_and_serves_the_home_page(tmp_path):
     assert stat.S_IMODE((instance / "secret_key").stat().st_mode) == 0o600
 
 
-def test_make_run_never_turns_debug_on():
-    # `make run` is gunicorn (scorer.serve), which has no debugger to turn on.
-    dry_run = subprocess.run(
-        ["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True
-    )
-    (line,) = [x for x in dry_run.stdout.splitlines() if "scorer.serve" in x]
-    words = shlex.split(line)
-    assert "--debug" not in words and "--debugger" not in words and "--reload" not in words
-    assert "flask" not in line
-
-
 def test_debug_stays_off_even_when_the_shell_asks_for_it(tmp_path):
     env = server_env(tmp_path / "scorer.sqlite3", tmp_path / "instance")
     env["FLASK_DEBUG"] = "1"  # left over in someone's shell
@@ -90,9 +78,3 @@ def test_workers_starting_together_on_a_fresh_database_all_come_up(tmp_path):
     finally:
         conn.close()
     assert sorted(applied) == sorted(set(applied)) and len(applied) >= 2
-
-
-def test_readme_documents_serving_in_production():
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Serving in production", 1)[1]
-    assert "gunicorn" in section and "instance/" in section and "backup" in section
