@@ -207,7 +207,9 @@ def check_api_answer(app, before: list[str], response) -> None:
     if status >= 400:
         assert response.is_json, response.data
         body = response.json
-        assert set(body) == {"error", "field"}
+        # An irregular hand (§2b) also says what to confirm; nothing else is ever added.
+        assert {"error", "field"} <= set(body) <= {"error", "field", "confirm"}
+        assert body.get("confirm", "opening_minimum") == "opening_minimum"
         assert isinstance(body["error"], str) and body["error"].strip()
         assert body["field"] is None or isinstance(body["field"], str)
         assert len(body["error"]) < 500

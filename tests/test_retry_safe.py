@@ -253,7 +253,7 @@ def test_every_read_during_writes_shows_a_version_matching_its_hands(app):
     writer = app.test_client()
     try:
         for i in range(60):
-            body = hand(side(50 + 5 * (i % 10)), side(60))
+            body = hand(side(150 + 5 * (i % 10)), side(150))  # above every minimum
             assert writer.post(hands_url(game), json=body).status_code == 201
     finally:
         stop.set()

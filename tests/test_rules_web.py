@@ -12,7 +12,7 @@ from typing import Any
 
 import pdfplumber
 import pytest
-from apidata import dump, hand, side
+from apidata import dump, hand, put_hand, side
 from flask.testing import FlaskClient
 from test_pages import TYPICAL, field_error, hidden, input_value, loaded, record, start, text
 
@@ -108,8 +108,8 @@ def test_a_correction_is_asked_too(client):
     game = new_game(client)
     post(client, game["id"], hand(side(50), side(60)))
     url = f"/api/games/{game['id']}/hands/1"
-    assert client.put(url, json=LOW).json["confirm"] == "opening_minimum"
-    fixed = client.put(url, json={**LOW, "confirm": ["opening_minimum"]})
+    assert put_hand(client, url, json=LOW).json["confirm"] == "opening_minimum"
+    fixed = put_hand(client, url, json={**LOW, "confirm": ["opening_minimum"]})
     assert fixed.status_code == 200 and fixed.json["hands"][0]["irregular"] == ["opening_minimum"]
 
 
@@ -120,7 +120,7 @@ def test_stored_hands_are_never_asked_again(client):
     post(client, game["id"], hand(side(50), side(60)))
     post(client, game["id"], hand(side(60), side(60)))
     big = hand(side(600, natural=1, mixed=1, reds=2), side(60), went_out=0)
-    fixed = client.put(f"/api/games/{game['id']}/hands/1", json=big)
+    fixed = put_hand(client, f"/api/games/{game['id']}/hands/1", json=big)
     assert fixed.status_code == 200, fixed.json
     assert [h["irregular"] for h in fixed.json["hands"]] == [[], ["opening_minimum"]]
 
@@ -183,7 +183,7 @@ def ended_early(client: FlaskClient) -> str:
     gid = game["id"]
     post(client, gid, hand(side(100, natural=1), side(50)))  # A 600
     post(client, gid, hand(side(300), side(50)))  # A 900
-    assert client.put(f"/api/games/{gid}/hands/1", json=WINNING).status_code == 200
+    assert put_hand(client, f"/api/games/{gid}/hands/1", json=WINNING).status_code == 200
     return gid
 
 
