@@ -153,8 +153,13 @@ def sheet_row(result: HandResult) -> SheetRow:
     return SheetRow(result.number, result.dealer, went_out is None, cells)
 
 
+def oriented(size: str, sides_across: int) -> str:
+    """Two sides' columns fit across portrait paper; three need it turned (landscape)."""
+    return f"{size} landscape" if sides_across > 2 else size
+
+
 def side_groups(count: int) -> list[list[int]]:
-    """Side indices per table: at most 3 sides fit across portrait paper, so 4 to 6 split."""
+    """Side indices per table: at most 3 sides fit across (landscape) paper, so 4 to 6 split."""
     tables = -(-count // 3)
     size = -(-count // tables)
     return [list(range(start, min(start + size, count))) for start in range(0, count, size)]
@@ -201,6 +206,7 @@ def game_sheet(game_id: str) -> Response:
     state = record.state
     profile = state.table.profile
     played = game_date(record)
+    groups = side_groups(len(state.table.sides))
     html = render_template(
         "pdf/game_sheet.html",
         record=record,
@@ -210,10 +216,10 @@ def game_sheet(game_id: str) -> Response:
         house_rules=house_rules(profile),
         sides=[side_label(side, i) for i, side in enumerate(state.table.sides)],
         rows=[sheet_row(result) for result in state.results],
-        groups=side_groups(len(state.table.sides)),
+        groups=groups,
         result=result_line(state),
         played=format_date(played, format="long"),
-        page_size=size,
+        page_size=oriented(size, max(map(len, groups))),
         page_counter=page_counter_css(),
         points=points,
     )

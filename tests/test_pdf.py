@@ -323,12 +323,13 @@ def test_winner_and_tie_are_stated(app, client):
     assert "Winner" not in text
 
 
-def test_three_sides_fit_on_portrait_paper(app, client):
+def test_three_sides_fit_across_landscape_paper(app, client):
+    """24 columns of 8pt numbers need more than portrait's 186 mm: the paper is turned."""
     hands = [varied_hand(3, i) for i in range(12)]
     game_id = new_game(app, hands, sides=SOLO_3, profile="three-player")
     data = get_pdf(client, f"/games/{game_id}/sheet.pdf")
     width, height = page_sizes(data)[0]
-    assert width < height
+    assert (width, height) == pytest.approx(tuple(reversed(A4)), abs=1)
     expected = expected_sheet(hands)
     assert any(side.minimum == 15 for line in expected for side in line)  # a negative total
     check_rows(grid_rows(data, 3), expected)
