@@ -17,11 +17,12 @@ from flask_babel import format_date, gettext
 from weasyprint.urls import URLFetcher
 
 from scorer import STATIC_FOLDER, display, store
-from scorer.display import points, side_label
+from scorer.display import points, seating_label, side_label
 from scorer.failures import load_game
 from scorer.game import GameState, HandResult, Side
 from scorer.i18n import PROFILE_LABELS
-from scorer.rules import RuleProfile, get_profile
+from scorer.rules import RuleProfile
+from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
 
 bp = Blueprint("pdf", __name__)
 
@@ -30,10 +31,10 @@ PAPERS = {"a4": "A4", "letter": "letter"}
 # Fonts come from the machine; nothing else outside the app folder is ever read.
 FONT_FOLDER = Path("/usr/share/fonts")
 NAME_MAX = 40
-# Rows of a blank grid: as many as fit on one page of each paper.
-BLANK_ROWS = {"A4": 25, "letter": 23}
-# The variant whose numbers a blank sheet prints, by its number of sides.
-BLANK_PROFILES = {2: "classic", 3: "three-player"}
+# Rows of a blank grid: as many as fit on one page of each paper, upright or turned.
+BLANK_ROWS = {"A4": 25, "letter": 23, "A4 landscape": 14, "letter landscape": 13}
+# Blank sheets of more sides than this keep only Min, Score and Total for each.
+BLANK_FULL_SIDES = 3
 
 
 class LocalOnlyFetcher(URLFetcher):
@@ -226,7 +227,7 @@ def game_sheet(game_id: str) -> Response:
     return pdf_response(render_pdf(html), f"canasta-{slug(record.name)}-{played.isoformat()}.pdf")
 
 
-def blank_sides() -> tuple[int, list[str]]:
+def blank_sides() -> tuple[Seating, list[str]]:
     """Sides and names asked for by a blank sheet; 400 naming the parameter otherwise."""
     raw_names = request.args.get("names")
     names = [name.strip() for name in raw_names.split(",")] if raw_names else []
@@ -234,15 +235,21 @@ def blank_sides() -> tuple[int, list[str]]:
         abort(
             refused("names", gettext("each name may have at most %(max)s characters", max=NAME_MAX))
         )
-    raw_sides = request.args.get("sides", str(max(len(names), 2)))
-    if raw_sides.strip() not in {str(n) for n in BLANK_PROFILES}:
-        abort(refused("sides", gettext("sides must be 2 or 3")))
+    raw_sides = request.args.get("sides", str(max(len(names), 2))).strip()
+    if raw_sides not in {str(s.sides) for s in blank_seatings()}:
+        abort(refused("sides", gettext("sides must be a number from 2 to 6")))
     count = int(raw_sides)
+    seating = blank_seating(count, request.args.get("seating", "").strip().lower())
+    if seating is None:
+        keys = ", ".join(
+            [TEAMS] * (count <= 3) + [s.key for s in blank_seatings() if s.sides == count]
+        )
+        abort(refused("seating", gettext("seating must be one of: %(keys)s", keys=keys)))
     if len(names) > count:
         abort(
             refused("names", gettext("give at most one name for each of the %(n)s sides", n=count))
         )
-    return count, names + [""] * (count - len(names))
+    return seating, names + [""] * (count - len(names))
 
 
 def card_values(profile: RuleProfile) -> list[tuple[str, str]]:
@@ -265,14 +272,16 @@ def bonuses(profile: RuleProfile) -> list[tuple[str, str]]:
 @bp.get("/sheets/blank.pdf")
 def blank_sheet() -> Response:
     """An empty score grid for tables that keep score with a pen."""
-    size = paper_size()
-    count, names = blank_sides()
-    profile = get_profile(BLANK_PROFILES[count])
+    seating, names = blank_sides()
+    size = oriented(paper_size(), len(names))
+    profile = seating.profile()
     html = render_template(
         "pdf/blank_sheet.html",
         profile=profile,
         profile_label=PROFILE_LABELS.get(profile.key, profile.key),
+        seating_label=seating_label(seating),
         names=names,
+        full=len(names) <= BLANK_FULL_SIDES,
         rows=range(1, BLANK_ROWS[size] + 1),
         minimums=display.minimum_ranges(profile),
         card_values=card_values(profile),
@@ -281,4 +290,5 @@ def blank_sheet() -> Response:
         page_counter=page_counter_css(),
         points=points,
     )
-    return pdf_response(render_pdf(html), f"canasta-blank-sheet-{count}-sides.pdf")
+    name = f"canasta-blank-sheet-{len(names)}-sides-{seating.key}.pdf"
+    return pdf_response(render_pdf(html), name)

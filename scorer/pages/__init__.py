@@ -12,8 +12,8 @@ from flask import Blueprint
 bp = Blueprint("pages", __name__)
 
 # Each module adds its routes to bp; a new idea (clubs, phones...) is one more module here.
-from scorer.pages import board, games, hands  # noqa: E402
+from scorer.pages import again, board, games, hands, sheets  # noqa: E402
 from scorer.pages.board import scoreboard  # noqa: E402
 from scorer.pages.common import remember  # noqa: E402
 
-__all__ = ["bp", "board", "games", "hands", "remember", "scoreboard"]
+__all__ = ["again", "bp", "board", "games", "hands", "remember", "scoreboard", "sheets"]
