@@ -392,7 +392,7 @@ def test_refused_hand_keeps_what_was_typed(app: Flask, client: FlaskClient) -> N
             [{"meld_points": 130}, {"meld_points": 50}],
             "0",
             "sides-0-natural_canastas",
-            "Natural canastas: going out takes at least 1 canasta(s)",
+            "Natural canastas: going out takes at least 1 canasta",
         ),
         (
             [{"meld_points": 132, "natural_canastas": 1}, {}],

@@ -505,7 +505,7 @@ def test_blank_sheets_for_every_seating(
 
 def test_blank_sheets_page_links_every_seating_on_a4_and_letter(client):
     page = client.get("/sheets").get_data(as_text=True)
-    for sides, seating, seats, *_rest in BLANK_SEATINGS:
+    for _sides, _seating, seats, *_rest in BLANK_SEATINGS:
         assert seats in page
     links = re.findall(r'href="(/sheets/blank\.pdf\?[^"]+)"', page)
     assert len(links) == 2 * len(BLANK_SEATINGS)

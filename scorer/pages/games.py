@@ -51,6 +51,16 @@ def home() -> Page:
     return render_template("games/home.html", games=my_games())
 
 
+def match_dealer(typed: str | None, sides: list[Side]) -> str | None:
+    """The player typed as "deals first", whatever the case and spaces ("alice" is Alice);
+    an unknown name goes on as typed, for the rules to refuse at its field."""
+    wanted = (typed or "").strip().casefold()
+    if not wanted:
+        return None
+    players = [player for side in sides for player in side.players]
+    return next((p for p in players if p.strip().casefold() == wanted), typed)
+
+
 def form_sides(form: NewGameForm) -> list[Side]:
     """The sides typed in the form; empty inputs are ignored."""
     typed = []
@@ -123,13 +133,14 @@ def new_game() -> Page:
     if form.validate_on_submit():
         target = form.target.data or None
         try:
+            sides = form_sides(form)
             game_id = store.create_game(
                 get_db(),
                 name=form.name.data or None,
                 profile_key=form.profile.data or None,
                 target=int(target) if is_index(target) else _bad_target(target),
-                sides=form_sides(form),
-                first_dealer=form.first_dealer.data or None,
+                sides=sides,
+                first_dealer=match_dealer(form.first_dealer.data, sides),
                 house_rules=form.house_rules() or None,
             )
         except RuleError as error:
