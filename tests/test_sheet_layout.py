@@ -24,9 +24,14 @@ def losing_hand(sides: int) -> Hand:
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-@pytest.mark.parametrize("sides", [2, 3])
+@pytest.mark.parametrize("sides", [2, 3, 6])
 def test_margins_and_numbers_inside_their_cells(app, client, paper, sides):
-    kw = {"sides": THREE, "profile": "three-player"} if sides == 3 else {}
+    """Twelve hands of about -1,980: five-digit negative totals, in every column."""
+    kw = {}
+    if sides == 3:
+        kw = {"sides": THREE, "profile": "three-player"}
+    elif sides == 6:
+        kw = {"sides": [Side(n, (n,)) for n in "ABCDEF"], "profile": "six-player"}
     game_id = new_game(app, [losing_hand(sides)] * 12, **kw)
     data = get_pdf(client, f"/games/{game_id}/sheet.pdf?paper={paper}")
     with pdfplumber.open(BytesIO(data)) as pdf:
