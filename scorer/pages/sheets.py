@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import render_template, send_from_directory
+from flask import render_template
 from werkzeug.wrappers import Response
 
 from scorer import STATIC_FOLDER
@@ -25,4 +25,7 @@ def sheets() -> Page:
 @bp.get("/favicon.ico")
 def favicon() -> Response:
     """Browsers ask for it on every page: the app's icon, small."""
-    return send_from_directory(STATIC_FOLDER, "favicon.ico", max_age=86400)
+    icon = (STATIC_FOLDER / "favicon.ico").read_bytes()
+    response = Response(icon, mimetype="image/vnd.microsoft.icon")
+    response.cache_control.max_age = 86400
+    return response
