@@ -27,7 +27,7 @@ translations: $(STAMP)
 
 # Gathers every message of the templates and the code, then merges them into each catalogue.
 extract: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ -k lazy_gettext -k lazy_ngettext:1,2 \
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k N_ -k lazy_gettext -k lazy_ngettext:1,2 -k N_plural:1,2 \
 		--sort-by-file --no-wrap -o scorer/translations/messages.pot .
 	$(BIN)/pybabel update -i scorer/translations/messages.pot -d scorer/translations \
 		--ignore-obsolete --no-wrap

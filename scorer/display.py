@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from scorer.game import Side
 from scorer.i18n import HOUSE_RULE_LABELS, number
 from scorer.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
+from scorer.seatings import Seating
 
 MINUS = "\u2212"  # (scorer.i18n.number writes it)
 
@@ -136,3 +137,23 @@ def house_rule_lines(
 def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(signed=signed, signed_html=signed_html, points=points)
     app.jinja_env.globals.update(points=points)
+
+
+def seating_label(seating: Seating) -> str:
+    """How a seating sits the table, in plain words: "3 players, each on their own"."""
+    sizes = seating.team_sizes
+    if seating.alone:
+        return _("%(num)s players, each on their own", num=seating.players)
+    if len(set(sizes)) == 1:
+        return _(
+            "%(players)s players in %(sides)s teams of %(size)s",
+            players=seating.players,
+            sides=len(sizes),
+            size=sizes[0],
+        )
+    return _(
+        "%(players)s players: a team of %(big)s and a team of %(small)s",
+        players=seating.players,
+        big=max(sizes),
+        small=min(sizes),
+    )

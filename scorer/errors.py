@@ -10,6 +10,11 @@ def N_(template: str) -> str:
     return template
 
 
+def N_plural(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message with a plural form (the web layer picks one by the ``count`` param)."""
+    return singular, plural
+
+
 class ScorerError(Exception):
     """Anything the scorer refuses, with the field at fault and the reason.
 
@@ -19,8 +24,18 @@ class ScorerError(Exception):
     """
 
     def __init__(
-        self, field: str | None, template: str, *, hand_number: int | None = None, **params: Any
+        self,
+        field: str | None,
+        template: str | tuple[str, str],
+        *,
+        hand_number: int | None = None,
+        **params: Any,
     ) -> None:
+        # A (singular, plural) pair from N_plural: English picks by count here, the web
+        # layer asks the reader's language (ngettext).
+        self.plural = template if isinstance(template, tuple) else None
+        if self.plural:
+            template = self.plural[0] if params.get("count") == 1 else self.plural[1]
         self.field = field
         self.template = template
         self.params = params

@@ -29,8 +29,8 @@ from scorer.rules import (
 
 # A number longer than this is no score anybody typed on purpose.
 NUMBER_MAX_DIGITS = 7
-# The new-game form seats up to this many sides of this many players (without JS).
-FORM_SIDES = 3
+# The new-game form seats up to this many sides of this many players (six alone, 3+3).
+FORM_SIDES = 6
 FORM_PLAYERS = 3
 # Rows of the opening-minimum table a table may write (the rule book has 4, or 5).
 MINIMUM_ROWS = 5
@@ -230,6 +230,9 @@ class NewGameForm(FlaskForm):
     profile = SelectField(_l("Variant"), validate_choice=False, default="classic")
     target = SelectField(_l("Play to"), validate_choice=False, default="")
     solo = BooleanField(_l("Every player for themselves"))
+    # How the table sits (a key of scorer.seatings: "2-2", "3-2", "alone"...); the boxes
+    # shown follow it, and only those are read.
+    seating = SelectField(_l("Seating"), validate_choice=False, default="")
     sides = FieldList(FormField(SideNamesForm), min_entries=FORM_SIDES, max_entries=FORM_SIDES)
     first_dealer = _name_field(_l("Deals first"))
     # Which variant's values the house-rule inputs showed: only what the user changed counts.

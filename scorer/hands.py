@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorer.canastas import MELDABLE_RANKS, cheapest_canastas, counted_melds_problem
-from scorer.errors import N_, RuleError
+from scorer.errors import N_, N_plural, RuleError
 from scorer.rules import VALUE_GROUPS, RuleProfile
 
 
@@ -188,9 +188,15 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
             _meld_field(side, f"sides[{went_out}]"), N_("a side that melded nothing cannot go out")
         )
     if side.canastas < profile.canastas_to_go_out:
+        # A side that has a natural canasta but too few in all most likely left out a mixed
+        # one: the message goes under the box to fill in.
+        box = "mixed_canastas" if side.natural_canastas else "natural_canastas"
         raise RuleError(
-            f"sides[{went_out}].natural_canastas",
-            N_("going out takes at least {count} canasta(s)"),
+            f"sides[{went_out}].{box}",
+            N_plural(
+                "going out takes at least {count} canasta",
+                "going out takes at least {count} canastas",
+            ),
             count=profile.canastas_to_go_out,
         )
 

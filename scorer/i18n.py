@@ -19,7 +19,15 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import Babel, format_date, format_datetime, format_decimal, get_locale, gettext
+from flask_babel import (
+    Babel,
+    format_date,
+    format_datetime,
+    format_decimal,
+    get_locale,
+    gettext,
+    ngettext,
+)
 from flask_babel import lazy_gettext as _l
 
 from scorer.errors import ScorerError
@@ -204,6 +212,9 @@ def error_text(error: ScorerError) -> str:
     params = {
         name: number(value) if _is_amount(value) else value for name, value in error.params.items()
     }
+    plural = getattr(error, "plural", None)
+    if plural:
+        return ngettext(*plural, num=error.params["count"]).format(**params)
     return gettext(error.template).format(**params)
 
 

@@ -26,11 +26,12 @@ from werkzeug.exceptions import ServiceUnavailable
 
 from scorer import STATIC_FOLDER, display, sheet_pages, store
 from scorer.cache import LruCache
-from scorer.display import points, side_label
+from scorer.display import points, seating_label, side_label
 from scorer.failures import load_game
 from scorer.game import GameState, HandResult, Side
 from scorer.i18n import PROFILE_LABELS
-from scorer.rules import RuleProfile, get_profile
+from scorer.rules import RuleProfile
+from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
 from scorer.sheet_pages import Overflow, SheetPage
 
 bp = Blueprint("pdf", __name__)
@@ -40,10 +41,10 @@ PAPERS = {"a4": "A4", "letter": "letter"}
 # Fonts come from the machine; nothing else outside the app folder is ever read.
 FONT_FOLDER = Path("/usr/share/fonts")
 NAME_MAX = 40
-# Rows of a blank grid: as many as fit on one page of each paper.
-BLANK_ROWS = {"A4": 25, "letter": 23}
-# The variant whose numbers a blank sheet prints, by its number of sides.
-BLANK_PROFILES = {2: "classic", 3: "three-player"}
+# Rows of a blank grid: as many as fit on one page of each paper, upright or turned.
+BLANK_ROWS = {"A4": 25, "letter": 23, "A4 landscape": 14, "letter landscape": 13}
+# Blank sheets of more sides than this keep only Min, Score and Total for each.
+BLANK_FULL_SIDES = 3
 # Rendering is the costliest thing a request can buy: one sheet at a time per worker, a
 # request waits this long for its turn (SHEET_WAIT_SECONDS), then gets 503 with Retry-After.
 SHEET_WAIT_SECONDS = 10
@@ -243,8 +244,13 @@ def sheet_row(result: HandResult) -> SheetRow:
     )
 
 
+def oriented(size: str, sides_across: int) -> str:
+    """Two sides' columns fit across portrait paper; three need it turned (landscape)."""
+    return f"{size} landscape" if sides_across > 2 else size
+
+
 def side_groups(count: int) -> list[list[int]]:
-    """Side indices per table: at most 3 sides fit across portrait paper, so 4 to 6 split."""
+    """Side indices per table: at most 3 sides fit across (landscape) paper, so 4 to 6 split."""
     tables = -(-count // 3)
     size = -(-count // tables)
     return [list(range(start, min(start + size, count))) for start in range(0, count, size)]
@@ -344,6 +350,7 @@ def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
     played = game_date(record)
     title = record.name or gettext("Canasta game")
     played_text = format_date(played, format="long")
+    groups = side_groups(len(state.table.sides))
     return dict(
         record=record,
         state=state,
@@ -352,18 +359,18 @@ def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
         house_rules=house_rules(profile),
         sides=[side_label(side, i) for i, side in enumerate(state.table.sides)],
         rows=[sheet_row(result) for result in state.results],
-        groups=side_groups(len(state.table.sides)),
+        groups=groups,
         result=result_line(state),
         played=played_text,
         footer_title=css_string(title),
         footer_date=css_string(played_text),
-        page_size=size,
+        page_size=oriented(size, max(map(len, groups))),
         page_counter=page_counter_css(),
         points=points,
     )
 
 
-def blank_sides() -> tuple[int, list[str]]:
+def blank_sides() -> tuple[Seating, list[str]]:
     """Sides and names asked for by a blank sheet; 400 naming the parameter otherwise."""
     raw_names = request.args.get("names")
     names = [name.strip() for name in raw_names.split(",")] if raw_names else []
@@ -371,15 +378,21 @@ def blank_sides() -> tuple[int, list[str]]:
         abort(
             refused("names", gettext("each name may have at most %(max)s characters", max=NAME_MAX))
         )
-    raw_sides = request.args.get("sides", str(max(len(names), 2)))
-    if raw_sides.strip() not in {str(n) for n in BLANK_PROFILES}:
-        abort(refused("sides", gettext("sides must be 2 or 3")))
+    raw_sides = request.args.get("sides", str(max(len(names), 2))).strip()
+    if raw_sides not in {str(s.sides) for s in blank_seatings()}:
+        abort(refused("sides", gettext("sides must be a number from 2 to 6")))
     count = int(raw_sides)
+    seating = blank_seating(count, request.args.get("seating", "").strip().lower())
+    if seating is None:
+        keys = ", ".join(
+            [TEAMS] * (count <= 3) + [s.key for s in blank_seatings() if s.sides == count]
+        )
+        abort(refused("seating", gettext("seating must be one of: %(keys)s", keys=keys)))
     if len(names) > count:
         abort(
             refused("names", gettext("give at most one name for each of the %(n)s sides", n=count))
         )
-    return count, names + [""] * (count - len(names))
+    return seating, names + [""] * (count - len(names))
 
 
 def card_values(profile: RuleProfile) -> list[tuple[str, str]]:
@@ -402,20 +415,22 @@ def bonuses(profile: RuleProfile) -> list[tuple[str, str]]:
 @bp.get("/sheets/blank.pdf")
 def blank_sheet() -> Response:
     """An empty score grid for tables that keep score with a pen."""
-    size = paper_size()
-    count, names = blank_sides()
-    key = ("blank", count, tuple(names))
-    data = cached_sheet(key, lambda: render_pdf(blank_sheet_html(count, names, size)))
-    return pdf_response(data, f"canasta-blank-sheet-{count}-sides.pdf")
+    seating, names = blank_sides()
+    size = oriented(paper_size(), len(names))
+    key = ("blank", len(names), seating.key, tuple(names))
+    data = cached_sheet(key, lambda: render_pdf(blank_sheet_html(seating, names, size)))
+    return pdf_response(data, f"canasta-blank-sheet-{len(names)}-sides-{seating.key}.pdf")
 
 
-def blank_sheet_html(count: int, names: list[str], size: str) -> str:
-    profile = get_profile(BLANK_PROFILES[count])
+def blank_sheet_html(seating: Seating, names: list[str], size: str) -> str:
+    profile = seating.profile()
     return render_template(
         "pdf/blank_sheet.html",
         profile=profile,
         profile_label=PROFILE_LABELS.get(profile.key, profile.key),
+        seating_label=seating_label(seating),
         names=names,
+        full=len(names) <= BLANK_FULL_SIDES,
         rows=range(1, BLANK_ROWS[size] + 1),
         minimums=display.minimum_ranges(profile),
         card_values=card_values(profile),

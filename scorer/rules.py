@@ -142,12 +142,18 @@ class RuleProfile:
         solo = (1,) * self.players
         if self.players >= 3 and team_sizes == solo:
             return Layout(solo, self.layouts[0].target)
-        allowed = ", ".join("+".join(map(str, x.team_sizes)) for x in self.allowed_layouts())
+        teams = [x.team_sizes for x in self.allowed_layouts() if max(x.team_sizes) > 1]
+        if not teams:
+            raise RuleError(
+                "sides",
+                N_("this variant seats {players} players, each on their own"),
+                players=self.players,
+            )
         raise RuleError(
             "sides",
-            N_("this variant seats {players} players, in sides of {allowed}"),
+            N_("this variant seats {players} players: in teams of {allowed}, or each on their own"),
             players=self.players,
-            allowed=allowed,
+            allowed=" or ".join("+".join(map(str, sizes)) for sizes in teams),
         )
 
     def allowed_layouts(self) -> tuple[Layout, ...]:

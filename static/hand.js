@@ -1,5 +1,4 @@
-/* Canasta scorer, hand form: steppers, live preview, Enter goes on. The form works
-   without this file; the server checks and scores everything again. */
+/* Hand form: steppers, live preview, Enter goes on. Works without it; the server checks all. */
 (function () {
   "use strict";
   var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
@@ -9,7 +8,7 @@
     return /^[+-]?\d{1,7}$/.test(v) ? parseInt(v, 10) : null;
   }
 
-  // Digits grouped as the server groups them: 2,300 in English, 2 300 in French.
+  // grouped as the server groups them: 2,300 / 2 300
   var grouped = new Intl.NumberFormat(document.documentElement.lang || "en").format;
 
   function signed(n) {
@@ -27,7 +26,6 @@
         var button = document.createElement("button");
         button.type = "button";
         button.textContent = b[0];
-        // The sentence comes translated from the page: French puts a space before the colon.
         button.setAttribute("aria-label", b[1].replace("{label}", input.labels[0].textContent));
         button.addEventListener("click", function () {
           input.value = String(Math.max(0, (toInt(input.value) || 0) + b[2]));
@@ -39,8 +37,7 @@
     });
   }
 
-  // The hand form: a live preview of each side's hand score, part by part (rule book,
-  // section 1), so a canasta bonus typed into the meld points shows up twice before saving.
+  // Each side's score part by part (rule book §1): a bonus typed into the melds shows twice.
   function setupPreview(form) {
     var d = form.dataset;
     var values = JSON.parse(d.values);
@@ -76,9 +73,7 @@
       span.textContent = points === null ? "" : "= " + grouped(points);
     }
 
-    // The server lets counted cards decide the points (README): as soon as one count is
-    // typed, the points box shows the counter's total and is locked, so the form never
-    // shows two values. Clearing the counts gives the typed value back.
+    // Counted cards decide (as on the server): the points box shows their total, locked.
     function follow(column, part, points) {
       var input = box(column, part + "_points");
       var note = input.parentNode.querySelector(".from-counter");
@@ -161,7 +156,6 @@
     function update() {
       var out = form.querySelector('[name="went_out"]:checked');
       var concealed = form.querySelector('[name="concealed"]');
-      // Nobody went out (the stock ran out): nobody can have gone out concealed.
       var nobody = !!out && !/^\d+$/.test(out.value);
       concealed.disabled = nobody;
       if (nobody) concealed.checked = false;
@@ -177,14 +171,12 @@
     update();
   }
 
-  // A box the person can type into now: shown (not inside a closed counter), not locked.
   function typable(box) {
     return box.getClientRects().length > 0 && !box.closest("details:not([open])") &&
       !box.readOnly && !box.disabled;
   }
 
-  // Enter (Android's "Next") in a number box goes to the next box on screen instead of
-  // saving half a hand; the hidden boxes of a closed card counter are skipped.
+  // Enter (Android's "Next") goes to the next box one can type into, never a closed counter.
   function setupEnter(form) {
     var boxes = Array.prototype.slice.call(form.querySelectorAll('[inputmode="numeric"]'));
     function nextOf(i) { return boxes.slice(i + 1).find(typable); }
@@ -201,9 +193,8 @@
     });
   }
 
-  // A side with its melds typed is done once its red threes (its last box) are TAPPED:
-  // the cursor moves on to the next side's meld points, when still empty. Arrow keys
-  // only move among the red-three chips (a keyboard user chooses 0 to 4 in place).
+  // Tapping a side's red threes (its last box) moves on to the next side's empty melds;
+  // arrow keys stay among the chips.
   function setupNextSide(form) {
     var columns = form.querySelectorAll("[data-column]");
     each(columns, function (column, i) {

@@ -29,6 +29,62 @@
     });
   }
 
+  // The seats follow the variant at once: its seatings, the boxes each shows, its target.
+  function setupSeats(form) {
+    var players = form.querySelector("[data-seatings]");
+    var all = JSON.parse(players.dataset.seatings);
+    var select = form.elements.seating;
+    var target = form.elements.target.options[0];
+    form.querySelector(".show-seats").hidden = true;
+
+    function seats() {
+      var list = all[form.elements.profile.value] || all.classic;
+      var chosen = list.find(function (s) { return s.key === select.value; }) || list[0];
+      select.textContent = "";
+      list.forEach(function (s) { select.add(new Option(s.label, s.key, false, s === chosen)); });
+      target.textContent = players.dataset.usual.replace("{t}", chosen.target);
+      var alone = chosen.key === "alone";
+      players.classList.toggle("alone", alone);
+      each(players.querySelectorAll(".team"), function (team, i) {
+        var size = chosen.sizes[i] || 0;
+        team.hidden = !size;
+        each(team.querySelectorAll(".seat"), function (seat, j) {
+          seat.hidden = j >= size;
+          seat.querySelector("label").textContent =
+            players.dataset.player.replace("{n}", (alone ? i : j) + 1);
+        });
+      });
+      dealers();
+    }
+
+    // "Deals first": a choice among the names typed in the boxes shown.
+    var typed = form.elements.first_dealer;
+    var pick = document.createElement("select");
+    pick.id = typed.id;
+    typed.removeAttribute("id");
+    typed.hidden = true;
+    typed.insertAdjacentElement("afterend", pick);
+    function dealers() {
+      var names = [];
+      each(players.querySelectorAll(".team:not([hidden]) .seat:not([hidden]) input"), function (box) {
+        if (box.value.trim()) names.push(box.value.trim());
+      });
+      var keep = pick.value || typed.value.trim();
+      pick.textContent = "";
+      pick.add(new Option(typed.placeholder, ""));
+      names.forEach(function (n) {
+        pick.add(new Option(n, n, false, n.toLowerCase() === keep.toLowerCase()));
+      });
+      typed.value = pick.value;
+    }
+    pick.addEventListener("change", function () { typed.value = pick.value; });
+    players.addEventListener("input", dealers);
+    form.elements.profile.addEventListener("change", seats);
+    select.addEventListener("change", seats);
+    seats();
+  }
+
+  var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
   var form = document.querySelector("form[data-rule-defaults]");
-  if (form) setupVariants(form);
+  if (form) { setupVariants(form); setupSeats(form); }
 })();

@@ -323,12 +323,13 @@ def test_winner_and_tie_are_stated(app, client):
     assert "Winner" not in text
 
 
-def test_three_sides_fit_on_portrait_paper(app, client):
+def test_three_sides_fit_across_landscape_paper(app, client):
+    """24 columns of 8pt numbers need more than portrait's 186 mm: the paper is turned."""
     hands = [varied_hand(3, i) for i in range(12)]
     game_id = new_game(app, hands, sides=SOLO_3, profile="three-player")
     data = get_pdf(client, f"/games/{game_id}/sheet.pdf")
     width, height = page_sizes(data)[0]
-    assert width < height
+    assert (width, height) == pytest.approx(tuple(reversed(A4)), abs=1)
     expected = expected_sheet(hands)
     assert any(side.minimum == 15 for line in expected for side in line)  # a negative total
     check_rows(grid_rows(data, 3), expected)
@@ -456,11 +457,63 @@ def test_blank_sheet_prints_the_reference_box_and_an_empty_grid(client):
 
 def test_blank_sheet_for_three_sides_on_letter(client):
     data = get_pdf(client, "/sheets/blank.pdf?sides=3&paper=letter")
-    assert page_sizes(data) == [pytest.approx(LETTER, abs=1)]
+    assert page_sizes(data) == [pytest.approx(tuple(reversed(LETTER)), abs=1)]  # landscape
     with pdfplumber.open(BytesIO(data)) as pdf:
         rows = [r for t in pdf.pages[0].extract_tables(STRICT) for r in t if len(r) == 2 + 6 * 3]
-    assert len(rows) >= 20
+    assert len(rows) >= 12
     assert "7,500" in pages_text(data)[0]  # the three-player target
+
+
+BLANK_SEATINGS = [
+    # sides, seating, players named, red threes, target, minimum row from 7 500, going out
+    (2, "", "4 players in 2 teams of 2", "All 4 red threes 800", "5,000", False, 1),
+    (2, "alone", "2 players, each on their own", "All 4 red threes 800", "5,000", False, 2),
+    (2, "3-2", "5 players: a team of 3 and a team of 2", "All 4 red threes 800", "5,000", False, 1),
+    (2, "3-3", "6 players in 2 teams of 3", "All 6 red threes 1,200", "10,000", True, 2),
+    (3, "", "3 players, each on their own", "All 4 red threes 800", "7,500", False, 1),
+    (3, "teams", "6 players in 3 teams of 2", "All 6 red threes 1,200", "7,500", False, 2),
+    (4, "", "4 players, each on their own", "All 4 red threes 800", "5,000", False, 1),
+    (5, "alone", "5 players, each on their own", "All 4 red threes 800", "5,000", False, 1),
+    (6, "", "6 players, each on their own", "All 6 red threes 1,200", "7,500", False, 2),
+]
+
+
+@pytest.mark.parametrize(
+    ("sides", "seating", "seats", "reds", "target", "high", "canastas"), BLANK_SEATINGS
+)
+def test_blank_sheets_for_every_seating(
+    client, sides, seating, seats, reds, target, high, canastas
+):
+    """2 to 6 sides, each seating with its variant's red threes, minimums and target."""
+    paper = "letter" if sides % 2 else "a4"
+    data = get_pdf(client, f"/sheets/blank.pdf?sides={sides}&seating={seating}&paper={paper}")
+    text = " ".join(pages_text(data)[0].split())
+    assert len(pages_text(data)) == 1
+    assert seats in text and reds in text and f"target {target}" in text
+    assert ("7,500 and more 150" in text) is high
+    assert f"Going out takes {canastas} canasta" in text
+    per_side = 6 if sides <= 3 else 3
+    with pdfplumber.open(BytesIO(data)) as pdf:
+        rows = [
+            r
+            for t in pdf.pages[0].extract_tables(STRICT)
+            for r in t
+            if re.fullmatch(r"\d+", r[0] or "") and len(r) == 2 + per_side * sides
+        ]
+    assert len(rows) >= 12
+
+
+def test_blank_sheets_page_links_every_seating_on_a4_and_letter(client):
+    page = client.get("/sheets").get_data(as_text=True)
+    for _sides, _seating, seats, *_rest in BLANK_SEATINGS:
+        assert seats in page
+    links = re.findall(r'href="(/sheets/blank\.pdf\?[^"]+)"', page)
+    assert len(links) == 2 * len(BLANK_SEATINGS)
+    assert sum("paper=letter" in link for link in links) == len(BLANK_SEATINGS)
+    for link in links[:4]:
+        assert client.get(link.replace("&amp;", "&")).status_code == 200
+    for path in ("/", "/games/new"):
+        assert 'href="/sheets"' in client.get(path).get_data(as_text=True)
 
 
 def test_blank_sheet_names_are_text(client):
@@ -471,7 +524,10 @@ def test_blank_sheet_names_are_text(client):
 @pytest.mark.parametrize(
     ("query", "field"),
     [
-        ("sides=5", b"sides"),
+        ("sides=7", b"sides"),
+        ("sides=1", b"sides"),
+        ("sides=3&seating=3-3", b"seating"),
+        ("sides=5&seating=teams", b"seating"),
         ("sides=two", b"sides"),
         ("sides=2&names=A,B,C", b"names"),
         ("names=" + "x" * 41, b"names"),

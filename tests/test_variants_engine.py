@@ -109,8 +109,11 @@ def test_variants_keep_the_card_values_bonuses_and_minimums(key):
 
 def test_two_player_needs_two_canastas_to_go_out():
     error = refused(TWO, Hand((SideHand(meld_points=300, natural_canastas=1), MELDED), 0), 2)
-    assert error.field == "sides[0].natural_canastas"
-    assert "2" in error.reason
+    # A natural canasta and too few in all: the missing one is most likely mixed.
+    assert error.field == "sides[0].mixed_canastas"
+    assert error.reason == "going out takes at least 2 canastas"
+    none = refused(TWO, Hand((SideHand(meld_points=300), MELDED), 0), 2)
+    assert none.field == "sides[0].natural_canastas"
 
 
 def test_two_player_goes_out_with_a_natural_and_a_mixed_canasta():
@@ -304,7 +307,7 @@ def test_six_player_three_packs_hold_these_cards(group, limit):
 
 def test_six_player_needs_two_canastas_to_go_out():
     one = Hand((SideHand(meld_points=100, natural_canastas=1), MELDED, MELDED), went_out=0)
-    assert refused(SIX, one, 3).field == "sides[0].natural_canastas"
+    assert refused(SIX, one, 3).field == "sides[0].mixed_canastas"
     two = Hand((SideHand(meld_points=100, natural_canastas=2), MELDED, MELDED), went_out=0)
     validate_hand(SIX, two, 3)
 
@@ -468,7 +471,7 @@ def test_house_rule_red_three_leaves_the_value_of_all_four():
 
 def test_house_rule_canastas_to_go_out():
     profile = with_house_rules(CLASSIC, {"canastas_to_go_out": 2})
-    assert refused(profile, OUT_WITH_CANASTA, 2).field == "sides[0].natural_canastas"
+    assert refused(profile, OUT_WITH_CANASTA, 2).field == "sides[0].mixed_canastas"
     relaxed = with_house_rules(TWO, {"canastas_to_go_out": 1})
     validate_hand(relaxed, OUT_WITH_CANASTA, 2)
 

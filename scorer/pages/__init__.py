@@ -14,18 +14,21 @@ bp = Blueprint("pages", __name__)
 # Each module adds its routes to bp; a new idea (clubs, phones...) is one more module here.
 from scorer.pages import (  # noqa: E402
     after_end,
+    again,
     board,
     club_games,
     club_night,
     clubs,
     games,
     hands,
+    sheets,
 )
 from scorer.pages.board import scoreboard  # noqa: E402
 from scorer.pages.common import remember  # noqa: E402
 
 __all__ = [
     "after_end",
+    "again",
     "bp",
     "board",
     "club_games",
@@ -35,4 +38,5 @@ __all__ = [
     "hands",
     "remember",
     "scoreboard",
+    "sheets",
 ]

@@ -16,8 +16,10 @@ from flask_babel import gettext as _
 
 from scorer import store
 from scorer.db import get_db
+from scorer.display import seating_label
 from scorer.errors import N_, RuleError
 from scorer.forms import (
+    FORM_SIDES,
     RULE_NUMBERS,
     NewGameForm,
     is_index,
@@ -28,6 +30,7 @@ from scorer.game import Side
 from scorer.i18n import (
     HOUSE_RULE_LABELS,
     error_text,
+    number,
 )
 from scorer.limits import check_target, default_side_name
 from scorer.pages import bp
@@ -43,7 +46,9 @@ from scorer.pages.common import (
     my_games,
     remember,
 )
-from scorer.rules import PROFILES
+from scorer.rules import PROFILES, get_profile
+from scorer.seatings import Seating, seatings_of
+from scorer.seatings import blank_seatings as all_seatings
 
 
 @bp.get("/")
@@ -53,8 +58,43 @@ def home() -> Page:
     return render_template("games/home.html", games=my_games(), clubs=my_clubs())
 
 
+def match_dealer(typed: str | None, sides: list[Side]) -> str | None:
+    """The player typed as "deals first", whatever the case and spaces ("alice" is Alice);
+    an unknown name goes on as typed, for the rules to refuse at its field."""
+    wanted = (typed or "").strip().casefold()
+    if not wanted:
+        return None
+    players = [player for side in sides for player in side.players]
+    return next((p for p in players if p.strip().casefold() == wanted), typed)
+
+
+def chosen_seating(form: NewGameForm) -> Seating:
+    """The seating asked for, among the chosen variant's (its first when unknown)."""
+    choices = seatings_of(get_profile(form.profile.data or None))
+    return next((s for s in choices if s.key == form.seating.data), choices[0])
+
+
+def seated_sides(form: NewGameForm, seating: Seating) -> list[Side]:
+    """The sides of a seating, from the boxes it shows; empty boxes are left out (the rules
+    then say how many players the variant seats)."""
+    sides = []
+    for index, size in enumerate(seating.team_sizes):
+        entry = form.sides.entries[index].form
+        players = [p.data for p in entry.players.entries[:size] if p.data]
+        if seating.alone:
+            sides.extend(Side(player, (player,)) for player in players)
+        elif players:
+            name = entry.name.data or default_side_name(tuple(players), index)
+            sides.append(Side(name, tuple(players)))
+    if len(sides) < 2:
+        raise RuleError("sides", N_("enter the players of at least two sides"))
+    return sides
+
+
 def form_sides(form: NewGameForm) -> list[Side]:
     """The sides typed in the form; empty inputs are ignored."""
+    if form.seating.data:
+        return seated_sides(form, chosen_seating(form))
     typed = []
     for entry in form.sides.entries:
         players = [p.data for p in entry.form.players.entries if p.data]
@@ -122,16 +162,26 @@ def new_game() -> Page:
     form = NewGameForm() if request.method == "POST" else NewGameForm(data=new_game_data())
     banner = None
     status = 200
-    if form.validate_on_submit():
+    if request.method == "GET" and request.args.get("profile") in PROFILES:
+        # Without JavaScript, the variant and the seating are chosen first (a GET form).
+        form = NewGameForm(data=new_game_data(request.args["profile"]))
+        form.seating.data = request.args.get("seating", "")
+    if request.method == "POST" and request.form.get("show"):
+        # "Show these seats" without JavaScript: the same form for the new seating, nothing saved.
+        form.validate()
+        for field in form:
+            field.errors = []
+    elif form.validate_on_submit():
         target = form.target.data or None
         try:
+            sides = form_sides(form)
             game_id = store.create_game(
                 get_db(),
                 name=form.name.data or None,
                 profile_key=form.profile.data or None,
                 target=int(target) if is_index(target) else _bad_target(target),
-                sides=form_sides(form),
-                first_dealer=form.first_dealer.data or None,
+                sides=sides,
+                first_dealer=match_dealer(form.first_dealer.data, sides),
                 house_rules=form.house_rules() or None,
             )
         except RuleError as error:
@@ -145,16 +195,44 @@ def new_game() -> Page:
         label_errors(form)
         status = 400
     defaults = {key: rules_defaults(profile) for key, profile in PROFILES.items()}
+    seating = chosen_seating(form)
+    form.target.choices[0] = ("", usual_target(seating))
     return (
         render_template(
             "games/new.html",
             form=form,
+            seating=seating,
+            seatings=seating_choices(),
+            boxes=[
+                max(s.team_sizes[i] for s in all_seatings() if s.sides > i)
+                for i in range(FORM_SIDES)
+            ],
             banner=banner or field_errors_note(form) or sides_note(form),
             defaults=defaults,
             rules_open=rules_open(form),
         ),
         status,
     )
+
+
+def usual_target(seating: Seating) -> str:
+    return _("%(target)s (the usual target for this variant)", target=number(seating.target))
+
+
+def seating_choices() -> dict[str, list[dict[str, object]]]:
+    """Each variant's seatings for the form's JavaScript: key, words, sizes, usual target."""
+    return {
+        key: [
+            {
+                "key": s.key,
+                "label": seating_label(s),
+                "sizes": s.team_sizes,
+                "target": number(s.target),
+            }
+            for s in seatings_of(profile)
+        ]
+        for key, profile in PROFILES.items()
+    }
 
 
 def _bad_target(target: str | None) -> int | None:

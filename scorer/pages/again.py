@@ -1,0 +1,32 @@
+"""Play again from a finished game's scoreboard (a page POST with CSRF, and the API's)."""
+
+from __future__ import annotations
+
+from flask import Response, flash, redirect, url_for
+from flask_babel import gettext as _
+
+from scorer import api
+from scorer.db import get_db
+from scorer.failures import load_game
+from scorer.pages import bp
+from scorer.pages.common import Page, load, remember
+from scorer.rematch import play_again
+
+
+@bp.post("/games/<game_id>/again")
+def again(game_id: str) -> Page:
+    """One tap: the next game is stored and opened."""
+    new_id = play_again(get_db(), load(game_id))
+    remember(new_id)
+    dealer = load(new_id).state.dealer_next
+    flash(_("New game with the same players: %(name)s deals first.", name=dealer))
+    return redirect(url_for("pages.scoreboard", game_id=new_id), code=303)
+
+
+@api.bp.post("/games/<game_id>/again")
+def api_again(game_id: str) -> Response:
+    """201 with the new game and its Location."""
+    new_id = play_again(get_db(), load_game(game_id))
+    response = api.game_response(load_game(new_id), 201)
+    response.headers["Location"] = f"/api/games/{new_id}"
+    return response
