@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from scorer import store, watch
+from scorer import rematch, store, watch
 from scorer.cache import keep
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, ScorerError
@@ -239,3 +239,12 @@ def import_game() -> Response:
     request.max_content_length = IMPORT_MAX_BYTES
     key = idempotency_key()
     return created(store.import_game(get_db(), **parse_export(json_body()), idempotency_key=key))
+
+
+@bp.post("/games/<game_id>/again")
+def play_again(game_id: str) -> Response:
+    """A new game with the same sides, rules and target, the deal moved on: 201 + Location."""
+    new_id = rematch.play_again(get_db(), load_game(game_id))
+    response = game_response(load_game(new_id), 201)
+    response.headers["Location"] = f"/api/games/{new_id}"
+    return response

@@ -1,13 +1,11 @@
-"""Play again from a finished game's scoreboard (a page POST with CSRF, and the API's)."""
+"""Play again from a finished game's scoreboard (a page POST with CSRF; the API's is in api.py)."""
 
 from __future__ import annotations
 
-from flask import Response, flash, redirect, url_for
+from flask import flash, redirect, url_for
 from flask_babel import gettext as _
 
-from scorer import api
 from scorer.db import get_db
-from scorer.failures import load_game
 from scorer.pages import bp
 from scorer.pages.common import Page, load, remember
 from scorer.rematch import play_again
@@ -21,12 +19,3 @@ def again(game_id: str) -> Page:
     dealer = load(new_id).state.dealer_next
     flash(_("New game with the same players: %(name)s deals first.", name=dealer))
     return redirect(url_for("pages.scoreboard", game_id=new_id), code=303)
-
-
-@api.bp.post("/games/<game_id>/again")
-def api_again(game_id: str) -> Response:
-    """201 with the new game and its Location."""
-    new_id = play_again(get_db(), load_game(game_id))
-    response = api.game_response(load_game(new_id), 201)
-    response.headers["Location"] = f"/api/games/{new_id}"
-    return response
