@@ -169,8 +169,9 @@ def replay_changed(
         chunk = wanted[start : start + CHUNK]
         games, sides, hands = _rows_of(db, [game_id for game_id, _version in chunk])
         for row in games:
-            yield (row["id"], row["version"]), digest(
-                row, sides.get(row["id"], []), hands.get(row["id"], [])
+            yield (
+                (row["id"], row["version"]),
+                digest(row, sides.get(row["id"], []), hands.get(row["id"], [])),
             )
 
 
