@@ -324,10 +324,16 @@ def comeback_of(game: GameSummary) -> Comeback | None:
     return Comeback(game.deficit, game.id, game.winner, players, game.date)
 
 
-def _better_hand(best: HandRef | None, candidate: HandRef | None) -> HandRef | None:
+def _better_hand(best: HandRef | None, game: GameSummary, side: int) -> HandRef | None:
+    """The side's best hand of this game if it beats `best` (built only then: 500 games)."""
+    score = game.sides[side].best_score
     # Ties keep the earlier hand: the record was set first.
-    if candidate is None:
+    if score is None or (best is not None and score <= best.score):
         return best
+    return best_hand_of(game, side)
+
+
+def _better_game(best: HandRef | None, candidate: HandRef) -> HandRef:
     return candidate if best is None or candidate.score > best.score else best
 
 
@@ -354,7 +360,7 @@ def _add_side(tally: _Tally, game: GameSummary, side: int) -> None:
     tally.reds += summary.reds
     tally.went_out += summary.went_out
     tally.concealed += summary.concealed
-    tally.best_hand = _better_hand(tally.best_hand, best_hand_of(game, side))
+    tally.best_hand = _better_hand(tally.best_hand, game, side)
 
 
 def _standings(
@@ -445,10 +451,10 @@ def records(games: Sequence[GameSummary], year: str) -> Records:
         if not game.date.startswith(year):
             continue
         for index, side in enumerate(game.sides):
-            best_hand = _better_hand(best_hand, best_hand_of(game, index))
+            best_hand = _better_hand(best_hand, game, index)
             if game.hands:
                 final = HandRef(side.total, game.id, game.hands, index, side.players, game.date)
-                best_game = _better_hand(best_game, final)
+                best_game = _better_game(best_game, final)
         comeback = _better_comeback(comeback, comeback_of(game))
     return Records(year, best_hand, best_game, comeback)
 
