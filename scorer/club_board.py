@@ -43,6 +43,7 @@ class GameLine:
     """One game of the club as its list shows it."""
 
     id: str
+    version: int
     title: str
     date: str  # ISO 8601, the game's creation
     sides: tuple[str, ...]
@@ -103,11 +104,13 @@ def board_tag(club: ClubRecord, game_versions: list[tuple[str, int]]) -> str:
     return f"{club.id}.{club.version}.{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
-def game_line(game_id: str, name: str, created_at: str, state: GameState) -> GameLine:
+def game_line(row: dict[str, Any], state: GameState) -> GameLine:
+    """A game's line in the club's list, from its row and its replay."""
     return GameLine(
-        id=game_id,
-        title=game_title(name, state.table.sides),
-        date=created_at,
+        id=row["id"],
+        version=row["version"],
+        title=game_title(row["name"] or "", state.table.sides),
+        date=row["created_at"],
         sides=tuple(side.name for side in state.table.sides),
         totals=tuple(state.totals),
         winner=state.winner,
@@ -155,7 +158,7 @@ def digest(row: dict[str, Any], sides: list[Side], hands: list[dict[str, Any]]) 
     except RuleError:
         return GameDigest(None, None)  # its hands no longer fit the rules
     return GameDigest(
-        game_line(row["id"], row["name"] or "", row["created_at"], state),
+        game_line(row, state),
         summarize(row["id"], row["created_at"], state),
     )
 

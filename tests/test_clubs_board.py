@@ -127,3 +127,23 @@ def test_a_game_that_no_longer_replays_is_listed_apart(app, client, monkeypatch)
     assert len(board.unreadable) == 1
     assert len(board.games) == 1
     assert standing(board, "Ann").games == 1
+
+
+def test_the_api_shares_the_summaries(client, replays):
+    club_id = new_club(client)
+    games = [new_game(client, club_id) for _ in range(3)]
+    for game_id in games:
+        record(client, game_id, SMALL)
+    first = client.get(f"/api/clubs/{club_id}")
+    assert first.status_code == 200
+    assert client.get(f"/clubs/{club_id}").status_code == 200  # the page: nothing replayed
+    assert replays == [1, 1, 1]
+    record(client, games[2], WINNING)
+    again = client.get(f"/api/clubs/{club_id}", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 200  # a new hand: a new ETag
+    assert replays == [1, 1, 1, 2]
+    ann = next(p for p in again.json["players"] if p["name"] == "Ann")
+    assert (ann["games"], ann["wins"], ann["hands"], ann["points"]) == (3, 1, 4, 3 * 390 + 1000)
+    same = client.get(f"/api/clubs/{club_id}", headers={"If-None-Match": again.headers["ETag"]})
+    assert same.status_code == 304
+    assert replays == [1, 1, 1, 2]
