@@ -17,6 +17,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from scorer import club_games, clubs, store
 from scorer.cache import replayed_game
+from scorer.club_board import board_cache
 from scorer.club_json import club_json
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, RuleError
@@ -128,7 +129,7 @@ def this_year() -> str:
 
 def club_response(club_id: str, status: int = 200) -> Response:
     try:
-        view = club_games.club_view(get_db(), club_id, this_year(), load=replayed_game)
+        view = club_games.club_view(get_db(), club_id, this_year(), cache=board_cache())
     except clubs.ClubNotFound:
         raise not_found() from None
     tag = etag_of(view)

@@ -1,16 +1,22 @@
 """What a club's page and night sheet show, cached per club version and games' versions.
 
-Replaying 500 games of 30 hands takes a while; the standings only change when the club or
+Replaying 500 games of 30 hands takes seconds; the standings only change when the club or
 one of its games does. So the page asks SQLite for the club's version and its games'
-versions (one small query) and reuses the standings worked out for exactly those versions.
-The cache keeps light summaries, never the replayed games: its memory stays bounded by its
-size, whatever the length of the games.
+versions (one small query) and reuses the board worked out for exactly those versions.
+When something changed, only the games whose version is new are replayed: each game's
+light summary (its line in the list and a few numbers per side, stats.GameSummary) is kept
+by (game id, version), and the standings are added up again from the summaries, which is
+quick. Both caches hold light summaries, never the replayed games: their memory stays
+bounded by their sizes, whatever the length of the games.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 import sqlite_utils
 from flask import current_app
@@ -20,10 +26,16 @@ from scorer.cache import LruCache
 from scorer.clubs import ClubRecord, _read_club, snapshot
 from scorer.display import game_title
 from scorer.errors import RuleError
-from scorer.stats import ClubGame, ClubStats, club_stats
+from scorer.game import GameState, Side, play
+from scorer.limits import GAMES_PER_CLUB
+from scorer.stats import ClubStats, GameSummary, club_stats, summarize
 
-# Clubs whose standings are kept (each a few hundred KiB at most, light summaries only).
+# Clubs whose boards are kept (each a few hundred KiB at most, light summaries only).
 BOARD_CACHE_SIZE = 16
+# Games whose summaries are kept (well under 1 KiB each): two of the largest clubs.
+SUMMARY_CACHE_SIZE = 2 * GAMES_PER_CLUB
+# Games read from SQLite at a time when replaying: bounds the rows held at once.
+CHUNK = 100
 
 
 @dataclass(frozen=True)
@@ -31,6 +43,7 @@ class GameLine:
     """One game of the club as its list shows it."""
 
     id: str
+    version: int
     title: str
     date: str  # ISO 8601, the game's creation
     sides: tuple[str, ...]
@@ -59,6 +72,22 @@ class ClubBoard:
         return sorted({game.day for game in self.games}, reverse=True)
 
 
+@dataclass(frozen=True, slots=True)
+class GameDigest:
+    """One game at one version: its line and its summary, or None when it no longer replays."""
+
+    line: GameLine | None
+    summary: GameSummary | None
+
+
+@dataclass
+class BoardCache:
+    """The boards of recently viewed clubs, and the summaries of their games by version."""
+
+    boards: LruCache = field(default_factory=lambda: LruCache(BOARD_CACHE_SIZE))
+    games: LruCache = field(default_factory=lambda: LruCache(SUMMARY_CACHE_SIZE))
+
+
 def versions(db: sqlite_utils.Database, club_id: str) -> list[tuple[str, int]]:
     return [
         (row[0], row[1])
@@ -75,12 +104,13 @@ def board_tag(club: ClubRecord, game_versions: list[tuple[str, int]]) -> str:
     return f"{club.id}.{club.version}.{hashlib.sha256(text.encode()).hexdigest()[:16]}"
 
 
-def game_line(record: store.GameRecord) -> GameLine:
-    state = record.state
+def game_line(row: dict[str, Any], state: GameState) -> GameLine:
+    """A game's line in the club's list, from its row and its replay."""
     return GameLine(
-        id=record.id,
-        title=game_title(record.name, state.table.sides),
-        date=record.created_at,
+        id=row["id"],
+        version=row["version"],
+        title=game_title(row["name"] or "", state.table.sides),
+        date=row["created_at"],
         sides=tuple(side.name for side in state.table.sides),
         totals=tuple(state.totals),
         winner=state.winner,
@@ -89,40 +119,111 @@ def game_line(record: store.GameRecord) -> GameLine:
     )
 
 
-def build_board(
-    db: sqlite_utils.Database, club: ClubRecord, year: str, tag: str, ids: list[str]
+# --- reading and replaying the games that changed --------------------------------------------
+
+
+def _placeholders(ids: Sequence[str]) -> str:
+    return ",".join("?" * len(ids))
+
+
+def _rows_of(
+    db: sqlite_utils.Database, ids: Sequence[str]
+) -> tuple[list[dict[str, Any]], dict[str, list[Side]], dict[str, list[dict[str, Any]]]]:
+    """These games' rows, sides and hands in three queries (not three per game)."""
+    marks = _placeholders(ids)
+    games = list(db.query(f"select * from games where id in ({marks})", list(ids)))
+    sides: dict[str, list[Side]] = {}
+    for row in db.query(
+        f"select game_id, name, players from sides where game_id in ({marks}) "
+        "order by game_id, position",
+        list(ids),
+    ):
+        sides.setdefault(row["game_id"], []).append(
+            Side(row["name"], tuple(json.loads(row["players"])))
+        )
+    hands: dict[str, list[dict[str, Any]]] = {}
+    for row in db.query(
+        f"select * from hands where game_id in ({marks}) order by game_id, number", list(ids)
+    ):
+        hands.setdefault(row["game_id"], []).append(row)
+    return games, sides, hands
+
+
+def digest(row: dict[str, Any], sides: list[Side], hands: list[dict[str, Any]]) -> GameDigest:
+    """Replay one game from its rows and keep only its line and its summary."""
+    try:
+        rules = json.loads(row["rules"] or "{}")
+        table = store.build_table(row["profile"], row["target"], rules, sides, row["first_dealer"])
+        state = play(table, [store.hand_from_row(hand) for hand in hands])
+    except RuleError:
+        return GameDigest(None, None)  # its hands no longer fit the rules
+    return GameDigest(
+        game_line(row, state),
+        summarize(row["id"], row["created_at"], state),
+    )
+
+
+def replay_changed(
+    db: sqlite_utils.Database, wanted: Sequence[tuple[str, int]]
+) -> Iterator[tuple[tuple[str, int], GameDigest]]:
+    """Each wanted (id, version) replayed, CHUNK games read at a time (inside the caller's
+    snapshot, so the versions and the hands are of the same moment)."""
+    for start in range(0, len(wanted), CHUNK):
+        chunk = wanted[start : start + CHUNK]
+        games, sides, hands = _rows_of(db, [game_id for game_id, _version in chunk])
+        for row in games:
+            yield (
+                (row["id"], row["version"]),
+                digest(row, sides.get(row["id"], []), hands.get(row["id"], [])),
+            )
+
+
+def digests(
+    db: sqlite_utils.Database, game_versions: list[tuple[str, int]], kept: LruCache | None
+) -> list[tuple[str, GameDigest]]:
+    """Each game's digest, from `kept` when its version was seen, else replayed (and kept)."""
+    found: dict[tuple[str, int], GameDigest] = {}
+    missing: list[tuple[str, int]] = []
+    for key in game_versions:
+        hit = kept.get(key) if kept is not None else None
+        if hit is None:
+            missing.append(key)
+        else:
+            found[key] = hit
+    for key, fresh in replay_changed(db, missing):
+        found[key] = kept.put(key, fresh) if kept is not None else fresh
+    # A game deleted between the two reads has no digest: it is no longer the club's.
+    return [(key[0], found[key]) for key in game_versions if key in found]
+
+
+def assemble(
+    club: ClubRecord, year: str, tag: str, games: list[tuple[str, GameDigest]]
 ) -> ClubBoard:
-    """Replay every game once (no shared cache: 500 games would push out the others)."""
-    lines: list[GameLine] = []
-    replays: list[ClubGame] = []
-    unreadable: list[str] = []
-    for game_id in ids:
-        try:
-            record = store.load_game(db, game_id)
-        except store.NotFound:
-            continue
-        except RuleError:
-            unreadable.append(game_id)
-            continue
-        lines.append(game_line(record))
-        replays.append(ClubGame(record.id, record.created_at, record.state))
-    return ClubBoard(club, tuple(lines), club_stats(replays, year), tuple(unreadable), tag)
+    """The board from its games' digests (oldest first): sums, no replay."""
+    lines = tuple(d.line for _id, d in games if d.line is not None)
+    summaries = [d.summary for _id, d in games if d.summary is not None]
+    unreadable = tuple(game_id for game_id, d in games if d.summary is None)
+    return ClubBoard(club, lines, club_stats(summaries, year), unreadable, tag)
 
 
 def club_board(
-    db: sqlite_utils.Database, club_id: str, year: str, *, cache: LruCache | None = None
+    db: sqlite_utils.Database, club_id: str, year: str, *, cache: BoardCache | None = None
 ) -> ClubBoard:
-    """The club's board; ClubNotFound for an unknown club. Reused while nothing changed."""
+    """The club's board; ClubNotFound for an unknown club. Reused while nothing changed,
+    and after a change only the changed games are replayed."""
     with snapshot(db):
         club = _read_club(db, club_id)
         game_versions = versions(db, club_id)
-    tag = board_tag(club, game_versions)
-    ids = [game_id for game_id, _version in game_versions]
-    if cache is None:
-        return build_board(db, club, year, tag, ids)
-    return cache.get_or_make((tag, year), lambda: build_board(db, club, year, tag, ids))
+        tag = board_tag(club, game_versions)
+        board = cache.boards.get((tag, year)) if cache is not None else None
+        if board is None:
+            games = digests(db, game_versions, cache.games if cache is not None else None)
+    if board is not None:
+        return board
+    board = assemble(club, year, tag, games)
+    return cache.boards.put((tag, year), board) if cache is not None else board
 
 
-def board_cache() -> LruCache:
-    """This app's cache of club boards (its own, smaller than the games' replays)."""
-    return current_app.extensions.setdefault("scorer.cache.club_boards", LruCache(BOARD_CACHE_SIZE))
+def board_cache() -> BoardCache:
+    """This app's club boards and game summaries (its own, apart from the games' replays)."""
+    return current_app.extensions.setdefault("scorer.cache.club_boards", BoardCache())

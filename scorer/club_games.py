@@ -10,6 +10,7 @@ from typing import Any
 import sqlite_utils
 
 from scorer import store
+from scorer.club_board import BoardCache, GameLine, club_board
 from scorer.clubs import (
     Ambiguous,
     ClubConflict,
@@ -25,7 +26,6 @@ from scorer.clubs import (
     check_room_for_games,
     check_settings,
     club_of_game,
-    load_club,
     snapshot,
 )
 from scorer.db import transaction
@@ -35,7 +35,7 @@ from scorer.limits import GAMES_PER_CLUB, same_name
 from scorer.limits import check_club_name as check_name
 from scorer.payloads import default_side_name, game_to_export, parse_export
 from scorer.rows import hand_row
-from scorer.stats import ClubGame, ClubStats, club_stats
+from scorer.stats import ClubStats
 
 EXPORT_FORMAT = "scorer-club"
 EXPORT_VERSION = 1
@@ -285,10 +285,10 @@ def import_club(db: sqlite_utils.Database, data: Any) -> str:
 
 @dataclass(frozen=True)
 class ClubView:
-    """A club with its replayed games and their statistics: all its page needs."""
+    """A club, its readable games' lines (id, version, result) and their statistics."""
 
     club: ClubRecord
-    games: tuple[store.GameRecord, ...]
+    games: tuple[GameLine, ...]
     stats: ClubStats
     unreadable: tuple[str, ...]  # games whose hands no longer fit the rules
 
@@ -298,13 +298,14 @@ Loader = Callable[[sqlite_utils.Database, str], store.GameRecord]
 
 
 def club_view(
-    db: sqlite_utils.Database, club_id: str, year: str, *, load: Loader = store.load_game
+    db: sqlite_utils.Database, club_id: str, year: str, *, cache: BoardCache | None = None
 ) -> ClubView:
-    """The club and its statistics (`year`: the records' year, from the caller's clock)."""
-    club = load_club(db, club_id)
-    games, unreadable = replay_games(db, club, load=load)
-    replays = [ClubGame(game.id, game.created_at, game.state) for game in games]
-    return ClubView(club, games, club_stats(replays, year), unreadable)
+    """The club and its statistics (`year`: the records' year, from the caller's clock).
+
+    The same board as the club's page: with a cache, only games changed since the last
+    view are replayed."""
+    board = club_board(db, club_id, year, cache=cache)
+    return ClubView(board.club, board.games, board.stats, board.unreadable)
 
 
 def replay_games(

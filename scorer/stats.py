@@ -4,6 +4,10 @@ Everything is derived from the engine's GameState of each game: per hand and per
 inputs (canastas, red threes, who went out) and the scores, the running totals and the
 winner. A player's numbers are those of the side they sat on; a player who sits a hand out
 in a side of three still shares that hand's numbers with the side (the side is who scores).
+
+Each game is first boiled down to a GameSummary (a few numbers per side, whatever the number
+of hands): the club's numbers are sums over summaries, so a caller can keep each game's
+summary by its version and recompute a big club after one new hand without replaying it all.
 """
 
 from __future__ import annotations
@@ -149,6 +153,107 @@ class ClubStats:
     records: Records
 
 
+# --- summaries ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SideSummary:
+    """One side of one game, its hands added up."""
+
+    players: tuple[str, ...]
+    total: int  # its final total
+    hands: int
+    points: int  # the sum of its hand scores
+    natural: int
+    mixed: int
+    reds: int
+    went_out: int
+    concealed: int
+    best_score: int | None  # its best hand (None before the first hand) ...
+    best_number: int  # ... and that hand's number, the earliest of equal scores
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    """What the club's numbers need from one game: small, and the same size for any length."""
+
+    id: str
+    date: str
+    sides: tuple[SideSummary, ...]
+    winner: int | None
+    hands: int
+    deficit: int  # the largest lead an opponent held over the winner (0: none or no winner)
+
+    @property
+    def finished(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return tuple(side.total for side in self.sides)
+
+
+def deficit_overcome(state: GameState, side: int) -> int:
+    """The largest lead an opponent held over `side` after any hand (0 if never behind)."""
+    worst = 0
+    for result in state.results:
+        others = [t for i, t in enumerate(result.totals) if i != side]
+        if others:
+            worst = max(worst, max(others) - result.totals[side])
+    return worst
+
+
+def _side_summary(state: GameState, side: int) -> SideSummary:
+    points = natural = mixed = reds = went_out = concealed = 0
+    best_score: int | None = None
+    best_number = 0
+    for result in state.results:
+        call = result.hand.sides[side]
+        score = result.scores[side].total
+        points += score
+        natural += call.natural_canastas
+        mixed += call.mixed_canastas
+        reds += call.red_threes
+        if result.hand.went_out == side:
+            went_out += 1
+            concealed += int(result.hand.concealed)
+        # Ties keep the earlier hand: the record was set first.
+        if best_score is None or score > best_score:
+            best_score, best_number = score, result.number
+    return SideSummary(
+        players=state.table.sides[side].players,
+        total=state.totals[side],
+        hands=len(state.results),
+        points=points,
+        natural=natural,
+        mixed=mixed,
+        reds=reds,
+        went_out=went_out,
+        concealed=concealed,
+        best_score=best_score,
+        best_number=best_number,
+    )
+
+
+def summarize(game_id: str, date: str, state: GameState) -> GameSummary:
+    """A replayed game boiled down to what the club's numbers use."""
+    winner = state.winner
+    return GameSummary(
+        id=game_id,
+        date=date,
+        sides=tuple(_side_summary(state, i) for i in range(len(state.table.sides))),
+        winner=winner,
+        hands=len(state.results),
+        deficit=0 if winner is None else deficit_overcome(state, winner),
+    )
+
+
+def _summary(game: ClubGame | GameSummary) -> GameSummary:
+    if isinstance(game, GameSummary):
+        return game
+    return summarize(game.id, game.date, game.state)
+
+
 # --- tallies ---------------------------------------------------------------------------------
 
 
@@ -201,36 +306,34 @@ def streak(results: Sequence[bool]) -> int:
     return run if last else -run
 
 
-def side_hands(game: ClubGame, side: int) -> Iterable[HandRef]:
-    players = game.state.table.sides[side].players
-    for result in game.state.results:
-        yield HandRef(result.scores[side].total, game.id, result.number, side, players, game.date)
+def best_hand_of(game: GameSummary, side: int) -> HandRef | None:
+    """The side's best hand in this game (None before the first hand)."""
+    summary = game.sides[side]
+    if summary.best_score is None:
+        return None
+    return HandRef(
+        summary.best_score, game.id, summary.best_number, side, summary.players, game.date
+    )
 
 
-def deficit_overcome(state: GameState, side: int) -> int:
-    """The largest lead an opponent held over `side` after any hand (0 if never behind)."""
-    worst = 0
-    for result in state.results:
-        others = [t for i, t in enumerate(result.totals) if i != side]
-        if others:
-            worst = max(worst, max(others) - result.totals[side])
-    return worst
-
-
-def comeback_of(game: ClubGame) -> Comeback | None:
+def comeback_of(game: GameSummary) -> Comeback | None:
     """The winners' comeback in this game, if they were ever behind."""
-    winner = game.state.winner
-    if winner is None:
+    if game.winner is None or game.deficit <= 0:
         return None
-    deficit = deficit_overcome(game.state, winner)
-    if deficit <= 0:
-        return None
-    players = game.state.table.sides[winner].players
-    return Comeback(deficit, game.id, winner, players, game.date)
+    players = game.sides[game.winner].players
+    return Comeback(game.deficit, game.id, game.winner, players, game.date)
 
 
-def _better_hand(best: HandRef | None, candidate: HandRef) -> HandRef:
+def _better_hand(best: HandRef | None, game: GameSummary, side: int) -> HandRef | None:
+    """The side's best hand of this game if it beats `best` (built only then: 500 games)."""
+    score = game.sides[side].best_score
     # Ties keep the earlier hand: the record was set first.
+    if score is None or (best is not None and score <= best.score):
+        return best
+    return best_hand_of(game, side)
+
+
+def _better_game(best: HandRef | None, candidate: HandRef) -> HandRef:
     return candidate if best is None or candidate.score > best.score else best
 
 
@@ -240,36 +343,32 @@ def _better_comeback(best: Comeback | None, candidate: Comeback | None) -> Comeb
     return candidate if best is None or candidate.deficit > best.deficit else best
 
 
-def _add_side(tally: _Tally, game: ClubGame, side: int) -> None:
-    state = game.state
+def _add_side(tally: _Tally, game: GameSummary, side: int) -> None:
+    summary = game.sides[side]
     tally.games += 1
-    if state.finished:
+    if game.finished:
         tally.finished += 1
-        won = state.winner == side
+        won = game.winner == side
         tally.wins += int(won)
         tally.results.append(won)
         if won:
             tally.comeback = _better_comeback(tally.comeback, comeback_of(game))
-    for result in state.results:
-        call = result.hand.sides[side]
-        tally.hands += 1
-        tally.points += result.scores[side].total
-        tally.natural += call.natural_canastas
-        tally.mixed += call.mixed_canastas
-        tally.reds += call.red_threes
-        if result.hand.went_out == side:
-            tally.went_out += 1
-            tally.concealed += int(result.hand.concealed)
-    for hand in side_hands(game, side):
-        tally.best_hand = _better_hand(tally.best_hand, hand)
+    tally.hands += summary.hands
+    tally.points += summary.points
+    tally.natural += summary.natural
+    tally.mixed += summary.mixed
+    tally.reds += summary.reds
+    tally.went_out += summary.went_out
+    tally.concealed += summary.concealed
+    tally.best_hand = _better_hand(tally.best_hand, game, side)
 
 
 def _standings(
-    games: Sequence[ClubGame], keys: Callable[[tuple[str, ...]], list[tuple[str, ...]]]
+    games: Sequence[GameSummary], keys: Callable[[tuple[str, ...]], list[tuple[str, ...]]]
 ) -> tuple[Standing, ...]:
     tallies: dict[tuple[str, ...], _Tally] = {}
     for game in games:
-        for index, side in enumerate(game.state.table.sides):
+        for index, side in enumerate(game.sides):
             for key in keys(side.players):
                 tally = tallies.setdefault(key, _Tally(key))
                 _add_side(tally, game, index)
@@ -278,16 +377,16 @@ def _standings(
     return tuple(standings)
 
 
-def chronological(games: Iterable[ClubGame]) -> list[ClubGame]:
+def chronological(games: Iterable[GameSummary]) -> list[GameSummary]:
     """Games by date; games of the same date keep their given order."""
     return sorted(games, key=lambda game: game.date)
 
 
-def player_standings(games: Sequence[ClubGame]) -> tuple[Standing, ...]:
+def player_standings(games: Sequence[GameSummary]) -> tuple[Standing, ...]:
     return _standings(chronological(games), lambda players: [(name,) for name in players])
 
 
-def partnership_standings(games: Sequence[ClubGame]) -> tuple[Standing, ...]:
+def partnership_standings(games: Sequence[GameSummary]) -> tuple[Standing, ...]:
     """Sides of two or more players; the same partners in any seating order are one."""
 
     def keys(players: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -298,14 +397,13 @@ def partnership_standings(games: Sequence[ClubGame]) -> tuple[Standing, ...]:
     return _standings(chronological(games), keys)
 
 
-def head_to_head(games: Sequence[ClubGame]) -> tuple[HeadToHead, ...]:
+def head_to_head(games: Sequence[GameSummary]) -> tuple[HeadToHead, ...]:
     """Every ordered pair of players who met on different sides in a finished game."""
     counts: dict[tuple[str, str], list[int]] = {}
     for game in games:
-        state = game.state
-        if not state.finished:
+        if not game.finished:
             continue
-        sides = state.table.sides
+        sides = game.sides
         for i, side in enumerate(sides):
             for j, other in enumerate(sides):
                 if i == j:
@@ -314,20 +412,19 @@ def head_to_head(games: Sequence[ClubGame]) -> tuple[HeadToHead, ...]:
                     for opponent in other.players:
                         row = counts.setdefault((player, opponent), [0, 0, 0])
                         row[0] += 1
-                        row[1] += int(state.winner == i)
-                        row[2] += int(state.winner == j)
+                        row[1] += int(game.winner == i)
+                        row[2] += int(game.winner == j)
     rows = [HeadToHead(p, o, g, w, lost) for (p, o), (g, w, lost) in counts.items()]
     rows.sort(key=lambda row: (row.player.casefold(), row.opponent.casefold()))
     return tuple(rows)
 
 
-def series(games: Sequence[ClubGame]) -> dict[str, tuple[SeriesPoint, ...]]:
+def series(games: Sequence[GameSummary]) -> dict[str, tuple[SeriesPoint, ...]]:
     """Each player's running games, points and wins, game after game."""
     points: dict[str, list[SeriesPoint]] = {}
     for game in chronological(games):
-        state = game.state
-        for index, side in enumerate(state.table.sides):
-            won = state.winner == index
+        for index, side in enumerate(game.sides):
+            won = game.winner == index
             for player in side.players:
                 line = points.setdefault(player, [])
                 before = line[-1] if line else None
@@ -335,17 +432,17 @@ def series(games: Sequence[ClubGame]) -> dict[str, tuple[SeriesPoint, ...]]:
                     SeriesPoint(
                         game_id=game.id,
                         date=game.date,
-                        points=state.totals[index],
+                        points=side.total,
                         won=won,
                         games=(before.games if before else 0) + 1,
-                        total_points=(before.total_points if before else 0) + state.totals[index],
+                        total_points=(before.total_points if before else 0) + side.total,
                         total_wins=(before.total_wins if before else 0) + int(won),
                     )
                 )
     return {player: tuple(line) for player, line in points.items()}
 
 
-def records(games: Sequence[ClubGame], year: str) -> Records:
+def records(games: Sequence[GameSummary], year: str) -> Records:
     """The best hand, the best game total and the biggest comeback of `year` ("2024")."""
     best_hand: HandRef | None = None
     best_game: HandRef | None = None
@@ -353,30 +450,23 @@ def records(games: Sequence[ClubGame], year: str) -> Records:
     for game in chronological(games):
         if not game.date.startswith(year):
             continue
-        state = game.state
-        for index, side in enumerate(state.table.sides):
-            for hand in side_hands(game, index):
-                best_hand = _better_hand(best_hand, hand)
-            if state.results:
-                final = HandRef(
-                    state.totals[index],
-                    game.id,
-                    len(state.results),
-                    index,
-                    side.players,
-                    game.date,
-                )
-                best_game = _better_hand(best_game, final)
+        for index, side in enumerate(game.sides):
+            best_hand = _better_hand(best_hand, game, index)
+            if game.hands:
+                final = HandRef(side.total, game.id, game.hands, index, side.players, game.date)
+                best_game = _better_game(best_game, final)
         comeback = _better_comeback(comeback, comeback_of(game))
     return Records(year, best_hand, best_game, comeback)
 
 
-def club_stats(games: Sequence[ClubGame], year: str) -> ClubStats:
-    """Everything the club page shows, from its games (`year`: the records' year)."""
+def club_stats(games: Sequence[ClubGame | GameSummary], year: str) -> ClubStats:
+    """Everything the club page shows, from its games or their summaries (`year`: the
+    records' year)."""
+    summaries = [_summary(game) for game in games]
     return ClubStats(
-        players=player_standings(games),
-        partnerships=partnership_standings(games),
-        head_to_head=head_to_head(games),
-        series=series(games),
-        records=records(games, year),
+        players=player_standings(summaries),
+        partnerships=partnership_standings(summaries),
+        head_to_head=head_to_head(summaries),
+        series=series(summaries),
+        records=records(summaries, year),
     )
