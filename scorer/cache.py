@@ -43,6 +43,10 @@ class LruCache(Generic[V]):
                 self._items.popitem(last=False)
         return value
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
     def get_or_make(self, key: Hashable, make: Callable[[], V]) -> V:
         found = self.get(key)
         return found if found is not None else self.put(key, make())

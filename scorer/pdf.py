@@ -32,6 +32,7 @@ from scorer.game import GameState, HandResult, Side
 from scorer.i18n import PROFILE_LABELS
 from scorer.rules import RuleProfile
 from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
+from scorer.sheet_html import SheetHTML
 from scorer.sheet_pages import Overflow, SheetPage
 
 bp = Blueprint("pdf", __name__)
@@ -79,7 +80,7 @@ def render_pdf(html: str) -> bytes:
     """The PDF of a rendered sheet template (relative URLs resolve in the app folder)."""
     fetcher = LocalOnlyFetcher((STATIC_FOLDER, FONT_FOLDER))
     base = STATIC_FOLDER.as_uri() + "/"
-    return weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher).write_pdf()
+    return SheetHTML(string=html, base_url=base, url_fetcher=fetcher).write_pdf()
 
 
 @functools.lru_cache(maxsize=2)
@@ -97,7 +98,7 @@ def render_document(html: str) -> Any:
     css, fonts = parsed_sheet_css(render_template("pdf/sheet.css"))
     fetcher = LocalOnlyFetcher((STATIC_FOLDER, FONT_FOLDER))
     base = STATIC_FOLDER.as_uri() + "/"
-    document = weasyprint.HTML(string=html, base_url=base, url_fetcher=fetcher)
+    document = SheetHTML(string=html, base_url=base, url_fetcher=fetcher)
     return document.render(stylesheets=[css], font_config=fonts)
 
 
