@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -29,13 +31,17 @@ from typing import Any
 
 from bench import fixtures, loadgen
 from bench.measure import Row, Section, fmt_time
-from bench.served import ROOT, SCOREBOARD_LENGTH, Load
+from bench.served import ROOT, SCOREBOARD_LENGTH, Load, parse_wrk
 from bench.wsgi import BARE_PATH
 from tests import launcher
 
 WORKERS, THREADS = 2, 4  # the README's (and `make run`'s) settings
 CONNECTIONS = 8  # closed-loop clients: enough to keep 8 server threads busy
 P99_LIMIT = 0.200
+CLIENTS = {
+    "wrk": "keep-alive connections driven by one wrk thread",
+    "python": "Python client threads (a new connection per request)",
+}
 PHONES, POLL_SECONDS, HAND_SECONDS = 4, 3.0, 180.0
 GAMES = 50
 
@@ -63,8 +69,68 @@ class TableServer(launcher.Server):
         )
 
 
-def closed_loop(base: str, requests: list[tuple[str, str, Any, dict[str, str]]], seconds: int):
-    """CONNECTIONS clients sending `requests` round robin until the time is up."""
+Request = tuple[str, str, Any, dict[str, str]]  # method, target, body, headers
+
+
+def closed_loop(base: str, requests: list[Request], seconds: int) -> Load:
+    """CONNECTIONS clients sending `requests` round robin until the time is up.
+
+    wrk when installed: one C thread drives every connection, so the generator takes a
+    small share of the 2 cores the server needs. Else threads in Python (much heavier: each
+    request opens a connection and the interpreter competes with gunicorn for the cores).
+    """
+    if generator() == "wrk":
+        return wrk_loop(base, requests, seconds)
+    return python_loop(base, requests, seconds)
+
+
+def generator() -> str:
+    """wrk if installed, unless BENCH_LOADGEN=python asks for the Python clients (to compare)."""
+    wanted = os.environ.get("BENCH_LOADGEN", "wrk")
+    return "wrk" if wanted == "wrk" and shutil.which("wrk") else "python"
+
+
+WRK_LUA = """
+local requests = {$REQUESTS}
+local sent = 0
+request = function()
+  local r = requests[(sent % #requests) + 1]
+  sent = sent + 1
+  return wrk.format(r[1], r[2], r[3], r[4])
+end
+"""
+
+
+def lua_string(value: str) -> str:
+    return json.dumps(value)  # a JSON string of ASCII is a valid Lua string literal
+
+
+def wrk_script(requests: list[Request]) -> str:
+    rows = []
+    for method, target, body, headers in requests:
+        fields = ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items())
+        tail = lua_string(body) if body is not None else "nil"
+        rows.append(f"{{{lua_string(method)}, {lua_string(target)}, {{{fields}}}, {tail}}}")
+    return WRK_LUA.replace("$REQUESTS", ",\n  ".join(rows))
+
+
+def wrk_loop(base: str, requests: list[Request], seconds: int) -> Load:
+    """wrk, one thread, CONNECTIONS keep-alive connections, the requests round robin."""
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
+        handle.write(wrk_script(requests))
+    try:
+        command = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency"]
+        command += ["--timeout", "5s", "-s", handle.name, base]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 30)
+    finally:
+        os.unlink(handle.name)
+    if done.returncode:
+        raise RuntimeError(f"wrk failed: {done.stderr or done.stdout}")
+    return parse_wrk(done.stdout)
+
+
+def python_loop(base: str, requests: list[Request], seconds: int) -> Load:
+    """CONNECTIONS Python threads, one connection per request."""
     host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
     latencies: list[float] = []
     errors = [0]
@@ -125,7 +191,7 @@ def run(section: Section, bench: Any) -> None:
 
 def measure(section: Section, server: TableServer, seconds: int, rounds: int) -> None:
     tags = etags(server)
-    kinds: dict[str, list[tuple[str, str, Any, dict[str, str]]]] = {
+    kinds: dict[str, list[Request]] = {
         "bare": [("GET", BARE_PATH, None, {})],
         "live check": [
             ("GET", f"/api/games/{g}", None, {"If-None-Match": tags[g]}) for g in server.games
@@ -184,8 +250,8 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
     )
     section.notes.append(
         f"gunicorn {WORKERS} workers × {THREADS} threads (gthread) on 127.0.0.1; {CONNECTIONS} "
-        f"closed-loop Python clients on the same 2 cores; {rounds} run(s) of {seconds} s per "
-        "kind, in alternation; a hand is recorded once, at the end."
+        f"closed-loop {CLIENTS[generator()]} on the same 2 cores; {rounds} run(s) of "
+        f"{seconds} s per kind, in alternation; a hand is recorded once, at the end."
     )
     section.notes.append(
         "Tables held = 1 / Σ(rate per table ÷ throughput) over the four kinds of request a "
