@@ -52,9 +52,11 @@ class VersionReader:
         return conn
 
     def one(self, sql: str, params: tuple[str, ...]) -> Any:
-        """The first column of the only row, or None. fetchall() steps the statement to its
-        end, which ends SQLite's implicit read transaction (fetchone() would keep it open
-        and pin this thread to an old snapshot)."""
+        """The first column of the only row, or None.
+
+        fetchall() steps the statement to its end, which ends SQLite's implicit read
+        transaction: a statement left part-read would pin this thread to an old snapshot.
+        """
         rows = self.connection().execute(sql, params).fetchall()
         return rows[0][0] if rows else None
 
