@@ -8,11 +8,11 @@ opens a connection per request and competes with gunicorn for the cores).
 
 (a) A live check that finds nothing new: `GET /api/games/<id>` with a matching
     If-None-Match (304), against the bare route of the same server, in alternation.
-(b) Capacity. A table is four phones asking every 3 s (a 304 almost always) and one hand
+(b) Capacity. A table is four phones asking every 4 s (a 304 almost always) and one hand
     every 3 minutes; after a hand, each of the four phones reads the game's JSON and its
     scoreboard page once (live.js swaps the regions). So one table costs, per second,
-    4/3 live checks + 1/180 hand + 4/180 JSON reads + 4/180 page reads. A phone's checks
-    are 3 s apart, past gunicorn's 2 s keep-alive, so each one is counted with a connection
+    4/4 live checks + 1/180 hand + 4/180 JSON reads + 4/180 page reads. A phone's checks
+    are 4 s apart, past gunicorn's 2 s keep-alive, so each one is counted with a connection
     of its own (`Connection: close`). Each kind is measured
     alone at saturation (closed loop, CONNECTIONS clients); when its p99 is over 200 ms there,
     it is measured again with 4, 2, then 1 client, and the first throughput with its p99
@@ -48,7 +48,7 @@ CLIENTS = {
     "wrk": "keep-alive connections driven by one wrk thread",
     "python": "Python client threads (a new connection per request)",
 }
-PHONES, POLL_SECONDS, HAND_SECONDS = 4, 3.0, 180.0
+PHONES, POLL_SECONDS, HAND_SECONDS = 4, 4.0, 180.0  # POLL_SECONDS: static/live.js
 GAMES = 50
 LIVE = "live check, new connection"  # what a table's polling phones cost
 
@@ -209,7 +209,8 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
         "live check": [
             ("GET", f"/api/games/{g}", None, {"If-None-Match": tags[g]}) for g in server.games
         ],
-        # A phone polls every 3 s, past gunicorn's 2 s keep-alive: each check connects anew.
+        # A phone polls every 4 s (static/live.js), past gunicorn's 2 s keep-alive:
+        # each check connects anew.
         "live check, new connection": [
             ("GET", f"/api/games/{g}", None, {"If-None-Match": tags[g], "Connection": "close"})
             for g in server.games
@@ -254,6 +255,10 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
             share >= 0.8,
         )
     )
+    if clients["live check"] != CONNECTIONS:  # its p99 was over the limit at saturation
+        section.rows.append(
+            Row("live check, p99 < 200 ms", with_clients(load, clients, "live check"))
+        )
     section.rows.append(Row("live check, a new connection each", with_clients(load, clients, LIVE)))
     for name in ("JSON read", "scoreboard page", "record a hand"):
         section.rows.append(
@@ -268,7 +273,7 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
     tables, busy, usable = tables_held(load, per_table)
     section.rows.append(
         Row(
-            "tables held (4 phones every 3 s, 1 hand / 3 min)",
+            f"tables held (4 phones every {POLL_SECONDS:.0f} s, 1 hand / 3 min)",
             f"{tables:,}" if usable else f"{tables:,} (a p99 was over 200 ms)",
             f"{busy * 1000:.2f} ms of server per table per second",
             "≥ 1,000 tables with p99 < 200 ms",
