@@ -82,6 +82,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         edge,
         failures,
         i18n,
+        livecheck,
         pages,
         pdf,
         phones,
@@ -111,6 +112,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
     phones.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views
+    livecheck.init_app(app)  # outermost: a live check with nothing new skips every layer
     return app
 
 

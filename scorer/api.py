@@ -20,6 +20,7 @@ from scorer.db import get_db
 from scorer.errors import N_, GameFinished, ScorerError
 from scorer.failures import load_game
 from scorer.hands import Hand
+from scorer.livecheck import game_etag
 from scorer.payloads import (
     PayloadError,
     PreconditionRequired,
@@ -52,7 +53,7 @@ def json_body() -> Any:
 
 
 def etag_of(record: store.GameRecord | store.StoredGame) -> str:
-    return f"{record.id}.{record.version}"
+    return game_etag(record.id, record.version)
 
 
 def game_response(record: store.GameRecord, status: int = 200) -> Response:
@@ -128,11 +129,14 @@ def create_game() -> Response:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
+    # A phone polling the scoreboard, nothing new, is answered by scorer.livecheck before
+    # it gets here; this is the same answer for what that skips (a HEAD, a request racing a
+    # write): one indexed read, no replay.
     version = watch.current_version(game_id)
-    if version is not None and f"{game_id}.{version}" in request.if_none_match:
-        # A phone polling the scoreboard, nothing new: one indexed read, no replay.
+    if version is not None and game_etag(game_id, version) in request.if_none_match:
         response = Response(status=304)
-        response.set_etag(f"{game_id}.{version}")
+        response.set_etag(game_etag(game_id, version))
+        response.headers["Cache-Control"] = "no-cache"
         return response
     return game_response(_load(game_id))
 

@@ -12,14 +12,15 @@ import secrets
 from typing import Any
 
 import sqlite_utils
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from scorer import store
+from scorer import livecheck, store
 from scorer.cache import app_cache
 from scorer.db import get_db, transaction
 from scorer.failures import load_game
+from scorer.livecheck import version_reader, watch_etag
 from scorer.pages.board import board_context
 from scorer.payloads import game_to_json
 from scorer.phones import absolute_url, svg_response
@@ -50,28 +51,19 @@ def watch_url(game_id: str) -> str:
 
 def game_of(watch_id: str) -> str:
     """The game a watch id shows; 404 for an unknown one (nothing says whether it was one)."""
-    row = (
-        get_db().execute("select game_id from watch_ids where watch_id = ?", [watch_id]).fetchone()
-    )
-    if row is None:
+    game_id = version_reader(current_app).watched_game(watch_id)
+    if game_id is None:
         abort(404)
-    return str(row[0])
+    return game_id
 
 
 def current_version(game_id: str) -> int | None:
     """The game's version alone: enough to answer a live check that finds nothing new."""
-    row = get_db().execute("select version from games where id = ?", [game_id]).fetchone()
-    return None if row is None else int(row[0])
-
-
-def watch_etag(watch_id: str, version: int) -> str:
-    # Built from the watch id, never the game's: a header must not leak the writing address.
-    return f"w.{watch_id}.{version}"
+    return version_reader(current_app).game_version(game_id)
 
 
 def wants_json() -> bool:
-    best = request.accept_mimetypes.best_match(["text/html", "application/json"])
-    return best == "application/json"
+    return livecheck.wants_json(request.headers.get("Accept"))
 
 
 def watch_json(record: store.GameRecord) -> dict[str, Any]:

@@ -72,7 +72,7 @@ def test_a_hand_recorded_on_one_phone_shows_on_the_others(make_page, live_server
     record_on(phone_a, live_server, game_id, ("200", "50"))  # hand 3, through the page
 
     for page in (phone_b, watcher):
-        page.wait_for_selector("#hand-3")  # live.js polls every 3 s; no reload
+        page.wait_for_selector("#hand-3")  # live.js polls every 4 s; no reload
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     assert phone_b.evaluate("document.getElementById('hand-1').open")
     assert phone_b.evaluate("window.scrollY") == scroll
