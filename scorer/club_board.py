@@ -28,6 +28,7 @@ from scorer.display import game_title
 from scorer.errors import RuleError
 from scorer.game import GameState, Side, play
 from scorer.limits import GAMES_PER_CLUB
+from scorer.rows import hand_from_row
 from scorer.stats import ClubStats, GameSummary, club_stats, summarize
 
 # Clubs whose boards are kept (each a few hundred KiB at most, light summaries only).
@@ -154,7 +155,7 @@ def digest(row: dict[str, Any], sides: list[Side], hands: list[dict[str, Any]]) 
     try:
         rules = json.loads(row["rules"] or "{}")
         table = store.build_table(row["profile"], row["target"], rules, sides, row["first_dealer"])
-        state = play(table, [store.hand_from_row(hand) for hand in hands])
+        state = play(table, [hand_from_row(hand) for hand in hands])
     except RuleError:
         return GameDigest(None, None)  # its hands no longer fit the rules
     return GameDigest(

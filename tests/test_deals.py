@@ -173,7 +173,9 @@ def too_few_canastas_to_go_out(deal: Deal, form: str, rng: random.Random):
         return None
     fewer = rng.randrange(deal.book.to_go_out)
     hand = _side(FORMS[form](deal.end), out, natural_canastas=fewer, mixed_canastas=0)
-    return hand, f"sides[{out}].natural_canastas"
+    # With some natural canastas, the missing one is most likely a mixed one left out.
+    box = "mixed_canastas" if fewer else "natural_canastas"
+    return hand, f"sides[{out}].{box}"
 
 
 def canastas_without_melds(deal: Deal, form: str, rng: random.Random):

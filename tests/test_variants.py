@@ -247,7 +247,8 @@ def test_house_rules_change_the_scores_end_to_end(client: FlaskClient) -> None:
 
     # Two canastas to go out now: one is refused.
     refused = post_hand(client, gid, side(300, natural=1), side(100), went_out=0, status=422)
-    assert refused["field"] == "sides[0].natural_canastas"
+    # (It has a natural one: the missing one goes under the mixed canastas.)
+    assert refused["field"] == "sides[0].mixed_canastas"
 
     # Ann & Cat: 300 + 600 + 250 + 2 x 150 + 200 = 1650. Bob & Dan: 100 - 25 = 75.
     game = post_hand(
