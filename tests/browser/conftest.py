@@ -94,7 +94,7 @@ def make_page(browser: Any) -> Iterator[Callable[..., Any]]:
             locale=locale,
             java_script_enabled=javascript,
         )
-        context.set_default_timeout(10_000)
+        context.set_default_timeout(20_000)  # a loaded CI machine; only reached on failure
         contexts.append(context)
         return context.new_page()
 
