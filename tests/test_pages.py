@@ -788,8 +788,8 @@ def test_pages_stay_light(client: FlaskClient, language: str) -> None:
         assert b"app.css" in assets
         sent = len(response.data)
         for asset in assets:
-            answer = client.get(f"/static/{asset.decode()}", headers=gzip_only)
-            sent += len(answer.data)
+            with client.get(f"/static/{asset.decode()}", headers=gzip_only) as answer:
+                sent += len(answer.data)
         assert sent < 20 * 1024, (path, sent)
 
 
