@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
@@ -123,8 +123,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def read_static_whole(response: Response) -> Response:
-    """A static file (a few KB) read whole: compressed like a page, its file closed with it."""
-    if request.endpoint == "static" and response.direct_passthrough:
+    """A file sent from disk (static files, the service worker: a few KB each) read whole:
+    compressed like a page, its file closed with the response."""
+    if response.direct_passthrough:
         response.direct_passthrough = False
         response.make_sequence()
     return response
