@@ -66,6 +66,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,  # a game lasts all evening: the form must not expire
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # The cookie is sent back only when the session changed: a poll or a static file
+        # answered late must never put back an older session (and lose a form's CSRF token).
+        SESSION_REFRESH_EACH_REQUEST=False,
         COMPRESS_ALGORITHM=["gzip"],  # every browser takes it
     )
     app.config.from_mapping(config)
