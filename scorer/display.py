@@ -135,7 +135,7 @@ def house_rule_lines(
 
 
 def init_app(app: Flask) -> None:
-    app.jinja_env.filters.update(signed=signed, signed_html=signed_html, points=points)
+    app.jinja_env.filters.update(signed_html=signed_html)
     app.jinja_env.globals.update(points=points)
 
 

@@ -89,6 +89,9 @@ def dealer(table: Table, hand_index: int) -> str:
     sits a hand out is skipped and nobody deals twice in a row.
     """
     seats = table.seating
+    if all(len(side.players) <= table.profile.playing_side_size for side in table.sides):
+        # Nobody ever sits out: one seat left each hand (and a replay stays linear).
+        return seats[(table.first_dealer + hand_index) % len(seats)]
     position = table.first_dealer
     for index in range(1, hand_index + 1):
         resting = sitting_out(table, index)
