@@ -65,6 +65,8 @@ def hand_body(number: int) -> dict[str, Any]:
         "sides": [store.side_to_dict(side) for side in hand.sides],
         "went_out": hand.went_out,
         "concealed": hand.concealed,
+        # The cycle has a meld of 20 (below a minimum): the table confirms it (§2b).
+        "confirm": ["opening_minimum"],
     }
 
 
