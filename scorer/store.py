@@ -180,6 +180,9 @@ def _commit(
     """Apply a change, holding the write lock only for the version check and the rows.
 
     `base` is the game as the caller just read it (no second replay when it is current).
+    Two tries run the change outside the lock; if other writes landed in between both times
+    (a busy game), a last try holds the lock while it reads and replays, so it cannot lose
+    again. A change pinned to a version (If-Match) still fails as stale there.
     """
     for attempt in range(2):
         record = base if attempt == 0 and base is not None and base.id == game_id else None
@@ -188,14 +191,23 @@ def _commit(
         with transaction(db):
             if version_of(db, game_id) == record.version:
                 write(db)
-                stamp = now()
-                db.execute(
-                    "update games set version = version + 1, updated_at = ? where id = ?",
-                    [stamp, game_id],
-                )
-                # The game as written: the state it validated, one version on.
-                return replace(record, state=state, version=record.version + 1, updated_at=stamp)
-    raise _stale()
+                return _written(db, game_id, record, state)
+    with transaction(db):
+        record = load_game(db, game_id)
+        state, write = change(record)
+        write(db)
+        return _written(db, game_id, record, state)
+
+
+def _written(
+    db: sqlite_utils.Database, game_id: str, record: GameRecord, state: GameState
+) -> GameRecord:
+    """Bump the version; the game as written: the state it validated, one version on."""
+    stamp = now()
+    db.execute(
+        "update games set version = version + 1, updated_at = ? where id = ?", [stamp, game_id]
+    )
+    return replace(record, state=state, version=record.version + 1, updated_at=stamp)
 
 
 def _stale() -> StaleGame:
