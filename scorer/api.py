@@ -224,7 +224,8 @@ def delete_hand(game_id: str, number: int) -> Response:
 def delete_after_end(game_id: str) -> Response:
     """One request removes every hand played after the game's end (§2c)."""
     record = _load(game_id)
-    return game_response(_act(store.delete_after_end, game_id, version=expected_version(record)))
+    version = expected_version(record)
+    return game_response(keep(_act(store.delete_after_end, game_id, version=version, base=record)))
 
 
 @bp.get("/games/<game_id>/export")

@@ -7,6 +7,7 @@ data is written). The choice among the addresses found is a pure function, teste
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import socket
@@ -64,9 +65,16 @@ def candidate_addresses() -> list[str]:
 
 
 def lan_address() -> str:
-    """The address phones should open: the one `scorer.serve` chose, else found now."""
+    """The address phones should open: the one `scorer.serve` chose, else found once."""
     chosen = os.environ.get(ENV_LAN_ADDRESS, "").strip()
-    return chosen or choose_lan_address(candidate_addresses())
+    return chosen or _found_address()
+
+
+@functools.cache
+def _found_address() -> str:
+    # Once per process: a scoreboard opened on localhost asks on every page, and the
+    # machine's interfaces do not move under a running server.
+    return choose_lan_address(candidate_addresses())
 
 
 def split_host(host: str) -> tuple[str, int | None]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app
+from scorer.network import ENV_LAN_ADDRESS
+
+# The tests never look for this machine's network address: a page opened on 127.0.0.1 puts
+# this one in its QR codes. Discovery itself is tested as a unit, on made-up addresses.
+os.environ.setdefault(ENV_LAN_ADDRESS, "127.0.0.1")
 
 
 @pytest.fixture
