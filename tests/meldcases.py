@@ -11,6 +11,22 @@ from typing import Any
 
 Row = tuple[str, str, str, str]
 
+# The sections of the rules of play (/rules/play), which the checker and the form link to.
+ANCHORS = (
+    "deal",
+    "turn",
+    "discard-pile",
+    "wild-cards",
+    "red-threes",
+    "black-threes",
+    "canastas",
+    "going-out",
+    "end-of-hand",
+    "scoring",
+    "minimums",
+    "variants",
+)
+
 
 @dataclass(frozen=True)
 class Case:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from meldcases import CASES, Case
+from meldcases import ANCHORS, CASES, Case
 from test_i18n import Detector, translated_messages, visible_text
 
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9"}
@@ -199,22 +199,6 @@ def test_the_get_form_takes_the_minimum_from_the_link(client: FlaskClient) -> No
     assert 'name="minimum" inputmode="numeric" value="120"' in html
     assert html.count('name="naturals-') == 6
     assert "no canasta bonus, no red three" in html
-
-
-ANCHORS = (
-    "deal",
-    "turn",
-    "discard-pile",
-    "wild-cards",
-    "red-threes",
-    "black-threes",
-    "canastas",
-    "going-out",
-    "end-of-hand",
-    "scoring",
-    "minimums",
-    "variants",
-)
 
 
 @pytest.mark.parametrize("headers", [ENGLISH, FRENCH])

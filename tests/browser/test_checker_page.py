@@ -3,23 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from meldcases import CASES
+from meldcases import ANCHORS, CASES
 from phone import no_sideways_scroll, start_game, wait_for_hand_form
-
-ANCHORS = (
-    "deal",
-    "turn",
-    "discard-pile",
-    "wild-cards",
-    "red-threes",
-    "black-threes",
-    "canastas",
-    "going-out",
-    "end-of-hand",
-    "scoring",
-    "minimums",
-    "variants",
-)
 
 
 def fill_row(page, index, rank, naturals, jokers="", twos=""):
