@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
+from apidata import hand, side
 from flask.testing import FlaskClient
 
-BIG = {
-    "went_out": 0,
-    "concealed": False,
-    "sides": [
-        {"meld_points": 500, "natural_canastas": 2, "mixed_canastas": 2, "red_threes": 4},
-        {
-            "meld_points": 560,
-            "natural_canastas": 0,
-            "mixed_canastas": 0,
-            "red_threes": 0,
-            "hand_points": 20,
-        },
-    ],
-}
+BIG = hand(side(500, natural=2, mixed=2, reds=4), side(560, left=20), went_out=0)
 
 
 def finished(client: FlaskClient, **extra: object) -> str:

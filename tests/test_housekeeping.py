@@ -6,22 +6,14 @@ import sqlite3
 import stat
 from pathlib import Path
 
+from apidata import hand, side
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer.db import connect
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
-HAND = {
-    "went_out": 0,
-    "concealed": False,
-    "sides": [
-        {"meld_points": 130, "natural_canastas": 1, "mixed_canastas": 0, "red_threes": 0,
-         "hand_points": 0},
-        {"meld_points": 50, "natural_canastas": 0, "mixed_canastas": 0, "red_threes": 0,
-         "hand_points": 85},
-    ],
-}  # fmt: skip
+HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)
 
 
 def new_game(client: FlaskClient) -> str:

@@ -5,22 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from apidata import hand, side
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app, pdf
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
-HAND = {
-    "went_out": 0,
-    "concealed": False,
-    "sides": [
-        {"meld_points": 130, "natural_canastas": 1, "mixed_canastas": 0, "red_threes": 0,
-         "hand_points": 0},
-        {"meld_points": 50, "natural_canastas": 0, "mixed_canastas": 0, "red_threes": 0,
-         "hand_points": 85},
-    ],
-}  # fmt: skip
+HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from apidata import hand, side
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 WIDTH, HEIGHT = 360, 780
@@ -110,20 +111,7 @@ def finished_game(app: Any) -> str:
     client = app.test_client()
     body = {"profile": "classic", "sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]}
     game_id = client.post("/api/games", json=body).get_json()["id"]
-    big = {
-        "went_out": 0,
-        "concealed": False,
-        "sides": [
-            {"meld_points": 500, "natural_canastas": 2, "mixed_canastas": 2, "red_threes": 4},
-            {
-                "meld_points": 560,
-                "natural_canastas": 0,
-                "mixed_canastas": 0,
-                "red_threes": 0,
-                "hand_points": 20,
-            },
-        ],
-    }
+    big = hand(side(500, natural=2, mixed=2, reds=4), side(560, left=20), went_out=0)
     for _ in range(2):
         assert client.post(f"/api/games/{game_id}/hands", json=big).status_code == 201
     return game_id
