@@ -19,8 +19,6 @@ from scorer.i18n import HOUSE_RULE_LABELS, number
 from scorer.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
 from scorer.seatings import Seating
 
-MINUS = "\u2212"  # (scorer.i18n.number writes it)
-
 # The cards of each value group, one wording for the hand form, the sheets and the rules.
 CARD_GROUP_LABELS = {
     "jokers": _l("Jokers"),
