@@ -144,7 +144,8 @@ def insert_game(
     house_rules: dict[str, Any] | None,
     created_at: str,
 ) -> None:
-    """The rows of a new game and its sides (inside the caller's transaction)."""
+    """The rows of a new game, its sides and its watch address (inside the caller's
+    transaction). The watch id is random on its own, never derived from the game's id."""
     db["games"].insert(
         {
             "id": game_id,
@@ -162,6 +163,7 @@ def insert_game(
         {"game_id": game_id, "position": i, "name": s.name, "players": json.dumps(s.players)}
         for i, s in enumerate(table.sides)
     )
+    db["watch_ids"].insert({"watch_id": secrets.token_urlsafe(16), "game_id": game_id})
 
 
 # --- writing: replay outside the lock, commit if nobody saved meanwhile -----------------------

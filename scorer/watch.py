@@ -8,7 +8,6 @@ turned into the game's address; and there is no write route under /watch at all.
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import sqlite_utils
@@ -18,7 +17,7 @@ from markupsafe import Markup
 
 from scorer import livecheck, store
 from scorer.cache import app_cache
-from scorer.db import get_db, transaction
+from scorer.db import get_db
 from scorer.failures import load_game
 from scorer.livecheck import version_reader, watch_etag
 from scorer.pages.board import board_context
@@ -30,19 +29,9 @@ bp = Blueprint("watch", __name__)
 
 
 def watch_id_of(db: sqlite_utils.Database, game_id: str) -> str:
-    """The game's watch id, made on first need (games created after the migration)."""
+    """The game's watch id (made with the game, or by m006_watch_ids for older games)."""
     row = db.execute("select watch_id from watch_ids where game_id = ?", [game_id]).fetchone()
-    if row:
-        return str(row[0])
-    with transaction(db):
-        # Two phones asking at once: the unique game_id keeps the first one made.
-        db.execute(
-            "insert or ignore into watch_ids (watch_id, game_id) values (?, ?)",
-            [secrets.token_urlsafe(16), game_id],
-        )
-    return str(
-        db.execute("select watch_id from watch_ids where game_id = ?", [game_id]).fetchone()[0]
-    )
+    return str(row[0])
 
 
 def watch_url(game_id: str) -> str:
