@@ -206,14 +206,15 @@ def _advance(state: GameState, hand: Hand) -> GameState:
     totals = state.totals
     if not after_end:
         totals = tuple(t + score.total for t, score in zip(totals, scores, strict=True))
+    minimums = state.minimums
     result = HandResult(
         number=number,
         hand=hand,
         scores=scores,
-        minimums=state.minimums,
+        minimums=minimums,
         totals=totals,
         dealer=state.dealer_next,
-        irregular=irregularities(profile, state.minimums, hand),
+        irregular=irregularities(profile, minimums, hand),
         after_end=after_end,
     )
     if after_end:
@@ -248,8 +249,7 @@ def _replay(
 
 
 def correct(
-    table: Table,
-    hands: tuple[Hand, ...] | list[Hand],
+    state: GameState,
     number: int,
     hand: Hand,
     *,
@@ -257,22 +257,40 @@ def correct(
 ) -> GameState:
     """The game with hand ``number`` (from 1) replaced by a corrected hand.
 
-    The corrected hand is checked as a new one (§2 and §2b, against the game before it); a
-    refusal there names its own field. The hands after it are replayed as stored, and may now
-    come after the end (§2c); a refusal in one of them carries its ``hand_number``.
+    ``state`` is a replayed game. The corrected hand is checked as a new one (§2 and §2b,
+    against the game before it); a refusal names its own field. The others are re-scored in
+    order, and the hands after it may now come after the end (§2c).
     """
-    if not 1 <= number <= len(hands):
-        raise RuleError("hands", N_("there is no hand {number}"), number=number)
-    before = play(table, hands[: number - 1])
+    hands = _hands_numbered(state, number)
+    before = rescore(state.table, hands[: number - 1])
     check_hand(before, hand, confirmed)
-    return _replay(_advance(before, hand), hands[number:], strict=False, start=number)
+    return rescore(state.table, hands[number:], _advance(before, hand))
 
 
-def remove(table: Table, hands: tuple[Hand, ...] | list[Hand], number: int) -> GameState:
-    """The game without hand ``number`` (from 1): later hands renumbered and replayed."""
-    if not 1 <= number <= len(hands):
+def remove(state: GameState, number: int) -> GameState:
+    """The replayed game without hand ``number`` (from 1): later hands renumbered, re-scored."""
+    hands = _hands_numbered(state, number)
+    return rescore(state.table, hands[: number - 1] + hands[number:])
+
+
+def rescore(table: Table, hands: list[Hand], state: GameState | None = None) -> GameState:
+    """The game after hands taken from a replayed game, in a new order or after a change.
+
+    They passed §2 when that game was replayed, and §2 looks at each hand alone, so only
+    what depends on their order is worked out again: totals, minimums, irregular items, the
+    dealer and the end. (A long game is corrected in a fraction of a full replay's time.)
+    """
+    state = state or new_game(table)
+    for hand in hands:
+        state = _advance(state, hand)
+    return state
+
+
+def _hands_numbered(state: GameState, number: int) -> list[Hand]:
+    """The game's hands; RuleError unless it has a hand ``number`` (from 1)."""
+    if not 1 <= number <= len(state.results):
         raise RuleError("hands", N_("there is no hand {number}"), number=number)
-    return play(table, list(hands[: number - 1]) + list(hands[number:]))
+    return [result.hand for result in state.results]
 
 
 def without_after_end(state: GameState) -> tuple[Hand, ...]:

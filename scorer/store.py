@@ -26,6 +26,7 @@ from scorer.game import (
     correct,
     play,
     remove,
+    rescore,
     without_after_end,
 )
 from scorer.hands import Hand
@@ -306,8 +307,7 @@ def replace_hand(
     def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         _hand_index(record, number)
         check_version(record, version)
-        hands = _hands_of(record)
-        state = _replayed(lambda: correct(record.table, hands, number, hand, confirmed=agreed))
+        state = correct(record.state, number, hand, confirmed=agreed)
 
         def write(db: sqlite_utils.Database) -> None:
             db.execute(
@@ -319,25 +319,6 @@ def replace_hand(
         return state, write
 
     return _commit(db, game_id, change, base)
-
-
-def _hands_of(record: GameRecord) -> list[Hand]:
-    return [result.hand for result in record.state.results]
-
-
-def _replayed(change: Callable[[], GameState]) -> GameState:
-    """A correction's replay; a refusal in a later stored hand says which hand it is."""
-    try:
-        return change()
-    except RuleError as error:
-        if error.hand_number is None:  # the corrected hand itself: its own field
-            raise
-        raise RuleError(
-            "hands",
-            N_("this change makes hand {number} impossible: {reason}"),
-            number=error.hand_number or 0,
-            reason=error.reason,
-        ) from error
 
 
 def delete_hand(
@@ -353,7 +334,7 @@ def delete_hand(
     def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         _hand_index(record, number)
         check_version(record, version)
-        return _replayed(lambda: remove(record.table, _hands_of(record), number)), write
+        return remove(record.state, number), write
 
     def write(db: sqlite_utils.Database) -> None:
         db.execute("delete from hands where game_id = ? and number = ?", [game_id, number])
@@ -392,7 +373,7 @@ def delete_after_end(
         def write(db: sqlite_utils.Database) -> None:
             db.execute("delete from hands where game_id = ? and number > ?", [game_id, len(kept)])
 
-        return play(record.table, kept), write
+        return rescore(record.table, list(kept)), write
 
     return _commit(db, game_id, change, record)
 

@@ -209,10 +209,10 @@ def test_a_replay_ends_the_game_at_the_winning_hand_and_keeps_the_later_ones():
 def test_correcting_an_early_hand_ends_the_game_there():
     hands = [exact(2500, 0), exact(2000, 0), exact(500, 0)]
     assert play(classic_table(), hands).ended_at == 3
-    state = correct(classic_table(), hands, 2, exact(2500, 0))
+    state = correct(play(classic_table(), hands), 2, exact(2500, 0))
     assert state.ended_at == 2 and state.winner == 0 and state.after_end == (3,)
     assert state.totals == (5000, 0)
-    back = correct(classic_table(), [r.hand for r in state.results], 2, exact(2000, 0))
+    back = correct(state, 2, exact(2000, 0))
     assert back.ended_at == 3 and back.after_end == () and back.totals == (5000, 0)
 
 
@@ -220,7 +220,7 @@ def test_removing_a_hand_can_end_the_game_earlier_or_later():
     hands = [exact(2500, 0), exact(-100, 0), exact(2500, 0), exact(100, 0)]
     state = play(classic_table(), hands)
     assert state.ended_at == 4 and state.totals == (5000, 0)
-    removed = remove(classic_table(), hands, 2)
+    removed = remove(state, 2)
     assert removed.ended_at == 2 and removed.after_end == (3,)
     assert [r.number for r in removed.results] == [1, 2, 3]
 
