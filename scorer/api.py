@@ -12,10 +12,10 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from scorer import rematch, store, watch
-from scorer.cache import keep
+from scorer.cache import app_cache, keep
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, ScorerError
 from scorer.failures import load_game
@@ -39,6 +39,8 @@ IDEMPOTENCY_HEADER = "Idempotency-Key"
 _KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
 # An import carries a whole game, so it may be larger than any other request.
 IMPORT_MAX_BYTES = 1024 * 1024
+# Game bodies kept per worker: a game at the cap on hands is about 600 KB of JSON.
+GAME_BODIES = 16
 
 
 def json_body() -> Any:
@@ -57,12 +59,19 @@ def etag_of(record: store.GameRecord | store.StoredGame) -> str:
 
 
 def game_response(record: store.GameRecord, status: int = 200) -> Response:
-    # Every game answer names its watch address, so a write's answer equals the next GET.
-    response = jsonify({**game_to_json(record), "watch_url": watch.watch_url(record.id)})
-    response.status_code = status
+    body = app_cache("game_json", GAME_BODIES).get_or_make(
+        (record.id, record.version), lambda: _game_body(record)
+    )
+    response = current_app.response_class(body, status=status, mimetype="application/json")
     response.set_etag(etag_of(record))
     response.headers["Cache-Control"] = "no-cache"  # always revalidate: scores change
     return response
+
+
+def _game_body(record: store.GameRecord) -> bytes:
+    """The game's JSON once per version: a write's answer serves the reads that follow it."""
+    # Every game answer names its watch address, so a write's answer equals the next GET.
+    return jsonify({**game_to_json(record), "watch_url": watch.watch_url(record.id)}).get_data()
 
 
 def _load(game_id: str) -> store.GameRecord:

@@ -52,9 +52,9 @@ class LruCache(Generic[V]):
         return found if found is not None else self.put(key, make())
 
 
-def app_cache(name: str) -> LruCache:
+def app_cache(name: str, size: int = 256) -> LruCache:
     """This app's cache called `name` (each app, and so each test, has its own)."""
-    return current_app.extensions.setdefault(f"scorer.cache.{name}", LruCache())
+    return current_app.extensions.setdefault(f"scorer.cache.{name}", LruCache(size))
 
 
 def replayed_game(db: sqlite_utils.Database, game_id: str) -> GameRecord:

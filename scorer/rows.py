@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from typing import Any
 
 from scorer.hands import CardCounts, Hand, SideHand
@@ -42,10 +41,11 @@ def side_to_dict(side: SideHand) -> dict[str, Any]:
         "red_threes": side.red_threes,
         "hand_points": side.hand_points,
     }
+    # vars(), not dataclasses.asdict: the counts are flat, and a long game has thousands.
     if side.meld_cards is not None:
-        data["meld_cards"] = asdict(side.meld_cards)
+        data["meld_cards"] = dict(vars(side.meld_cards))
     if side.hand_cards is not None:
-        data["hand_cards"] = asdict(side.hand_cards)
+        data["hand_cards"] = dict(vars(side.hand_cards))
     return data
 
 
