@@ -104,23 +104,33 @@ class RuleProfile:
 
     def red_threes_score(self, count: int) -> int:
         """Score of a side's red threes (before the penalty for melding nothing)."""
-        return dict(self.red_three_sets).get(count, count * self.red_three)
+        return self._red_three_sets.get(count, count * self.red_three)
 
-    def all_red_threes(self) -> int:
-        return self.red_threes_score(self.red_threes_in_packs)
+    # Worked out once per profile: a long game's replay asks for each hand.
+    @cached_property
+    def _red_three_sets(self) -> dict[int, int]:
+        return dict(self.red_three_sets)
 
-    def minimum_table(self) -> tuple[MinimumRow, ...]:
+    @cached_property
+    def _minimum_table(self) -> tuple[MinimumRow, ...]:
         # A table that wrote its own minimum table keeps it as written.
         if self.target >= self.high_target and not self.custom_minimums:
             return tuple(sorted(self.minimums + (self.high_minimum_row,), key=_row_order))
         return self.minimums
 
+    def all_red_threes(self) -> int:
+        return self.red_threes_score(self.red_threes_in_packs)
+
+    def minimum_table(self) -> tuple[MinimumRow, ...]:
+        return self._minimum_table
+
     def opening_minimum(self, total: int) -> int:
         """The minimum card value of a side's first meld, from its total before the hand."""
         # A house table whose first row starts at a total (not "below") also covers the
         # totals under it: RULES.md is silent, and the lowest row is the kindest reading.
-        minimum = self.minimum_table()[0][1]
-        for start, value in self.minimum_table():
+        table = self._minimum_table
+        minimum = table[0][1]
+        for start, value in table:
             if start is None or total >= start:
                 minimum = value
         return minimum
