@@ -22,8 +22,9 @@ from flask_limiter.util import get_remote_address
 # Budget name -> default limit. Why these numbers:
 # - create_game: a club night starts a handful of games; 60 an hour is one a minute, all hour.
 # - import_game: imports restore exports, a few at a time; 30 an hour, 100 a day.
-# - record_hand: a hand takes minutes to play; 600 an hour is ten a minute for a whole hour,
-#   enough for a club scoring every table from one phone.
+# - record_hand: recording, correcting or removing a hand. A hand takes minutes to play; 600
+#   an hour is ten a minute for a whole hour, enough for a club scoring every table from one
+#   phone.
 LIMITS: dict[str, str] = {
     "create_game": "60/hour;300/day",
     "import_game": "30/hour;100/day",
@@ -38,6 +39,14 @@ ENDPOINTS: dict[str, tuple[str, list[str]]] = {
     "api.import_game": ("import_game", ["POST"]),
     "api.add_hand": ("record_hand", ["POST"]),
     "pages.new_hand": ("record_hand", ["POST"]),
+    # Corrections and removals are writes too, and on a long game the dearest ones.
+    "api.replace_hand": ("record_hand", ["PUT"]),
+    "api.delete_hand": ("record_hand", ["DELETE"]),
+    "api.delete_after_end": ("record_hand", ["DELETE"]),
+    "pages.edit_hand": ("record_hand", ["POST"]),
+    "pages.delete_hand": ("record_hand", ["POST"]),
+    "pages.undo": ("record_hand", ["POST"]),
+    "pages.delete_after_end": ("record_hand", ["POST"]),
 }
 
 

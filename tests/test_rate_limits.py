@@ -65,6 +65,11 @@ def test_recording_hands_and_imports_are_limited(tmp_path: Path) -> None:
     assert client.post(f"/api/games/{game}/hands", json=hand).status_code != 429
     assert client.post(f"/api/games/{game}/hands", json=hand).status_code == 429
     assert client.post(f"/games/{game}/hands/new", data={}).status_code == 429
+    # Correcting and removing spend the same budget: a long game's corrections are dear.
+    assert client.put(f"/api/games/{game}/hands/1", json=hand).status_code == 429
+    assert client.delete(f"/api/games/{game}/hands/1").status_code == 429
+    assert client.post(f"/games/{game}/hands/1/edit", data={}).status_code == 429
+    assert client.post(f"/games/{game}/undo", data={}).status_code == 429
     assert client.post("/api/games/import", json={}).status_code != 429
     assert client.post("/api/games/import", json={}).status_code == 429
 
