@@ -1,6 +1,6 @@
 """Section 9: phones at the table, the live check and how many tables one machine holds.
 
-Both parts run on gunicorn with the documented settings (2 workers × 4 threads, gthread) on
+Both parts run on gunicorn with the documented settings (`scorer.serve.SETTINGS`) on
 127.0.0.1. The load comes from wrk (one C thread, keep-alive connections, a Lua script
 for the request mix) when installed, so the generator takes little of the 2 cores the
 server needs; BENCH_LOADGEN=python uses Python client threads instead, as before (each
@@ -39,10 +39,10 @@ from bench import fixtures, loadgen
 from bench.measure import Row, Section, fmt_time
 from bench.served import ROOT, SCOREBOARD_LENGTH, Load, parse_wrk
 from bench.wsgi import BARE_PATH
+from scorer.serve import command_line
 from tests import launcher
 
-WORKERS, THREADS = 2, 4  # the README's (and `make run`'s) settings
-CONNECTIONS = 8  # closed-loop clients: enough to keep 8 server threads busy
+CONNECTIONS = 8  # closed-loop clients: more than the server's workers, all kept busy
 P99_LIMIT = 0.200
 CLIENTS = {
     "wrk": "keep-alive connections driven by one wrk thread",
@@ -64,8 +64,7 @@ class TableServer(launcher.Server):
         finally:
             db.close()
         port = launcher.free_port()
-        command = [sys.executable, "-m", "gunicorn", "--workers", str(WORKERS)]
-        command += ["--threads", str(THREADS), "--worker-class", "gthread"]
+        command = [sys.executable, "-m", "gunicorn", *command_line()]
         command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
         super().__init__(
             [*command, "bench.wsgi:create()"],
@@ -280,19 +279,8 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
             usable and tables >= 1000,
         )
     )
-    # The same with the checks on kept-alive connections: what a proxy in front that keeps
-    # its connections to gunicorn open (nginx `keepalive`) would give.
-    kept = {("live check" if k == LIVE else k): rate for k, rate in per_table.items()}
-    tables, busy, usable = tables_held(load, kept)
-    section.rows.append(
-        Row(
-            "tables held, checks on kept-alive connections",
-            f"{tables:,}" if usable else f"{tables:,} (a p99 was over 200 ms)",
-            f"{busy * 1000:.2f} ms of server per table per second",
-        )
-    )
     section.notes.append(
-        f"gunicorn {WORKERS} workers × {THREADS} threads (gthread) on 127.0.0.1; {CONNECTIONS} "
+        f"gunicorn as `make run` serves ({' '.join(command_line())}) on 127.0.0.1; {CONNECTIONS} "
         f"closed-loop {CLIENTS[generator()]} on the same 2 cores; {rounds} run(s) of "
         f"{seconds} s per kind, in alternation; a hand is recorded once, at the end."
     )

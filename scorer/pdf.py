@@ -7,7 +7,6 @@ import ctypes.util
 import functools
 import gc
 import re
-import threading
 import unicodedata
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -22,7 +21,6 @@ from flask import Blueprint, Flask, Response, abort, current_app, render_templat
 from flask_babel import format_date, get_locale, gettext
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
-from werkzeug.exceptions import ServiceUnavailable
 
 from scorer import STATIC_FOLDER, display, sheet_pages, store
 from scorer.cache import LruCache
@@ -34,6 +32,7 @@ from scorer.rules import RuleProfile
 from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
 from scorer.sheet_html import SheetHTML
 from scorer.sheet_pages import Overflow, SheetPage
+from scorer.sheet_turn import sheet_turn
 
 bp = Blueprint("pdf", __name__)
 
@@ -46,14 +45,9 @@ NAME_MAX = 40
 BLANK_ROWS = {"A4": 25, "letter": 23, "A4 landscape": 14, "letter landscape": 13}
 # Blank sheets of more sides than this keep only Min, Score and Total for each.
 BLANK_FULL_SIDES = 3
-# Rendering is the costliest thing a request can buy: one sheet at a time per worker, a
-# request waits this long for its turn (SHEET_WAIT_SECONDS), then gets 503 with Retry-After.
-SHEET_WAIT_SECONDS = 10
-SHEET_RETRY_AFTER = 5
 # Sheets kept per worker, by (game, version, language, paper): a reprint is a memory read.
 # A 1 000-hand sheet is well under 1 MB, so the cache stays under a few tens of MB.
 SHEET_CACHE_SIZE = 32
-RENDER_LOCK = threading.Lock()
 # Shorter games are one document (about a page); longer ones are rendered page by page.
 PAGED_FROM_HANDS = 30
 
@@ -107,22 +101,19 @@ def sheet_cache(app: Flask) -> LruCache[bytes]:
 
 
 def cached_sheet(key: Hashable, make_pdf: Callable[[], bytes]) -> bytes:
-    """The sheet's PDF from the cache, else rendered (one render at a time per worker)."""
+    """The sheet's PDF from the cache, else rendered (one render at a time per server)."""
     cache = sheet_cache(current_app)
     key = (key, str(get_locale()), request.args.get("paper", "a4").strip().lower())
     found = cache.get(key)
     if found is not None:
         return found
-    wait = current_app.config.get("SHEET_WAIT_SECONDS", SHEET_WAIT_SECONDS)
-    if not RENDER_LOCK.acquire(timeout=wait):
-        raise ServiceUnavailable(retry_after=SHEET_RETRY_AFTER)
-    try:
-        found = cache.get(key)  # rendered by the request we waited for?
-        if found is None:
-            found = cache.put(key, make_pdf())
-    finally:
-        RENDER_LOCK.release()
-        release_memory()
+    with sheet_turn():
+        try:
+            found = cache.get(key)  # rendered by the request we waited for?
+            if found is None:
+                found = cache.put(key, make_pdf())
+        finally:
+            release_memory()
     return found
 
 

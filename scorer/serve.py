@@ -4,8 +4,8 @@
     HOST=127.0.0.1 python -m scorer.serve   # this machine only
     PORT=5001 python -m scorer.serve
 
-It listens with the README's production settings (2 workers, 4 threads each) and prints the
-address to open on a phone, with the same address as a QR code drawn in the terminal.
+It listens with the README's production settings (`SETTINGS`) and prints the address to
+open on a phone, with the same address as a QR code drawn in the terminal.
 """
 
 from __future__ import annotations
@@ -22,8 +22,13 @@ from scorer.qr import qr_terminal
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 5000
-WORKERS = 2
-THREADS = 4
+# gunicorn's settings, here for `make run`, the README's production command and the bench.
+# Single-threaded (sync) workers: a request never shares a worker's interpreter lock, so
+# the replay of a long game slows nobody else's request in that worker, and the kernel
+# shares the cores between workers fairly. Five keep a table's phones served while two
+# long requests (a long game's sheet or correction) run. The timeout leaves room for the
+# longest sheet a game allows on a busy machine before a stuck worker is replaced.
+SETTINGS: dict[str, Any] = {"workers": 5, "worker_class": "sync", "timeout": 120}
 WILDCARD_HOSTS = frozenset({"0.0.0.0", "::", ""})
 
 
@@ -43,6 +48,11 @@ class ScorerServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no 
         from scorer import create_app
 
         return create_app()
+
+
+def command_line() -> list[str]:
+    """`SETTINGS` as gunicorn's command-line options."""
+    return [f"--{key.replace('_', '-')}={value}" for key, value in SETTINGS.items()]
 
 
 def listening(env: Mapping[str, str]) -> tuple[str, int]:
@@ -95,8 +105,7 @@ def main(env: Mapping[str, str] = os.environ, out: TextIO = sys.stdout) -> None:
     ScorerServer(
         {
             "bind": bind_address(host, port),
-            "workers": WORKERS,
-            "threads": THREADS,
+            **SETTINGS,
             "graceful_timeout": 5,  # Ctrl+C at the end of the evening stops it promptly
             # No runtime control socket: one fixed path would clash between two servers.
             "control_socket_disable": True,

@@ -15,7 +15,7 @@ import pytest
 from serving import call, free_port, running, server_env
 
 from scorer import ROOT
-from scorer.serve import greeting, listening, phone_address, url_of
+from scorer.serve import SETTINGS, greeting, listening, phone_address, url_of
 
 
 def serve_command() -> list[str]:
@@ -43,9 +43,9 @@ def test_the_launcher_serves_on_loopback_and_prints_the_address_and_its_qr(tmp_p
     assert f"http://127.0.0.1:{port}/" in output
     assert "private to this machine" in output
     assert re.search(r"^[█▀▄ ]{25,}$", output, re.MULTILINE)  # the QR code's rows
-    # The README's production settings: two workers, threads each.
-    assert len(re.findall(r"Booting worker", output)) == 2
-    assert "gthread" in output
+    # The README's production settings: single-threaded workers, as many as it says.
+    assert len(re.findall(r"Booting worker", output)) == SETTINGS["workers"]
+    assert "Using worker: sync" in output
 
 
 def test_host_and_port_default_to_every_interface_on_5000():

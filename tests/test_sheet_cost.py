@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -9,10 +11,18 @@ from apidata import hand, side
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import create_app, pdf
+from scorer import create_app, pdf, sheet_turn
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)
+HOLD_THE_TURN = """
+import sys, time
+from filelock import FileLock
+turn = FileLock(sys.argv[1])
+turn.acquire()
+print("held", flush=True)
+time.sleep(120)
+"""
 
 
 @pytest.fixture
@@ -61,11 +71,12 @@ def test_the_cache_is_kept_per_version_language_and_paper(
     assert len(renders) == 5
 
 
-def test_a_busy_worker_answers_503_with_retry_after(tmp_path: Path) -> None:
+def test_a_sheet_rendering_in_another_worker_makes_this_one_answer_503(tmp_path: Path) -> None:
+    database = tmp_path / "scorer.sqlite3"
     app: Flask = create_app(
         {
             "TESTING": True,
-            "DATABASE": str(tmp_path / "scorer.sqlite3"),
+            "DATABASE": str(database),
             "SECRET_KEY": "test-secret",
             "WTF_CSRF_ENABLED": False,
             "SHEET_WAIT_SECONDS": 0,
@@ -73,12 +84,18 @@ def test_a_busy_worker_answers_503_with_retry_after(tmp_path: Path) -> None:
     )
     client = app.test_client()
     game = new_game(client)
-    assert pdf.RENDER_LOCK.acquire(timeout=60)  # another sheet is rendering
-    try:
-        busy = client.get(f"/games/{game}/sheet.pdf")
-    finally:
-        pdf.RENDER_LOCK.release()
+    # Another process (a worker of the same server) holds the turn to render.
+    with subprocess.Popen(
+        [sys.executable, "-c", HOLD_THE_TURN, f"{database}-sheet.lock"],
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as holder:
+        try:
+            assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+            busy = client.get(f"/games/{game}/sheet.pdf")
+        finally:
+            holder.kill()
     assert busy.status_code == 503
-    assert busy.headers["Retry-After"] == str(pdf.SHEET_RETRY_AFTER)
+    assert busy.headers["Retry-After"] == str(sheet_turn.SHEET_RETRY_AFTER)
     assert "busy printing" in busy.get_data(as_text=True)
     assert client.get(f"/games/{game}/sheet.pdf").status_code == 200
