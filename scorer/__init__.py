@@ -13,6 +13,8 @@ from flask import Flask, Response
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
+from scorer.json_out import JSONProvider
+
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent  # the checkout, when running from one
 csrf = CSRFProtect()
@@ -75,7 +77,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["INSTANCE_PATH"] = app.instance_path
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the contract's order
+    app.json = JSONProvider(app)
 
     from scorer import (
         api,
