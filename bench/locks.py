@@ -29,16 +29,20 @@ from tests import launcher
 ROOT = Path(__file__).resolve().parent.parent
 GOAL = 2.0  # p99 during corrections at most twice the p99 alone (issue 11)
 WARM_UP = 30  # writes before the timed ones, enough to reach every worker
+ROUNDS = 5  # blocks of writes alone, then during corrections, in turn
+BLOCK = 20  # writes a block
+SETTLE = 0.5  # seconds for the corrections to start or end between blocks
 
 
 def run(section: Section, bench: Bench) -> None:
-    writes = 30 if bench.quick else 80
+    rounds = 2 if bench.quick else ROUNDS
     with tempfile.TemporaryDirectory(prefix="scorer-locks-") as folder:
         database = Path(folder) / "locks.sqlite3"
         db = fixtures.open_db(database)
         try:
             long_game = fixtures.make_game(db, MAX_HANDS_PER_GAME)
-            small_games = [fixtures.make_game(db, 0) for _ in range(3)]
+            # A fresh small game for each block of writes: all blocks write the same hands.
+            small_games = [fixtures.make_game(db, 0) for _ in range(2 * rounds + 1)]
         finally:
             db.close()
         port = launcher.free_port()
@@ -48,22 +52,8 @@ def run(section: Section, bench: Bench) -> None:
         command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", "scorer:create_app()"]
         with launcher.running(command, env, port, Path(folder) / "gunicorn.log", ROOT) as server:
             # Every worker's first requests open its caches and connections: not timed.
-            _small_writes(server.base, small_games[2], WARM_UP)
-            alone = _small_writes(server.base, small_games[0], writes)
-            processes = multiprocessing.get_context("spawn")
-            stop, answers = processes.Event(), processes.Queue()
-            correctors = [
-                processes.Process(target=_correct, args=(server.base, long_game, stop, answers))
-                for _ in range(2)
-            ]
-            for corrector in correctors:
-                corrector.start()
-            time.sleep(1)  # the corrections are under way
-            during = _small_writes(server.base, small_games[1], writes)
-            stop.set()
-            corrections = [status for _ in correctors for status in answers.get(timeout=120)]
-            for corrector in correctors:
-                corrector.join(120)
+            _small_writes(server.base, small_games.pop(), WARM_UP)
+            alone, during, corrections = _alternate(server.base, long_game, small_games, rounds)
     ratio = _p99(during.times) / _p99(alone.times)
     section.rows.append(_row("small-game write (API POST), alone", alone))
     section.rows.append(
@@ -74,17 +64,52 @@ def run(section: Section, bench: Bench) -> None:
     section.rows[-1].met = ratio <= GOAL
     statuses = sorted(set(corrections))
     section.notes.append(
-        f"{writes} sequential writes each way; two clients correct hand 1 of the long game in a "
-        f"loop meanwhile ({len(corrections)} corrections, statuses {statuses}; each replays "
-        f"{MAX_HANDS_PER_GAME} hands). Failed small-game writes: alone {alone.errors}, during "
-        f"{during.errors}."
+        f"{len(alone.times)} sequential writes each way, in {rounds} alternating blocks of "
+        f"{BLOCK} (so a neighbour's load on the machine falls on both); two clients correct "
+        f"hand 1 of the long game in a loop during the second kind ({len(corrections)} "
+        f"corrections, statuses {statuses}; each re-scores {MAX_HANDS_PER_GAME} hands). Failed "
+        f"small-game writes: alone {alone.errors}, during {during.errors}."
     )
+
+
+def _alternate(
+    base: str, long_game: str, small_games: list[str], rounds: int
+) -> tuple[_Writes, _Writes, list[int]]:
+    """Blocks of small-game writes, alone and during corrections in turn."""
+    alone, during = _Writes(), _Writes()
+    processes = multiprocessing.get_context("spawn")
+    go, stop, answers = processes.Event(), processes.Event(), processes.Queue()
+    correctors = [
+        processes.Process(target=_correct, args=(base, long_game, go, stop, answers))
+        for _ in range(2)
+    ]
+    for corrector in correctors:
+        corrector.start()
+    try:
+        for _ in range(rounds):
+            time.sleep(SETTLE)  # the last block's corrections have ended
+            alone.extend(_small_writes(base, small_games.pop(), BLOCK))
+            go.set()
+            time.sleep(SETTLE)  # the corrections are under way
+            during.extend(_small_writes(base, small_games.pop(), BLOCK))
+            go.clear()
+    finally:
+        stop.set()
+        go.set()
+    corrections = [status for _ in correctors for status in answers.get(timeout=120)]
+    for corrector in correctors:
+        corrector.join(120)
+    return alone, during, corrections
 
 
 class _Writes:
     def __init__(self) -> None:
         self.times: list[float] = []
         self.errors = 0
+
+    def extend(self, other: _Writes) -> None:
+        self.times += other.times
+        self.errors += other.errors
 
 
 def _small_writes(base: str, game_id: str, count: int) -> _Writes:
@@ -99,12 +124,13 @@ def _small_writes(base: str, game_id: str, count: int) -> _Writes:
     return result
 
 
-def _correct(base: str, game_id: str, stop: Any, answers: Any) -> None:
-    """One client correcting hand 1 of the long game in a loop; its statuses at the end."""
+def _correct(base: str, game_id: str, go: Any, stop: Any, answers: Any) -> None:
+    """One client correcting hand 1 of the long game in a loop while `go` is set; its
+    statuses once `stop` is."""
     url = f"{base}/api/games/{game_id}"
     body = json.dumps(fixtures.hand_body(0)).encode()
     statuses: list[int] = []
-    while not stop.is_set():
+    while go.wait() and not stop.is_set():
         status, etag = _send(urllib.request.Request(url))
         if status == 200:
             headers = {"If-Match": etag, "Content-Type": "application/json"}
