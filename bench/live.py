@@ -45,7 +45,7 @@ from tests import launcher
 CONNECTIONS = 8  # closed-loop clients: more than the server's workers, all kept busy
 P99_LIMIT = 0.200
 CLIENTS = {
-    "wrk": "keep-alive connections driven by one wrk thread",
+    "wrk": "connections driven by one wrk thread (kept alive where the server allows)",
     "python": "Python client threads (a new connection per request)",
 }
 PHONES, POLL_SECONDS, HAND_SECONDS = 4, 4.0, 180.0  # POLL_SECONDS: static/live.js
