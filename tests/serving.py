@@ -14,6 +14,7 @@ from apidata import side
 from launcher import Server, call, free_port
 
 from scorer import ROOT
+from scorer.serve import command_line
 
 __all__ = ["Server", "call", "free_port", "running", "server_env"]
 
@@ -34,12 +35,16 @@ def flask_command(port: int) -> list[str]:
     ]  # fmt: skip
 
 
-def gunicorn_command(port: int, workers: int = 2, threads: int = 2) -> list[str]:
-    """The production server, as the README starts it."""
+def gunicorn_command(port: int, options: list[str] | None = None) -> list[str]:
+    """gunicorn serving the app: as the README starts it, or with other `options`."""
     return [
-        sys.executable, "-m", "gunicorn", "--workers", str(workers), "--threads", str(threads),
+        sys.executable, "-m", "gunicorn", *(command_line() if options is None else options),
         "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "5", "scorer:create_app()",
     ]  # fmt: skip
+
+
+# Threaded workers, which the app supports too: connections kept alive between requests.
+THREADED = ["--workers", "2", "--threads", "2"]
 
 
 @contextmanager

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
-from serving import free_port, gunicorn_command, running, server_env
+from serving import THREADED, free_port, gunicorn_command, running, server_env
 
 CAP = 64 * 1024
 OVER = 20 * 1024 * 1024  # the 20 MB
@@ -91,7 +91,7 @@ def test_flood_gets_413_from_gunicorn_and_the_connection_stays_usable(
     game = json.dumps({"sides": [{"players": ["A", "B"]}, {"players": ["C", "D"]}]}).encode()
     flood = game + b" " * (OVER - len(game))
     with (
-        running(gunicorn_command(port), env, port, tmp_path / "gunicorn.log"),
+        running(gunicorn_command(port, THREADED), env, port, tmp_path / "gunicorn.log"),
         socket.create_connection(("127.0.0.1", port), timeout=30) as sock,
     ):
         sock.sendall(request_bytes("/api/games", flood, chunked_body=chunked_body))

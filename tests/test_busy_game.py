@@ -1,9 +1,9 @@
 """A bounded load test on loopback: a long game's corrections do not fail a small game.
 
-gunicorn (2 workers x 2 threads) on 127.0.0.1; a game at the cap on hands (made by one
-import) is corrected by two clients while a third records hands on a small game. Every
-write to the small game succeeds and nothing answers 5xx. No timing is asserted here: the
-latency comparison is a row of `make bench` (section 8, bench/locks.py).
+gunicorn as `make run` serves (scorer.serve.SETTINGS) on 127.0.0.1; a game at the cap on
+hands (made by one import) is corrected by two clients while a third records hands on a
+small game. Every write to the small game succeeds and nothing answers 5xx. No timing is
+asserted here: the latency comparison is a row of `make bench` (section 10, bench/locks.py).
 """
 
 from __future__ import annotations

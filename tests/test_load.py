@@ -1,7 +1,7 @@
 """A bounded load test on loopback: several clients, several games, the production server.
 
 4 clients x 25 hands on 3 games (two clients share one game, as two phones at one table
-would), through gunicorn with 2 worker processes. Some requests are sent twice (a retry
+would), through gunicorn as `make run` serves. Some requests are sent twice (a retry
 after a lost answer), some carry If-Match and are re-read and resent when another client
 saved first. Afterwards every acknowledged hand is stored exactly once and every total and
 running total equals an independent recomputation from the rule book.
