@@ -262,7 +262,7 @@ def correct(
     order, and the hands after it may now come after the end (§2c).
     """
     hands = _hands_numbered(state, number)
-    before = rescore(state.table, hands[: number - 1])
+    before = _before(state, number)
     check_hand(before, hand, confirmed)
     return rescore(state.table, hands[number:], _advance(before, hand))
 
@@ -270,7 +270,25 @@ def correct(
 def remove(state: GameState, number: int) -> GameState:
     """The replayed game without hand ``number`` (from 1): later hands renumbered, re-scored."""
     hands = _hands_numbered(state, number)
-    return rescore(state.table, hands[: number - 1] + hands[number:])
+    return rescore(state.table, hands[number:], _before(state, number))
+
+
+def _before(state: GameState, number: int) -> GameState:
+    """The game as it stood before hand ``number`` (from 1), cut from its results.
+
+    The usual correction is of the last hand or so: nothing before it is worked out again.
+    """
+    results = state.results[: number - 1]
+    if not results:
+        return new_game(state.table)
+    ended = state.ended_at is not None and state.ended_at < number
+    return GameState(
+        state.table,
+        results,
+        results[-1].totals,  # after the end the totals stay those of the winning hand
+        state.winner if ended else None,
+        state.ended_at if ended else None,
+    )
 
 
 def rescore(table: Table, hands: list[Hand], state: GameState | None = None) -> GameState:

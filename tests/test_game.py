@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scorer.errors import GameFinished, RuleError
 from scorer.game import (
@@ -302,3 +304,19 @@ def test_a_table_that_does_not_fit_classic_is_refused(sides, first_dealer, field
         make_table(CLASSIC, sides, first_dealer)
     assert caught.value.field == field
     assert len(caught.value.reason.split()) >= 3
+
+
+SCORES = st.sampled_from([-400, 0, 300, 1200, 2500, 4000])
+GAMES = st.lists(st.tuples(SCORES, SCORES), min_size=1, max_size=10)
+
+
+@settings(max_examples=300, deadline=None)
+@given(GAMES, st.data())
+def test_correcting_or_removing_a_hand_is_replaying_the_changed_game(totals, data):
+    hands = [exact(a, b) for a, b in totals]
+    number = data.draw(st.integers(min_value=1, max_value=len(hands)))
+    changed = exact(*data.draw(st.tuples(SCORES, SCORES)))
+    state = play(classic_table(), hands)
+    replaced = hands[: number - 1] + [changed] + hands[number:]
+    assert correct(state, number, changed) == play(classic_table(), replaced)
+    assert remove(state, number) == play(classic_table(), hands[: number - 1] + hands[number:])
