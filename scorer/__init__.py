@@ -132,7 +132,13 @@ def read_static_whole(response: Response) -> Response:
     compressed like a page, its file closed with the response."""
     if response.direct_passthrough:
         response.direct_passthrough = False
+        source = response.response
         response.make_sequence()
+        # Closed now, not when the server closes the response: a response it never sends
+        # whole (a 304, a dropped connection) would leave the file open until collected.
+        close = getattr(source, "close", None)
+        if close is not None:
+            close()
     return response
 
 
