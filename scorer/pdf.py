@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import functools
 import gc
 import re
 import unicodedata
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -17,22 +14,21 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 import weasyprint
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, request
-from flask_babel import format_date, get_locale, gettext
+from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask_babel import format_date, gettext
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
 from scorer import STATIC_FOLDER, display, sheet_pages, store
-from scorer.cache import LruCache
 from scorer.display import points, seating_label, side_label
 from scorer.failures import load_game
 from scorer.game import GameState, HandResult, Side
 from scorer.i18n import PROFILE_LABELS
 from scorer.rules import RuleProfile
 from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
+from scorer.sheet_cache import cached_sheet, release_memory
 from scorer.sheet_html import SheetHTML
 from scorer.sheet_pages import Overflow, SheetPage
-from scorer.sheet_turn import sheet_turn
 
 bp = Blueprint("pdf", __name__)
 
@@ -45,9 +41,6 @@ NAME_MAX = 40
 BLANK_ROWS = {"A4": 25, "letter": 23, "A4 landscape": 14, "letter landscape": 13}
 # Blank sheets of more sides than this keep only Min, Score and Total for each.
 BLANK_FULL_SIDES = 3
-# Sheets kept per worker, by (game, version, language, paper): a reprint is a memory read.
-# A 1 000-hand sheet is well under 1 MB, so the cache stays under a few tens of MB.
-SHEET_CACHE_SIZE = 32
 # Shorter games are one document (about a page); longer ones are rendered page by page.
 PAGED_FROM_HANDS = 30
 
@@ -94,45 +87,6 @@ def render_document(html: str) -> Any:
     base = STATIC_FOLDER.as_uri() + "/"
     document = SheetHTML(string=html, base_url=base, url_fetcher=fetcher)
     return document.render(stylesheets=[css], font_config=fonts)
-
-
-def sheet_cache(app: Flask) -> LruCache[bytes]:
-    return app.extensions.setdefault("scorer.cache.sheets", LruCache(SHEET_CACHE_SIZE))
-
-
-def cached_sheet(key: Hashable, make_pdf: Callable[[], bytes]) -> bytes:
-    """The sheet's PDF from the cache, else rendered (one render at a time per server)."""
-    cache = sheet_cache(current_app)
-    key = (key, str(get_locale()), request.args.get("paper", "a4").strip().lower())
-    found = cache.get(key)
-    if found is not None:
-        return found
-    with sheet_turn():
-        try:
-            found = cache.get(key)  # rendered by the request we waited for?
-            if found is None:
-                found = cache.put(key, make_pdf())
-        finally:
-            release_memory()
-    return found
-
-
-def _libc_trim() -> Callable[[int], int] | None:
-    name = ctypes.util.find_library("c")
-    try:
-        return ctypes.CDLL(name).malloc_trim if name else None
-    except (OSError, AttributeError):  # not glibc: nothing to trim
-        return None
-
-
-MALLOC_TRIM = _libc_trim()
-
-
-def release_memory() -> None:
-    """Give a render's memory back: its layout is cyclic garbage, and glibc keeps freed pages."""
-    gc.collect()
-    if MALLOC_TRIM is not None:
-        MALLOC_TRIM(0)
 
 
 def slug(name: str) -> str:

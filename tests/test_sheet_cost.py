@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,7 @@ from apidata import hand, side
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import create_app, pdf, sheet_turn
+from scorer import create_app, pdf, sheet_cache
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)
@@ -52,6 +53,26 @@ def test_a_reprint_comes_from_the_cache(client: FlaskClient, renders: list[str])
     assert first.status_code == again.status_code == 200
     assert again.data == first.data
     assert len(renders) == 1
+
+
+def test_a_sheet_rendered_by_one_worker_is_reprinted_by_another(
+    tmp_path: Path, renders: list[str]
+) -> None:
+    config = {
+        "TESTING": True,
+        "DATABASE": str(tmp_path / "scorer.sqlite3"),
+        "SECRET_KEY": "test-secret",
+        "WTF_CSRF_ENABLED": False,
+    }
+    first, second = create_app(config).test_client(), create_app(config).test_client()
+    game = new_game(first)
+    printed = first.get(f"/games/{game}/sheet.pdf")
+    again = second.get(f"/games/{game}/sheet.pdf")  # another worker of the same server
+    assert printed.status_code == again.status_code == 200
+    assert again.data == printed.data
+    assert len(renders) == 1
+    kept = list((tmp_path / "scorer.sqlite3-sheets").iterdir())
+    assert kept and all(stat.S_IMODE(path.stat().st_mode) == 0o600 for path in kept)
 
 
 def test_the_cache_is_kept_per_version_language_and_paper(
@@ -96,6 +117,6 @@ def test_a_sheet_rendering_in_another_worker_makes_this_one_answer_503(tmp_path:
         finally:
             holder.kill()
     assert busy.status_code == 503
-    assert busy.headers["Retry-After"] == str(sheet_turn.SHEET_RETRY_AFTER)
+    assert busy.headers["Retry-After"] == str(sheet_cache.SHEET_RETRY_AFTER)
     assert "busy printing" in busy.get_data(as_text=True)
     assert client.get(f"/games/{game}/sheet.pdf").status_code == 200
