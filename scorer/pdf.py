@@ -10,7 +10,6 @@ import re
 import threading
 import unicodedata
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -32,8 +31,8 @@ from scorer.game import GameState, HandResult, Side
 from scorer.i18n import PROFILE_LABELS
 from scorer.rules import RuleProfile
 from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
-from scorer.sheet_html import SheetHTML
-from scorer.sheet_pages import Overflow, SheetPage
+from scorer.sheet_html import SheetHTML, SheetRow, SideCells, grid_columns, hand_number_width, ruling
+from scorer.sheet_pages import Fit, Overflow, SheetPage
 
 bp = Blueprint("pdf", __name__)
 
@@ -54,8 +53,9 @@ SHEET_RETRY_AFTER = 5
 # A 1 000-hand sheet is well under 1 MB, so the cache stays under a few tens of MB.
 SHEET_CACHE_SIZE = 32
 RENDER_LOCK = threading.Lock()
-# Shorter games are one document (about a page); longer ones are rendered page by page.
-PAGED_FROM_HANDS = 30
+# Sheets of this many hands or more are planned and rendered page by page, their rows laid
+# out as columns (scorer/sheet_html.py); a game without hands is one small document.
+PAGED_FROM_HANDS = 1
 
 
 class LocalOnlyFetcher(URLFetcher):
@@ -194,31 +194,6 @@ def pdf_response(data: bytes, filename: str) -> Response:
     return response
 
 
-@dataclass(frozen=True)
-class SideCells:
-    """One side's part of a hand row on the sheet."""
-
-    minimum: int
-    cards: int
-    canastas: int
-    red_threes: int
-    going_out: int | None  # None: this side did not go out
-    concealed: bool
-    hand: int
-    score: int
-    total: int
-
-
-@dataclass(frozen=True)
-class SheetRow:
-    number: int
-    dealer: str
-    stock_ran_out: bool
-    sides: tuple[SideCells, ...]
-    irregular: bool = False  # confirmed by the table (§2b): a footnote mark
-    after_end: bool = False  # played after the end, counts for nothing (§2c)
-
-
 def sheet_row(result: HandResult) -> SheetRow:
     went_out = result.hand.went_out
     cells = tuple(
@@ -301,7 +276,7 @@ def game_sheet(game_id: str) -> Response:
 
 
 def game_sheet_pdf(record: store.GameRecord, size: str) -> bytes:
-    """The sheet as one document when short; page by page (bounded memory) when long."""
+    """The sheet page by page (bounded memory); as one document when it has no hand."""
     context = sheet_context(record, size)
     count, groups = len(context["rows"]), len(context["groups"])
     if count >= PAGED_FROM_HANDS:
@@ -317,22 +292,22 @@ def game_sheet_pdf(record: store.GameRecord, size: str) -> bytes:
 def paged_sheet_pdf(context: dict[str, Any], count: int, groups: int) -> bytes:
     """Measure a sample page, plan whole rows per page, render each page alone and join."""
 
-    def page_html(page: SheetPage, total: int | None) -> str:
+    def page_html(page: SheetPage, total: int | None, fit: Fit | None) -> str:
         counter = page_counter_css()
         if total is not None:
             text = gettext("page %(page)s of %(pages)s", page=page.number, pages=total)
             counter = css_string(text)
-        values = {**context, "page_counter": counter}
+        values = {**context, "page_counter": counter, "fit": fit}
         return render_template("pdf/game_sheet.html", page=page, css_apart=True, **values)
 
-    sample = render_document(page_html(sheet_pages.sample_page(count, groups), None))
+    sample = render_document(page_html(sheet_pages.sample_page(count, groups), None, None))
     fit = sheet_pages.measure(sample)
     del sample
     pages = sheet_pages.plan_pages(count, fit)
 
     def render_page(page: SheetPage, total: int) -> Any:
         gc.collect()  # the previous page's layout is cyclic garbage: free it first
-        return render_document(page_html(page, total))
+        return render_document(page_html(page, total, fit))
 
     # The worker's own objects (app, fonts, caches) are set aside while the pages render, so
     # each collection walks one page's boxes, not the whole heap (gc.freeze's purpose).
@@ -352,6 +327,7 @@ def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
     title = record.name or gettext("Canasta game")
     played_text = format_date(played, format="long")
     groups = side_groups(len(state.table.sides))
+    rows = [sheet_row(result) for result in state.results]
     return dict(
         record=record,
         state=state,
@@ -359,7 +335,10 @@ def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
         profile_label=profile_label(profile, state.table.sides),
         house_rules=house_rules(profile),
         sides=[side_label(side, i) for i, side in enumerate(state.table.sides)],
-        rows=[sheet_row(result) for result in state.results],
+        rows=rows,
+        hand_width=hand_number_width,
+        grid_columns=grid_columns,
+        ruling=ruling,
         groups=groups,
         result=result_line(state),
         played=played_text,

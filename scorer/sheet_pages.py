@@ -41,6 +41,7 @@ class SheetPage:
     pieces: tuple[Piece, ...]
     top: bool
     tail: bool
+    whole: bool = False  # the whole sheet as one document: one table row per hand
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ class Overflow(Exception):
 def whole_sheet(count: int, groups: int) -> SheetPage:
     """Everything on one "page": the sheet as one document, paginated by WeasyPrint."""
     pieces = tuple(Piece(g, 0, count, first=g == 0) for g in range(groups))
-    return SheetPage(1, pieces, top=True, tail=True)
+    return SheetPage(1, pieces, top=True, tail=True, whole=True)
 
 
 def sample_page(count: int, groups: int) -> SheetPage:
@@ -129,13 +130,13 @@ def measure(document: Any) -> Fit:
     body = next(box for box in _boxes(page) if getattr(box, "element_tag", None) == "body")
     heads, pitches, ends = [], [], []
     for wrapper in wrappers:
-        rows = [box for box in _boxes(wrapper) if type(box).__name__ == "TableRowBox"]
-        body_rows = [row for row in rows if _attr(row, "data-row") is not None]
-        first, second = body_rows[0], body_rows[1]
-        pitch = second.position_y - first.position_y
-        heads.append(first.position_y - wrapper.position_y)
+        row = next(box for box in _boxes(wrapper) if _attr(box, "data-rows") is not None)
+        lines = [box for box in _boxes(row.children[0]) if type(box).__name__ == "LineBox"]
+        # A row's pitch: the distance between two hands' lines (one line when one hand).
+        pitch = lines[1].position_y - lines[0].position_y if len(lines) > 1 else lines[0].height
+        heads.append(row.position_y - wrapper.position_y)
         pitches.append(pitch)
-        ends.append(_bottom(wrapper) - (body_rows[-1].position_y + pitch))
+        ends.append(_bottom(wrapper) - (row.position_y + int(_attr(row, "data-rows")) * pitch))
     return Fit(
         height=page.height,
         top=wrappers[0].position_y - page.content_box_y(),
