@@ -163,12 +163,14 @@ def hand_number_width(rows: Sequence[SheetRow]) -> str:
 def ruling(count: int, pitch: float) -> Markup:
     """The rules between `count` rows `pitch` CSS px apart, and every other row shaded.
 
-    Drawn in px from the first row's top and stretched across the table's width (x runs from
-    0 to 1000). The rules above the first row and below the last are the table's borders.
+    Drawn from the top of the first line, half a rule below the row's top (collapsed borders
+    are centred on the grid line), and stretched across the table's width (x runs from 0 to
+    1000). The rules above the first row and below the last are the table's own borders.
     """
     height = count * pitch
-    shade = "".join(f"M0 {k * pitch:.3f}h1000v{pitch:.3f}H0z" for k in range(1, count, 2))
-    rules = "".join(f"M0 {k * pitch:.3f}H1000" for k in range(1, count))
+    top = -RULE_PX / 2
+    shade = "".join(f"M0 {top + k * pitch:.3f}h1000v{pitch:.3f}H0z" for k in range(1, count, 2))
+    rules = "".join(f"M0 {top + k * pitch:.3f}H1000" for k in range(1, count))
     return Markup(
         f'<svg class="ruling" viewBox="0 0 1000 {height:.3f}" preserveAspectRatio="none" '
         f'style="height: {height:.3f}px">'
