@@ -32,7 +32,7 @@ from scorer.i18n import PROFILE_LABELS
 from scorer.rules import RuleProfile
 from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
 from scorer.sheet_html import SheetHTML, SheetRow, SideCells, grid_columns, hand_number_width, ruling
-from scorer.sheet_pages import Fit, Overflow, SheetPage
+from scorer.sheet_pages import Overflow, SheetPage
 
 bp = Blueprint("pdf", __name__)
 
@@ -304,30 +304,32 @@ def game_sheet_pdf(record: store.GameRecord, size: str) -> bytes:
             current_app.logger.warning("sheet of %s paged wrongly: %s", record.id, error)
             release_memory()
     whole = sheet_pages.whole_sheet(count, groups)
-    return render_pdf(render_template("pdf/game_sheet.html", page=whole, **context))
+    return render_pdf(render_template("pdf/game_sheet.html", pages=[whole], **context))
 
 
 def paged_sheet_pdf(context: dict[str, Any], count: int, groups: int) -> bytes:
-    """Measure a sample page, plan whole rows per page, render each page alone and join."""
+    """Measure a sample page, plan whole rows per page, render the pages a few at a time."""
 
-    def page_html(page: SheetPage, total: int | None, fit: Fit | None) -> str:
-        counter = page_counter_css()
-        if total is not None:
-            text = gettext("page %(page)s of %(pages)s", page=page.number, pages=total)
-            counter = css_string(text)
-        values = {**context, "page_counter": counter, "fit": fit}
-        return render_template("pdf/game_sheet.html", page=page, css_apart=True, **values)
+    def document(pages: list[SheetPage], total: int | None) -> Any:
+        values: dict[str, Any] = {**context, "pages": pages}
+        if total is not None:  # "page N of M" as text: a document holds some of the pages
+            values["page_labels"] = [
+                css_string(gettext("page %(page)s of %(pages)s", page=p.number, pages=total))
+                for p in pages
+            ]
+            values["page_counter"] = "string(sheet-page)"
+        return render_document(render_template("pdf/game_sheet.html", css_apart=True, **values))
 
-    sample = render_document(page_html(sheet_pages.sample_page(count, groups), None, None))
+    sample = document([sheet_pages.sample_page(count, groups)], None)
     fit = sheet_pages.measure(sample)
     del sample
     pages = sheet_pages.plan_pages(count, fit)
 
-    def render_page(page: SheetPage, total: int) -> Any:
-        gc.collect()  # the previous page's layout is cyclic garbage: free it first
-        return render_document(page_html(page, total, fit))
+    def render_some(some: list[SheetPage]) -> Any:
+        gc.collect()  # the previous pages' layout is cyclic garbage: free it first
+        return document(some, len(pages))
 
-    return sheet_pages.render_pages(pages, render_page)
+    return sheet_pages.render_pages(pages, render_some)
 
 
 def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:

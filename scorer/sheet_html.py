@@ -62,8 +62,12 @@ MARK_MM = 1.33
 HAND_NUMBER_MIN_MM = 5.0
 # The cell's padding, and half the table's 0.4 pt left border (0.07 mm) inside the column.
 CELL_PADDING_MM = 0.67
-# The rules between rows: 0.4 pt, in CSS px (WeasyPrint's layout unit, 96 a inch).
-RULE_PX = 0.4 * 96 / 72
+# CSS px (WeasyPrint's layout unit, 96 an inch) in a point.
+PX = 96 / 72
+# The rules between rows: 0.4 pt.
+RULE_PX = 0.4 * PX
+# The height of a row, as sheet.css sets it: 8pt × 1.15 + 2 × 0.7mm of padding + 0.4pt of rule.
+ROW_PITCH_PT = 13.5685
 
 
 @dataclass(frozen=True)
@@ -160,13 +164,14 @@ def hand_number_width(rows: Sequence[SheetRow]) -> str:
     return f"{CELL_PADDING_MM + label:.2f}mm"
 
 
-def ruling(count: int, pitch: float) -> Markup:
-    """The rules between `count` rows `pitch` CSS px apart, and every other row shaded.
+def ruling(count: int) -> Markup:
+    """The rules between `count` rows and every other row shaded, as an SVG drawing.
 
     Drawn from the top of the first line, half a rule below the row's top (collapsed borders
     are centred on the grid line), and stretched across the table's width (x runs from 0 to
     1000). The rules above the first row and below the last are the table's own borders.
     """
+    pitch = ROW_PITCH_PT * PX
     height = count * pitch
     top = -RULE_PX / 2
     shade = "".join(f"M0 {top + k * pitch:.3f}h1000v{pitch:.3f}H0z" for k in range(1, count, 2))

@@ -21,6 +21,9 @@ from pypdf import PdfReader, PdfWriter
 SLACK = 3.0
 # Rows measured per table by the measuring render (the pitch is the distance between two).
 MEASURED_ROWS = 2
+# Planned pages laid out together in one WeasyPrint document: a document's own cost (its
+# fonts, its PDF) is shared, and its memory stays a few pages' worth.
+PAGES_PER_DOCUMENT = 4
 
 
 @dataclass(frozen=True)
@@ -152,16 +155,20 @@ def _attr(box: Any, name: str) -> str | None:
     return None if element is None else element.get(name)
 
 
-def render_pages(pages: list[SheetPage], render: Callable[[SheetPage, int], Any]) -> bytes:
-    """Each page rendered alone (`render` gives its Document), then joined into one PDF."""
+def render_pages(pages: list[SheetPage], render: Callable[[list[SheetPage]], Any]) -> bytes:
+    """The pages rendered `PAGES_PER_DOCUMENT` at a time (`render` gives their Document), then
+    joined into one PDF."""
     writer = PdfWriter()
     metadata = None
-    for page in pages:
-        document = render(page, len(pages))
-        if len(document.pages) != 1:
-            raise Overflow(f"page {page.number} does not fit on one page")
+    for start in range(0, len(pages), PAGES_PER_DOCUMENT):
+        some = pages[start : start + PAGES_PER_DOCUMENT]
+        document = render(some)
+        if len(document.pages) != len(some):
+            raise Overflow(f"pages {some[0].number}-{some[-1].number} do not fit as planned")
         chunk = document.write_pdf()
-        del document  # the page's layout: the memory this whole module is about
+        del document  # the pages' layout: the memory this whole module is about
+        if len(some) == len(pages):
+            return chunk
         reader = PdfReader(io.BytesIO(chunk))
         metadata = metadata or reader.metadata
         writer.append(reader)
