@@ -45,6 +45,7 @@ class SheetPage:
     top: bool
     tail: bool
     whole: bool = False  # the whole sheet as one document: one table row per hand
+    sample: bool = False  # measured only: its rows are one cell wide (their height is all)
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def sample_page(count: int, groups: int) -> SheetPage:
     """The page measured by `measure`: the header, a few rows of every table, the result."""
     rows = min(count, MEASURED_ROWS)
     pieces = tuple(Piece(g, 0, rows, first=g == 0) for g in range(groups))
-    return SheetPage(1, pieces, top=True, tail=True)
+    return SheetPage(1, pieces, top=True, tail=True, sample=True)
 
 
 def plan_pages(count: int, fit: Fit) -> list[SheetPage]:
