@@ -169,17 +169,18 @@ def ruling(count: int) -> Markup:
 
     Drawn from the top of the first line, half a rule below the row's top (collapsed borders
     are centred on the grid line), and stretched across the table's width (x runs from 0 to
-    1000). The rules above the first row and below the last are the table's own borders.
+    1000). The rule above the first row is the table's; the one below the last is drawn here
+    (the cells have none), so the grid is as high as a grid of one table row per hand.
     """
     pitch = ROW_PITCH_PT * PX
     height = count * pitch
     top = -RULE_PX / 2
     shade = "".join(f"M0 {top + k * pitch:.3f}h1000v{pitch:.3f}H0z" for k in range(1, count, 2))
-    rules = "".join(f"M0 {top + k * pitch:.3f}H1000" for k in range(1, count))
+    rules = "".join(f"M0 {top + k * pitch:.3f}H1000" for k in range(1, count + 1))
     return Markup(
         f'<svg class="ruling" viewBox="0 0 1000 {height:.3f}" preserveAspectRatio="none" '
         f'style="height: {height:.3f}px">'
         f'<path d="{shade or "M0 0"}" fill="#f7f7f7"/>'
-        f'<path d="{rules or "M0 0"}" fill="none" stroke="#777" stroke-width="{RULE_PX:.4f}"/>'
+        f'<path d="{rules}" fill="none" stroke="#777" stroke-width="{RULE_PX:.4f}"/>'
         "</svg>"
     )

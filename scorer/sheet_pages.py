@@ -16,9 +16,10 @@ from typing import Any
 
 from pypdf import PdfReader, PdfWriter
 
-# Points kept free at the bottom of each page: rounding in the layout must never push a row
-# onto a second page (each page is checked anyway, see `Overflow`).
-SLACK = 3.0
+# CSS px kept free at the bottom of each page, against rounding: the heights are WeasyPrint's
+# own, so a page holds the rows WeasyPrint would put on it (each page is checked anyway, see
+# `Overflow`).
+SLACK = 0.05
 # Rows measured per table by the measuring render (the pitch is the distance between two).
 MEASURED_ROWS = 2
 # Planned pages laid out together in one WeasyPrint document: a document's own cost (its
@@ -50,7 +51,7 @@ class SheetPage:
 
 @dataclass(frozen=True)
 class Fit:
-    """Heights in points, measured by WeasyPrint on a sample page of this very sheet."""
+    """Heights in CSS px, measured by WeasyPrint on a sample page of this very sheet."""
 
     height: float  # the page's content area
     top: float  # title, facts and sides, above the first table

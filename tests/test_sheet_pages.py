@@ -64,9 +64,10 @@ def check_every_page(pages: list[str], name: str, sides: list[str]) -> None:
         assert all(side in text for side in sides), f"no side names on page {index}"
 
 
-def test_a_long_sheet_has_the_pages_weasyprint_would_make(client, monkeypatch):
+def test_a_long_sheet_has_the_pages_weasyprint_would_make(client, monkeypatch, caplog):
     game = imported(client, 120, TWO, "Marathon")
     pages = sheet(client, game)
+    assert "paged wrongly" not in caplog.text  # planned, not the slow way
     assert len(pages) >= 3
     check_every_page(pages, "Marathon", ["Us", "Them"])
     printed = [hands_on(text) for text in pages]
@@ -74,8 +75,24 @@ def test_a_long_sheet_has_the_pages_weasyprint_would_make(client, monkeypatch):
     assert "In progress" in pages[-1] and "In progress" not in "".join(pages[:-1])
     # The same sheet as one document, paginated by WeasyPrint itself: the same rows per page.
     monkeypatch.setattr(pdf, "PAGED_FROM_HANDS", 10_000)
-    whole = sheet(client, game, "?paper=a4&whole")
+    pdf.sheet_cache(client.application).clear()  # else the paged sheet comes back
+    whole = sheet(client, game)
     assert [hands_on(text) for text in whole] == printed
+
+
+def test_pages_rendered_a_few_to_a_document_join_into_the_same_sheet(
+    client, monkeypatch, caplog
+):
+    game = imported(client, 220, TWO, "Joined")
+    together = sheet(client, game)
+    assert len(together) > pdf.sheet_pages.PAGES_PER_DOCUMENT  # two documents, joined
+    monkeypatch.setattr(pdf.sheet_pages, "PAGES_PER_DOCUMENT", 1)
+    pdf.sheet_cache(client.application).clear()
+    apart = sheet(client, game)
+    assert "paged wrongly" not in caplog.text
+    assert apart == together
+    check_every_page(apart, "Joined", ["Us", "Them"])
+    assert [n for text in apart for n in hands_on(text)] == list(range(1, 221))
 
 
 def test_four_sides_on_letter_paper_print_every_hand_once_in_each_table(client):
