@@ -308,7 +308,10 @@ def game_sheet_pdf(record: store.GameRecord, size: str) -> bytes:
 
 
 def paged_sheet_pdf(context: dict[str, Any], count: int, groups: int) -> bytes:
-    """Measure a sample page, plan whole rows per page, render the pages a few at a time."""
+    """Measure a sample page, plan whole rows per page, render the pages a few at a time.
+
+    A short sheet is first tried on one page, without measuring (`sheet_pages.one_page`).
+    """
 
     def document(pages: list[SheetPage], total: int | None) -> Any:
         values: dict[str, Any] = {**context, "pages": pages}
@@ -320,6 +323,13 @@ def paged_sheet_pdf(context: dict[str, Any], count: int, groups: int) -> bytes:
             values["page_counter"] = "string(sheet-page)"
         return render_document(render_template("pdf/game_sheet.html", css_apart=True, **values))
 
+    turned = "landscape" in context["page_size"]
+    single = sheet_pages.one_page(count, groups, "landscape" if turned else "portrait")
+    if single is not None:
+        first_try = document([single], 1)
+        if len(first_try.pages) == 1:
+            return first_try.write_pdf()
+        del first_try  # longer than a page after all: measured and planned below
     sample = document([sheet_pages.sample_page(count, groups)], None)
     fit = sheet_pages.measure(sample)
     del sample

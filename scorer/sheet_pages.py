@@ -22,6 +22,11 @@ from pypdf import PdfReader, PdfWriter
 SLACK = 0.05
 # Rows measured per table by the measuring render (the pitch is the distance between two).
 MEASURED_ROWS = 2
+# A sheet of at most this many rows (hands × tables) is first tried on one page, unmeasured:
+# short games, the ones printed most, skip the measuring render. One that does not fit on one
+# page after all is measured and planned as any other. An upright A4 or Letter page holds
+# about 34 rows below the game's header and above its result; a turned one about 20.
+ONE_PAGE_ROWS = {"portrait": 30, "landscape": 16}
 # Planned pages laid out together in one WeasyPrint document: a document's own cost (its
 # fonts, its PDF) is shared, and its memory stays a few pages' worth.
 PAGES_PER_DOCUMENT = 4
@@ -69,6 +74,14 @@ def whole_sheet(count: int, groups: int) -> SheetPage:
     """Everything on one "page": the sheet as one document, paginated by WeasyPrint."""
     pieces = tuple(Piece(g, 0, count, first=g == 0) for g in range(groups))
     return SheetPage(1, pieces, top=True, tail=True, whole=True)
+
+
+def one_page(count: int, groups: int, orientation: str) -> SheetPage | None:
+    """Every row on one page, when there are so few that they should fit (else None)."""
+    if count * groups > ONE_PAGE_ROWS[orientation]:
+        return None
+    pieces = tuple(Piece(g, 0, count, first=g == 0) for g in range(groups))
+    return SheetPage(1, pieces, top=True, tail=True)
 
 
 def sample_page(count: int, groups: int) -> SheetPage:

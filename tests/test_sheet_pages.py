@@ -95,6 +95,17 @@ def test_pages_rendered_a_few_to_a_document_join_into_the_same_sheet(
     assert [n for text in apart for n in hands_on(text)] == list(range(1, 221))
 
 
+def test_a_sheet_tried_on_one_page_that_does_not_fit_is_planned(client, monkeypatch, caplog):
+    game = imported(client, 70, TWO, "Tried")
+    planned = sheet(client, game)
+    assert len(planned) == 2
+    tried = {"portrait": 10_000, "landscape": 10_000}  # tried on one page first
+    monkeypatch.setattr(pdf.sheet_pages, "ONE_PAGE_ROWS", tried)
+    pdf.sheet_cache(client.application).clear()
+    assert sheet(client, game) == planned
+    assert "paged wrongly" not in caplog.text
+
+
 def test_four_sides_on_letter_paper_print_every_hand_once_in_each_table(client):
     game = imported(client, 70, FOUR, "Four")
     pages = sheet(client, game, "?paper=letter")
