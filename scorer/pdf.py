@@ -31,7 +31,14 @@ from scorer.game import GameState, HandResult, Side
 from scorer.i18n import PROFILE_LABELS
 from scorer.rules import RuleProfile
 from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
-from scorer.sheet_html import SheetHTML, SheetRow, SideCells, grid_columns, hand_number_width, ruling
+from scorer.sheet_html import (
+    SheetHTML,
+    SheetRow,
+    SideCells,
+    grid_columns,
+    hand_number_width,
+    ruling,
+)
 from scorer.sheet_pages import Overflow, SheetPage
 
 bp = Blueprint("pdf", __name__)

@@ -144,7 +144,9 @@ def _row_values(row: SheetRow, group: Sequence[int], points: Number) -> list[Mar
     return values
 
 
-def grid_columns(rows: Sequence[SheetRow], group: Sequence[int], points: Number) -> list[GridColumn]:
+def grid_columns(
+    rows: Sequence[SheetRow], group: Sequence[int], points: Number
+) -> list[GridColumn]:
     """The columns of `rows` for the sides in `group`: hand and dealer, then 8 per side."""
     classes = ["hn", "dealer"] + [css for _side in group for css in SIDE_CLASSES]
     lines: list[list[Markup]] = [[] for _css in classes]
@@ -152,7 +154,8 @@ def grid_columns(rows: Sequence[SheetRow], group: Sequence[int], points: Number)
         for column, value in zip(lines, _row_values(row, group, points), strict=True):
             column.append(value)
     return [
-        GridColumn(css, Markup("\n").join(column)) for css, column in zip(classes, lines, strict=True)
+        GridColumn(css, Markup("\n").join(column))
+        for css, column in zip(classes, lines, strict=True)
     ]
 
 

@@ -80,9 +80,7 @@ def test_a_long_sheet_has_the_pages_weasyprint_would_make(client, monkeypatch, c
     assert [hands_on(text) for text in whole] == printed
 
 
-def test_pages_rendered_a_few_to_a_document_join_into_the_same_sheet(
-    client, monkeypatch, caplog
-):
+def test_pages_rendered_a_few_to_a_document_join_into_the_same_sheet(client, monkeypatch, caplog):
     game = imported(client, 220, TWO, "Joined")
     together = sheet(client, game)
     assert len(together) > pdf.sheet_pages.PAGES_PER_DOCUMENT  # two documents, joined
