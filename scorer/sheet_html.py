@@ -56,7 +56,7 @@ IRREGULAR_MARK = "*"
 AFTER_END_MARK = "†"
 CONCEALED_MARK = "C"
 # Widths at 8 pt of DejaVu Sans Condensed Bold (the sheet's font), in mm: hand numbers and
-# their marks are right-aligned in a column as wide as the game's widest label needs.
+# their marks are right-aligned in a column as wide as the page's widest label needs.
 DIGIT_MM = 1.77
 MARK_MM = 1.33
 HAND_NUMBER_MIN_MM = 5.0
@@ -136,7 +136,7 @@ SIDE_CLASSES = ("n min first", "n", "n", "n", "n out", "n", "n score", "n total"
 
 def _row_values(row: SheetRow, group: Sequence[int], points: Number) -> list[Markup]:
     marks = "".join(Markup("<sup>{}</sup>").format(mark) for mark in _marks(row))
-    values = [Markup(row.number) + Markup(marks), escape(row.dealer)]
+    values = [escape(str(row.number)) + marks, escape(row.dealer)]
     for side in group:
         values.extend(_side_values(row, row.sides[side], points))
     if row.after_end:  # counts for nothing: the whole row in grey
