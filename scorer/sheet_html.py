@@ -135,7 +135,7 @@ SIDE_CLASSES = ("n min first", "n", "n", "n", "n out", "n", "n score", "n total"
 
 
 def _row_values(row: SheetRow, group: Sequence[int], points: Number) -> list[Markup]:
-    marks = "".join(Markup("<sup>{}</sup>").format(mark) for mark in _marks(row))
+    marks = Markup("").join(Markup("<sup>{}</sup>").format(mark) for mark in _marks(row))
     values = [escape(str(row.number)) + marks, escape(row.dealer)]
     for side in group:
         values.extend(_side_values(row, row.sides[side], points))
