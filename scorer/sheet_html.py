@@ -136,7 +136,8 @@ SIDE_CLASSES = ("n min first", "n", "n", "n", "n out", "n", "n score", "n total"
 
 def _row_values(row: SheetRow, group: Sequence[int], points: Number) -> list[Markup]:
     marks = Markup("").join(Markup("<sup>{}</sup>").format(mark) for mark in _marks(row))
-    values = [escape(str(row.number)) + marks, escape(row.dealer)]
+    dealer = " ".join(row.dealer.splitlines())  # one line a hand, whatever the name holds
+    values = [escape(str(row.number)) + marks, escape(dealer)]
     for side in group:
         values.extend(_side_values(row, row.sides[side], points))
     if row.after_end:  # counts for nothing: the whole row in grey

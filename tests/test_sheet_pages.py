@@ -14,6 +14,8 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorer import pdf
+from scorer.display import points
+from scorer.sheet_html import SheetRow, SideCells, grid_columns
 from scorer.sheet_pages import Fit, plan_pages
 
 TWO = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cat", "Dan"]}]
@@ -146,3 +148,19 @@ def test_planned_pages_hold_every_row_once_and_fit(count):
             used += FIT.heads[g] + FIT.ends[g] + (piece.stop - piece.start) * FIT.pitches[g]
         assert used <= FIT.height
         assert page.pieces and page.pieces[0].first
+
+
+def test_every_hand_is_one_line_of_every_column_whatever_the_names_hold():
+    cells = SideCells(50, 120, 500, 100, 100, True, 0, 820, 820)
+    other = SideCells(50, 85, 0, 0, None, False, -40, 45, 45)
+    rows = [
+        SheetRow(1, "Ann\u2028<b>Bob</b>", False, (cells, other), irregular=True),
+        SheetRow(2, "Cat", True, (other, cells), after_end=True),
+    ]
+    columns = grid_columns(rows, [0, 1], points)
+    assert len(columns) == 2 + 8 * 2
+    assert all(len(column.lines.split("\n")) == 2 for column in columns)
+    hand, dealer, out = columns[0].lines, columns[1].lines, columns[6].lines
+    assert hand.startswith("1<sup>*</sup>\n") and "†" in hand
+    assert dealer.startswith("Ann &lt;b&gt;Bob&lt;/b&gt;\n")
+    assert out.startswith("100<sup>C</sup>\n") and "–" in out
