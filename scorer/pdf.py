@@ -32,6 +32,7 @@ from scorer.i18n import PROFILE_LABELS
 from scorer.rules import RuleProfile
 from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
 from scorer.sheet_html import (
+    BLANK_ROW_PITCH_PT,
     SheetHTML,
     SheetRow,
     SideCells,
@@ -442,6 +443,7 @@ def blank_sheet_html(seating: Seating, names: list[str], size: str) -> str:
         names=names,
         full=len(names) <= BLANK_FULL_SIDES,
         rows=range(1, BLANK_ROWS[size] + 1),
+        ruling=ruling(BLANK_ROWS[size], BLANK_ROW_PITCH_PT, shaded=False),
         minimums=display.minimum_ranges(profile),
         card_values=card_values(profile),
         bonuses=bonuses(profile),

@@ -68,6 +68,8 @@ PX = 96 / 72
 RULE_PX = 0.4 * PX
 # The height of a row, as sheet.css sets it: 8pt × 1.15 + 2 × 0.7mm of padding + 0.4pt of rule.
 ROW_PITCH_PT = 13.5685
+# A blank sheet's row, room to write by hand: 7.2mm + 0.4pt of rule.
+BLANK_ROW_PITCH_PT = 20.8094
 
 
 @dataclass(frozen=True)
@@ -168,15 +170,15 @@ def hand_number_width(rows: Sequence[SheetRow]) -> str:
     return f"{CELL_PADDING_MM + label:.2f}mm"
 
 
-def ruling(count: int) -> Markup:
-    """The rules between `count` rows and every other row shaded, as an SVG drawing.
+def ruling(count: int, pitch_pt: float = ROW_PITCH_PT, shaded: bool = True) -> Markup:
+    """The rules between `count` rows `pitch_pt` high, every other row shaded, as an SVG.
 
     Drawn from the top of the first line, half a rule below the row's top (collapsed borders
     are centred on the grid line), and stretched across the table's width (x runs from 0 to
     1000). The rule above the first row is the table's; the one below the last is drawn here
     (the cells have none), so the grid is as high as a grid of one table row per hand.
     """
-    pitch = ROW_PITCH_PT * PX
+    pitch = pitch_pt * PX
     height = count * pitch
     top = -RULE_PX / 2
     shade = "".join(f"M0 {top + k * pitch:.3f}h1000v{pitch:.3f}H0z" for k in range(1, count, 2))
@@ -184,7 +186,7 @@ def ruling(count: int) -> Markup:
     return Markup(
         f'<svg class="ruling" viewBox="0 0 1000 {height:.3f}" preserveAspectRatio="none" '
         f'style="height: {height:.3f}px">'
-        f'<path d="{shade or "M0 0"}" fill="#f7f7f7"/>'
-        f'<path d="{rules}" fill="none" stroke="#777" stroke-width="{RULE_PX:.4f}"/>'
+        + (f'<path d="{shade}" fill="#f7f7f7"/>' if shaded and shade else "")
+        + f'<path d="{rules}" fill="none" stroke="#777" stroke-width="{RULE_PX:.4f}"/>'
         "</svg>"
     )
