@@ -429,7 +429,11 @@ def blank_sheet() -> Response:
     seating, names = blank_sides()
     size = oriented(paper_size(), len(names))
     key = ("blank", len(names), seating.key, tuple(names))
-    data = cached_sheet(key, lambda: render_pdf(blank_sheet_html(seating, names, size)))
+
+    def make_pdf() -> bytes:  # with sheet.css parsed once, as for game sheets
+        return render_document(blank_sheet_html(seating, names, size)).write_pdf()
+
+    data = cached_sheet(key, make_pdf)
     return pdf_response(data, f"canasta-blank-sheet-{len(names)}-sides-{seating.key}.pdf")
 
 
@@ -450,4 +454,5 @@ def blank_sheet_html(seating: Seating, names: list[str], size: str) -> str:
         page_size=size,
         page_counter=page_counter_css(),
         points=points,
+        css_apart=True,
     )
