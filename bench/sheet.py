@@ -76,8 +76,9 @@ def _cost_rows(section: Section) -> None:
     """Cost per hand at 60 and 1 000 hands, peak memory, and the reprint from the cache.
 
     Each length renders in its own process (bench/sheet_cost.py) so that peak memory is
-    that sheet's alone; times are CPU time. Past scorer.pdf.PAGED_FROM_HANDS hands a sheet
-    is rendered page by page (scorer/sheet_pages.py), so its peak is about one page's.
+    that sheet's alone; times are CPU time, in a worker that has printed other sheets before
+    (bench/sheet_cost.py). A sheet's pages are planned and rendered a few at a time
+    (scorer/sheet_pages.py), so its peak is about that many pages' worth.
     """
     try:
         short, long = sheet_cost.measure_apart([LENGTH, LONG])

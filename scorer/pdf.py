@@ -6,7 +6,6 @@ import functools
 import gc
 import re
 import unicodedata
-from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,15 @@ from scorer.i18n import PROFILE_LABELS
 from scorer.rules import RuleProfile
 from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
 from scorer.sheet_cache import cached_sheet, release_memory
-from scorer.sheet_html import SheetHTML
+from scorer.sheet_html import (
+    BLANK_ROW_PITCH_PT,
+    SheetHTML,
+    SheetRow,
+    SideCells,
+    grid_columns,
+    hand_number_width,
+    ruling,
+)
 from scorer.sheet_pages import Overflow, SheetPage
 
 bp = Blueprint("pdf", __name__)
@@ -41,8 +48,9 @@ NAME_MAX = 40
 BLANK_ROWS = {"A4": 25, "letter": 23, "A4 landscape": 14, "letter landscape": 13}
 # Blank sheets of more sides than this keep only Min, Score and Total for each.
 BLANK_FULL_SIDES = 3
-# Shorter games are one document (about a page); longer ones are rendered page by page.
-PAGED_FROM_HANDS = 30
+# Sheets of this many hands or more are planned and rendered page by page, their rows laid
+# out as columns (scorer/sheet_html.py); a game without hands is one small document.
+PAGED_FROM_HANDS = 1
 
 
 class LocalOnlyFetcher(URLFetcher):
@@ -139,31 +147,6 @@ def pdf_response(data: bytes, filename: str) -> Response:
     return response
 
 
-@dataclass(frozen=True)
-class SideCells:
-    """One side's part of a hand row on the sheet."""
-
-    minimum: int
-    cards: int
-    canastas: int
-    red_threes: int
-    going_out: int | None  # None: this side did not go out
-    concealed: bool
-    hand: int
-    score: int
-    total: int
-
-
-@dataclass(frozen=True)
-class SheetRow:
-    number: int
-    dealer: str
-    stock_ran_out: bool
-    sides: tuple[SideCells, ...]
-    irregular: bool = False  # confirmed by the table (§2b): a footnote mark
-    after_end: bool = False  # played after the end, counts for nothing (§2c)
-
-
 def sheet_row(result: HandResult) -> SheetRow:
     went_out = result.hand.went_out
     cells = tuple(
@@ -246,7 +229,7 @@ def game_sheet(game_id: str) -> Response:
 
 
 def game_sheet_pdf(record: store.GameRecord, size: str) -> bytes:
-    """The sheet as one document when short; page by page (bounded memory) when long."""
+    """The sheet page by page (bounded memory); as one document when it has no hand."""
     context = sheet_context(record, size)
     count, groups = len(context["rows"]), len(context["groups"])
     if count >= PAGED_FROM_HANDS:
@@ -256,37 +239,42 @@ def game_sheet_pdf(record: store.GameRecord, size: str) -> bytes:
             current_app.logger.warning("sheet of %s paged wrongly: %s", record.id, error)
             release_memory()
     whole = sheet_pages.whole_sheet(count, groups)
-    return render_pdf(render_template("pdf/game_sheet.html", page=whole, **context))
+    return render_pdf(render_template("pdf/game_sheet.html", pages=[whole], **context))
 
 
 def paged_sheet_pdf(context: dict[str, Any], count: int, groups: int) -> bytes:
-    """Measure a sample page, plan whole rows per page, render each page alone and join."""
+    """Measure a sample page, plan whole rows per page, render the pages a few at a time.
 
-    def page_html(page: SheetPage, total: int | None) -> str:
-        counter = page_counter_css()
-        if total is not None:
-            text = gettext("page %(page)s of %(pages)s", page=page.number, pages=total)
-            counter = css_string(text)
-        values = {**context, "page_counter": counter}
-        return render_template("pdf/game_sheet.html", page=page, css_apart=True, **values)
+    A short sheet is first tried on one page, without measuring (`sheet_pages.one_page`).
+    """
 
-    sample = render_document(page_html(sheet_pages.sample_page(count, groups), None))
+    def document(pages: list[SheetPage], total: int | None) -> Any:
+        values: dict[str, Any] = {**context, "pages": pages}
+        if total is not None:  # "page N of M" as text: a document holds some of the pages
+            values["page_labels"] = [
+                css_string(gettext("page %(page)s of %(pages)s", page=p.number, pages=total))
+                for p in pages
+            ]
+            values["page_counter"] = "string(sheet-page)"
+        return render_document(render_template("pdf/game_sheet.html", css_apart=True, **values))
+
+    turned = "landscape" in context["page_size"]
+    single = sheet_pages.one_page(count, groups, "landscape" if turned else "portrait")
+    if single is not None:
+        first_try = document([single], 1)
+        if len(first_try.pages) == 1:
+            return first_try.write_pdf()
+        del first_try  # longer than a page after all: measured and planned below
+    sample = document([sheet_pages.sample_page(count, groups)], None)
     fit = sheet_pages.measure(sample)
     del sample
     pages = sheet_pages.plan_pages(count, fit)
 
-    def render_page(page: SheetPage, total: int) -> Any:
-        gc.collect()  # the previous page's layout is cyclic garbage: free it first
-        return render_document(page_html(page, total))
+    def render_some(some: list[SheetPage]) -> Any:
+        gc.collect()  # the previous pages' layout is cyclic garbage: free it first
+        return document(some, len(pages))
 
-    # The worker's own objects (app, fonts, caches) are set aside while the pages render, so
-    # each collection walks one page's boxes, not the whole heap (gc.freeze's purpose).
-    gc.collect()
-    gc.freeze()
-    try:
-        return sheet_pages.render_pages(pages, render_page)
-    finally:
-        gc.unfreeze()
+    return sheet_pages.render_pages(pages, render_some)
 
 
 def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
@@ -297,6 +285,7 @@ def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
     title = record.name or gettext("Canasta game")
     played_text = format_date(played, format="long")
     groups = side_groups(len(state.table.sides))
+    rows = [sheet_row(result) for result in state.results]
     return dict(
         record=record,
         state=state,
@@ -304,7 +293,10 @@ def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
         profile_label=profile_label(profile, state.table.sides),
         house_rules=house_rules(profile),
         sides=[side_label(side, i) for i, side in enumerate(state.table.sides)],
-        rows=[sheet_row(result) for result in state.results],
+        rows=rows,
+        hand_width=hand_number_width,
+        grid_columns=grid_columns,
+        ruling=ruling,
         groups=groups,
         result=result_line(state),
         played=played_text,
@@ -364,7 +356,11 @@ def blank_sheet() -> Response:
     seating, names = blank_sides()
     size = oriented(paper_size(), len(names))
     key = ("blank", len(names), seating.key, tuple(names))
-    data = cached_sheet(key, lambda: render_pdf(blank_sheet_html(seating, names, size)))
+
+    def make_pdf() -> bytes:  # with sheet.css parsed once, as for game sheets
+        return render_document(blank_sheet_html(seating, names, size)).write_pdf()
+
+    data = cached_sheet(key, make_pdf)
     return pdf_response(data, f"canasta-blank-sheet-{len(names)}-sides-{seating.key}.pdf")
 
 
@@ -378,10 +374,12 @@ def blank_sheet_html(seating: Seating, names: list[str], size: str) -> str:
         names=names,
         full=len(names) <= BLANK_FULL_SIDES,
         rows=range(1, BLANK_ROWS[size] + 1),
+        ruling=ruling(BLANK_ROWS[size], BLANK_ROW_PITCH_PT, shaded=False),
         minimums=display.minimum_ranges(profile),
         card_values=card_values(profile),
         bonuses=bonuses(profile),
         page_size=size,
         page_counter=page_counter_css(),
         points=points,
+        css_apart=True,
     )

@@ -55,12 +55,24 @@ def cached_sheet(key: Hashable, make_pdf: Callable[[], bytes]) -> bytes:
     with sheet_turn():
         found = cache.get(name)  # rendered by the request we waited for?
         if found is None:
-            try:
-                found = make_pdf()
-            finally:
-                release_memory()
+            found = rendered_apart(make_pdf)
             cache.set(name, found)
     return found
+
+
+def rendered_apart(make_pdf: Callable[[], bytes]) -> bytes:
+    """`make_pdf()`, with the worker's own objects (app, fonts, caches) set aside meanwhile.
+
+    A layout is cyclic garbage, so it is collected, but a full collection walks the whole
+    heap (about 50 ms in a worker): frozen (gc.freeze), the worker's objects are skipped and
+    each collection walks the render's objects only. glibc then gets the freed pages back.
+    """
+    gc.freeze()
+    try:
+        return make_pdf()
+    finally:
+        release_memory()
+        gc.unfreeze()
 
 
 @contextmanager
@@ -90,7 +102,11 @@ MALLOC_TRIM = _libc_trim()
 
 
 def release_memory() -> None:
-    """Give a render's memory back: its layout is cyclic garbage, and glibc keeps freed pages."""
+    """Give a render's memory back: its layout is cyclic garbage, and glibc keeps freed pages.
+
+    Called while the worker's objects are frozen (`rendered_apart`), so the collection walks
+    only what the render made.
+    """
     gc.collect()
     if MALLOC_TRIM is not None:
         MALLOC_TRIM(0)

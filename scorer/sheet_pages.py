@@ -1,10 +1,12 @@
-"""A long score sheet laid out page by page, so a render costs one page's memory at a time.
+"""A score sheet laid out page by page, so a render costs a few pages' memory at a time.
 
 WeasyPrint keeps the layout of every page of a document until the PDF is written: a
-1 000-hand sheet as one document holds hundreds of MB. Rows have a fixed height (every cell
-is one line), so the pages can be planned in advance: one small measuring render gives the
-heights of the header block, of each table's head and rows and of the result box; then each
-page is its own document (with "page N of M" printed as text), and the pages are joined.
+1 000-hand sheet as one document holds hundreds of MB. Rows have a fixed height (every hand
+is one line of each column, see scorer/sheet_html.py), so the pages can be planned in
+advance: one small measuring render gives the heights of the header block, of each table's
+head and rows and of the result box; then the planned pages are rendered a few to a document
+(with "page N of M" printed as text) and the documents are joined. A short sheet is first
+tried on one page, unmeasured.
 """
 
 from __future__ import annotations
@@ -16,11 +18,20 @@ from typing import Any
 
 from pypdf import PdfReader, PdfWriter
 
-# Points kept free at the bottom of each page: rounding in the layout must never push a row
-# onto a second page (each page is checked anyway, see `Overflow`).
-SLACK = 3.0
+# CSS px kept free at the bottom of each page, against rounding: the heights are WeasyPrint's
+# own, so a page holds the rows WeasyPrint would put on it (each page is checked anyway, see
+# `Overflow`).
+SLACK = 0.05
 # Rows measured per table by the measuring render (the pitch is the distance between two).
 MEASURED_ROWS = 2
+# A sheet of at most this many rows (hands × tables) is first tried on one page, unmeasured:
+# short games, the ones printed most, skip the measuring render. One that does not fit on one
+# page after all is measured and planned as any other. An upright A4 or Letter page holds
+# about 34 rows below the game's header and above its result; a turned one about 20.
+ONE_PAGE_ROWS = {"portrait": 30, "landscape": 16}
+# Planned pages laid out together in one WeasyPrint document: a document's own cost (its
+# fonts, its PDF) is shared, and its memory stays a few pages' worth.
+PAGES_PER_DOCUMENT = 4
 
 
 @dataclass(frozen=True)
@@ -41,11 +52,13 @@ class SheetPage:
     pieces: tuple[Piece, ...]
     top: bool
     tail: bool
+    whole: bool = False  # the whole sheet as one document: one table row per hand
+    sample: bool = False  # measured only: its rows are one cell wide (their height is all)
 
 
 @dataclass(frozen=True)
 class Fit:
-    """Heights in points, measured by WeasyPrint on a sample page of this very sheet."""
+    """Heights in CSS px, measured by WeasyPrint on a sample page of this very sheet."""
 
     height: float  # the page's content area
     top: float  # title, facts and sides, above the first table
@@ -62,6 +75,14 @@ class Overflow(Exception):
 def whole_sheet(count: int, groups: int) -> SheetPage:
     """Everything on one "page": the sheet as one document, paginated by WeasyPrint."""
     pieces = tuple(Piece(g, 0, count, first=g == 0) for g in range(groups))
+    return SheetPage(1, pieces, top=True, tail=True, whole=True)
+
+
+def one_page(count: int, groups: int, orientation: str) -> SheetPage | None:
+    """Every row on one page, when there are so few that they should fit (else None)."""
+    if count * groups > ONE_PAGE_ROWS[orientation]:
+        return None
+    pieces = tuple(Piece(g, 0, count, first=g == 0) for g in range(groups))
     return SheetPage(1, pieces, top=True, tail=True)
 
 
@@ -69,7 +90,7 @@ def sample_page(count: int, groups: int) -> SheetPage:
     """The page measured by `measure`: the header, a few rows of every table, the result."""
     rows = min(count, MEASURED_ROWS)
     pieces = tuple(Piece(g, 0, rows, first=g == 0) for g in range(groups))
-    return SheetPage(1, pieces, top=True, tail=True)
+    return SheetPage(1, pieces, top=True, tail=True, sample=True)
 
 
 def plan_pages(count: int, fit: Fit) -> list[SheetPage]:
@@ -129,13 +150,13 @@ def measure(document: Any) -> Fit:
     body = next(box for box in _boxes(page) if getattr(box, "element_tag", None) == "body")
     heads, pitches, ends = [], [], []
     for wrapper in wrappers:
-        rows = [box for box in _boxes(wrapper) if type(box).__name__ == "TableRowBox"]
-        body_rows = [row for row in rows if _attr(row, "data-row") is not None]
-        first, second = body_rows[0], body_rows[1]
-        pitch = second.position_y - first.position_y
-        heads.append(first.position_y - wrapper.position_y)
+        row = next(box for box in _boxes(wrapper) if _attr(box, "data-rows") is not None)
+        lines = [box for box in _boxes(row.children[0]) if type(box).__name__ == "LineBox"]
+        # A row's pitch: the distance between two hands' lines (one line when one hand).
+        pitch = lines[1].position_y - lines[0].position_y if len(lines) > 1 else lines[0].height
+        heads.append(row.position_y - wrapper.position_y)
         pitches.append(pitch)
-        ends.append(_bottom(wrapper) - (body_rows[-1].position_y + pitch))
+        ends.append(_bottom(wrapper) - (row.position_y + int(_attr(row, "data-rows")) * pitch))
     return Fit(
         height=page.height,
         top=wrappers[0].position_y - page.content_box_y(),
@@ -151,16 +172,20 @@ def _attr(box: Any, name: str) -> str | None:
     return None if element is None else element.get(name)
 
 
-def render_pages(pages: list[SheetPage], render: Callable[[SheetPage, int], Any]) -> bytes:
-    """Each page rendered alone (`render` gives its Document), then joined into one PDF."""
+def render_pages(pages: list[SheetPage], render: Callable[[list[SheetPage]], Any]) -> bytes:
+    """The pages rendered `PAGES_PER_DOCUMENT` at a time (`render` gives their Document), then
+    joined into one PDF."""
     writer = PdfWriter()
     metadata = None
-    for page in pages:
-        document = render(page, len(pages))
-        if len(document.pages) != 1:
-            raise Overflow(f"page {page.number} does not fit on one page")
+    for start in range(0, len(pages), PAGES_PER_DOCUMENT):
+        some = pages[start : start + PAGES_PER_DOCUMENT]
+        document = render(some)
+        if len(document.pages) != len(some):
+            raise Overflow(f"pages {some[0].number}-{some[-1].number} do not fit as planned")
         chunk = document.write_pdf()
-        del document  # the page's layout: the memory this whole module is about
+        del document  # the pages' layout: the memory this whole module is about
+        if len(some) == len(pages):
+            return chunk
         reader = PdfReader(io.BytesIO(chunk))
         metadata = metadata or reader.metadata
         writer.append(reader)

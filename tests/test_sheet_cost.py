@@ -28,15 +28,19 @@ time.sleep(120)
 
 @pytest.fixture
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every HTML document sent to WeasyPrint (the real renderer still runs)."""
+    """Every game sheet rendered, by game id (the real renderer still runs).
+
+    A sheet is several WeasyPrint documents (a measuring page, then each page), so renders
+    are counted where a sheet is made, not per document.
+    """
     seen: list[str] = []
-    real = pdf.render_pdf
+    real = pdf.game_sheet_pdf
 
-    def counting(html: str) -> bytes:
-        seen.append(html)
-        return real(html)
+    def counting(record, size: str) -> bytes:
+        seen.append(record.id)
+        return real(record, size)
 
-    monkeypatch.setattr(pdf, "render_pdf", counting)
+    monkeypatch.setattr(pdf, "game_sheet_pdf", counting)
     return seen
 
 

@@ -14,6 +14,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorer import pdf
+from scorer.display import points
+from scorer.sheet_cache import sheet_cache
+from scorer.sheet_html import SheetRow, SideCells, grid_columns
 from scorer.sheet_pages import Fit, plan_pages
 
 TWO = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cat", "Dan"]}]
@@ -64,9 +67,10 @@ def check_every_page(pages: list[str], name: str, sides: list[str]) -> None:
         assert all(side in text for side in sides), f"no side names on page {index}"
 
 
-def test_a_long_sheet_has_the_pages_weasyprint_would_make(client, monkeypatch):
+def test_a_long_sheet_has_the_pages_weasyprint_would_make(client, monkeypatch, caplog):
     game = imported(client, 120, TWO, "Marathon")
     pages = sheet(client, game)
+    assert "paged wrongly" not in caplog.text  # planned, not the slow way
     assert len(pages) >= 3
     check_every_page(pages, "Marathon", ["Us", "Them"])
     printed = [hands_on(text) for text in pages]
@@ -74,8 +78,33 @@ def test_a_long_sheet_has_the_pages_weasyprint_would_make(client, monkeypatch):
     assert "In progress" in pages[-1] and "In progress" not in "".join(pages[:-1])
     # The same sheet as one document, paginated by WeasyPrint itself: the same rows per page.
     monkeypatch.setattr(pdf, "PAGED_FROM_HANDS", 10_000)
-    whole = sheet(client, game, "?paper=a4&whole")
+    sheet_cache(client.application).clear()  # else the paged sheet comes back
+    whole = sheet(client, game)
     assert [hands_on(text) for text in whole] == printed
+
+
+def test_pages_rendered_a_few_to_a_document_join_into_the_same_sheet(client, monkeypatch, caplog):
+    game = imported(client, 220, TWO, "Joined")
+    together = sheet(client, game)
+    assert len(together) > pdf.sheet_pages.PAGES_PER_DOCUMENT  # two documents, joined
+    monkeypatch.setattr(pdf.sheet_pages, "PAGES_PER_DOCUMENT", 1)
+    sheet_cache(client.application).clear()
+    apart = sheet(client, game)
+    assert "paged wrongly" not in caplog.text
+    assert apart == together
+    check_every_page(apart, "Joined", ["Us", "Them"])
+    assert [n for text in apart for n in hands_on(text)] == list(range(1, 221))
+
+
+def test_a_sheet_tried_on_one_page_that_does_not_fit_is_planned(client, monkeypatch, caplog):
+    game = imported(client, 70, TWO, "Tried")
+    planned = sheet(client, game)
+    assert len(planned) == 2
+    tried = {"portrait": 10_000, "landscape": 10_000}  # tried on one page first
+    monkeypatch.setattr(pdf.sheet_pages, "ONE_PAGE_ROWS", tried)
+    sheet_cache(client.application).clear()
+    assert sheet(client, game) == planned
+    assert "paged wrongly" not in caplog.text
 
 
 def test_four_sides_on_letter_paper_print_every_hand_once_in_each_table(client):
@@ -120,3 +149,19 @@ def test_planned_pages_hold_every_row_once_and_fit(count):
             used += FIT.heads[g] + FIT.ends[g] + (piece.stop - piece.start) * FIT.pitches[g]
         assert used <= FIT.height
         assert page.pieces and page.pieces[0].first
+
+
+def test_every_hand_is_one_line_of_every_column_whatever_the_names_hold():
+    cells = SideCells(50, 120, 500, 100, 100, True, 0, 820, 820)
+    other = SideCells(50, 85, 0, 0, None, False, -40, 45, 45)
+    rows = [
+        SheetRow(1, "Ann\u2028<b>Bob</b>", False, (cells, other), irregular=True),
+        SheetRow(2, "Cat", True, (other, cells), after_end=True),
+    ]
+    columns = grid_columns(rows, [0, 1], points)
+    assert len(columns) == 2 + 8 * 2
+    assert all(len(column.lines.split("\n")) == 2 for column in columns)
+    hand, dealer, out = columns[0].lines, columns[1].lines, columns[6].lines
+    assert hand.startswith("1<sup>*</sup>\n") and "†" in hand
+    assert dealer.startswith("Ann &lt;b&gt;Bob&lt;/b&gt;\n")
+    assert out.startswith("100<sup>C</sup>\n") and "–" in out
