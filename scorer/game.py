@@ -232,14 +232,9 @@ def play(table: Table, hands: tuple[Hand, ...] | list[Hand], *, strict: bool = F
     (unless ``strict``) only the rules of §2 that held when they were stored are checked.
     Hands after the one that decided the winner are kept, counting for nothing (§2c).
     """
-    return _replay(new_game(table), hands, strict=strict)
-
-
-def _replay(
-    state: GameState, hands: tuple[Hand, ...] | list[Hand], *, strict: bool, start: int = 0
-) -> GameState:
-    profile, sides = state.table.profile, len(state.table.sides)
-    for index, hand in enumerate(hands, start=start):
+    state = new_game(table)
+    profile, sides = table.profile, len(table.sides)
+    for index, hand in enumerate(hands):
         try:
             validate_hand(profile, hand, sides, stored=not strict)
         except RuleError as error:
