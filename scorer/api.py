@@ -193,16 +193,11 @@ def _retry_of_last_hand(record: store.GameRecord, key: str | None) -> store.Game
     raise GameFinished(None, N_("this game is over: it takes no further hands"))
 
 
-def _check_hand_number(record: store.GameRecord, number: int) -> None:
-    if not 1 <= number <= len(record.state.results):
-        raise store.NotFound(f"{record.id}/hands/{number}", N_("no hand with that number"))
-
-
 @bp.put("/games/<game_id>/hands/<int:number>")
 def replace_hand(game_id: str, number: int) -> Response:
     record = _load(game_id)
     version = required_version(record)
-    _check_hand_number(record, number)
+    store.check_hand_number(record, number)
     hand = _hand_from_body()
     return game_response(
         keep(
@@ -223,7 +218,7 @@ def replace_hand(game_id: str, number: int) -> Response:
 def delete_hand(game_id: str, number: int) -> Response:
     record = _load(game_id)
     version = required_version(record)
-    _check_hand_number(record, number)
+    store.check_hand_number(record, number)
     return game_response(
         keep(_act(store.delete_hand, game_id, number, version=version, base=record))
     )

@@ -280,10 +280,10 @@ def _seen(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool
         return seen_hand(db, game_id, key, hand)
 
 
-def _hand_index(record: GameRecord, number: int) -> int:
+def check_hand_number(record: GameRecord, number: int) -> None:
+    """NotFound unless the game has a hand `number` (from 1)."""
     if not 1 <= number <= len(record.state.results):
         raise NotFound(f"{record.id}/hands/{number}", N_("no hand with that number"))
-    return number - 1
 
 
 def replace_hand(
@@ -305,7 +305,7 @@ def replace_hand(
     agreed = CONFIRMABLE if confirmed is None else confirmed
 
     def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
-        _hand_index(record, number)
+        check_hand_number(record, number)
         check_version(record, version)
         state = correct(record.state, number, hand, confirmed=agreed)
 
@@ -332,7 +332,7 @@ def delete_hand(
     """Remove hand `number`; later hands are renumbered and recomputed."""
 
     def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
-        _hand_index(record, number)
+        check_hand_number(record, number)
         check_version(record, version)
         return remove(record.state, number), write
 
