@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import statistics
 
 from bench.context import Bench
 from bench.measure import Row, Section, fmt_time
@@ -35,13 +34,13 @@ def run(section: Section, bench: Bench) -> None:
         for name, path in targets.items():
             runs[name].append(server.load(path, seconds))
         runs[record].append(server.load(RECORD.format(id="*"), seconds, script))
-    bare = _median(runs.pop("bare route (same server)"))
+    bare = Load.median(runs.pop("bare route (same server)"))
     section.rows.append(_row("baseline: bare route, same server", bare, bare, None))
     section.rows[-1].ratio = ""
     if not has_scoreboard:
         section.rows.append(Row(scoreboard_name, "not available yet"))
     for name, loads in runs.items():
-        load = _median(loads)
+        load = Load.median(loads)
         goal = name.startswith("scoreboard")
         section.rows.append(_row(name, load, bare, 0.5 if goal else None))
     tool = "wrk" if shutil.which("wrk") else "a Python load generator (wrk is not installed)"
@@ -60,16 +59,6 @@ def run(section: Section, bench: Bench) -> None:
     failures = sum(load.errors for loads in runs.values() for load in loads)
     if failures:
         section.notes.append(f"{failures} requests failed (non-2xx or socket errors).")
-
-
-def _median(loads: list[Load]) -> Load:
-    return Load(
-        requests_per_second=statistics.median(x.requests_per_second for x in loads),
-        p50=statistics.median(x.p50 for x in loads),
-        p99=statistics.median(x.p99 for x in loads),
-        requests=sum(x.requests for x in loads),
-        errors=sum(x.errors for x in loads),
-    )
 
 
 def _row(name: str, load: Load, bare: Load, goal: float | None) -> Row:

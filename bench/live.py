@@ -25,12 +25,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -79,7 +76,7 @@ class TableServer(launcher.Server):
         )
 
 
-Request = tuple[str, str, Any, dict[str, str]]  # method, target, body, headers
+Request = loadgen.Request
 
 
 def closed_loop(
@@ -143,41 +140,8 @@ def wrk_loop(base: str, requests: list[Request], seconds: int, connections: int)
 
 def python_loop(base: str, requests: list[Request], seconds: int, connections: int) -> Load:
     """Python threads, one connection per request."""
-    host, port = "127.0.0.1", int(base.rsplit(":", 1)[1])
-    latencies: list[float] = []
-    errors = [0]
-    lock = threading.Lock()
-    counter = iter(range(loadgen.MAX_REQUESTS))
-    deadline = time.monotonic() + seconds
-
-    def client() -> None:
-        while time.monotonic() < deadline:
-            with lock:
-                sent = next(counter, None)
-            if sent is None:
-                return
-            method, target, body, headers = requests[sent % len(requests)]
-            start = time.perf_counter()
-            ok = loadgen._request(host, port, method, target, body, headers)
-            took = time.perf_counter() - start
-            with lock:
-                latencies.append(took)
-                errors[0] += not ok
-
-    started = time.monotonic()
-    threads = [threading.Thread(target=client) for _ in range(connections)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.monotonic() - started
-    latencies.sort()
-    return Load(
-        requests_per_second=len(latencies) / elapsed,
-        p50=statistics.median(latencies),
-        p99=latencies[int(len(latencies) * 0.99)],
-        requests=len(latencies),
-        errors=errors[0],
+    return loadgen.closed_loop(
+        base, lambda sent: requests[sent % len(requests)], seconds, connections
     )
 
 
@@ -231,7 +195,7 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
     for _ in range(rounds):  # in alternation, so drift touches every kind alike
         for name, requests in kinds.items():
             runs[name].append(closed_loop(server.base, requests, seconds))
-    load = {name: median(loads) for name, loads in runs.items()}
+    load = {name: Load.median(loads) for name, loads in runs.items()}
     bare, live = load["bare"], load["live check"]  # side by side, at saturation
     # A kind whose p99 passed the limit at saturation is measured again with fewer clients:
     # its throughput counts at the load where its p99 stays under the limit.
@@ -323,16 +287,6 @@ def within_limit(base: str, requests: list[Request], seconds: int, load: Load) -
         connections = fewer
         load = closed_loop(base, requests, seconds, connections)
     return load, connections
-
-
-def median(loads: list[Load]) -> Load:
-    return Load(
-        requests_per_second=statistics.median(x.requests_per_second for x in loads),
-        p50=statistics.median(x.p50 for x in loads),
-        p99=statistics.median(x.p99 for x in loads),
-        requests=sum(x.requests for x in loads),
-        errors=sum(x.errors for x in loads),
-    )
 
 
 def text(load: Load) -> str:

@@ -11,6 +11,8 @@ import json
 import statistics
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from bench import fixtures, served
@@ -18,8 +20,31 @@ from bench import fixtures, served
 MAX_REQUESTS = 20_000
 
 
+# One request: method, target, body, headers.
+Request = tuple[str, str, Any, dict[str, str]]
+
+
 def run(base: str, path: str, seconds: int, record_games: list[str] | None) -> served.Load:
+    """GET `path` in a loop, or (with `record_games`) record hands in those games in turn."""
+
+    def nth(sent: int) -> Request:
+        if not record_games:
+            return "GET", path, None, {}
+        game = record_games[sent % len(record_games)]
+        hand = fixtures.hand_body(served.SCOREBOARD_LENGTH + sent // len(record_games))
+        headers = {"Content-Type": "application/json"}
+        return "POST", f"/api/games/{game}/hands", json.dumps(hand), headers
+
+    return closed_loop(base, nth, seconds, served.CONNECTIONS)
+
+
+def closed_loop(
+    base: str, nth: Callable[[int], Request], seconds: int, connections: int
+) -> served.Load:
+    """`connections` threads each send request `nth(sent)` after request, a new connection
+    each, until the time is up or MAX_REQUESTS were sent in all."""
     host = urlsplit(base)
+    hostname, port = host.hostname or "127.0.0.1", host.port or 80
     latencies: list[float] = []
     errors = [0]
     lock = threading.Lock()
@@ -32,24 +57,16 @@ def run(base: str, path: str, seconds: int, record_games: list[str] | None) -> s
                 sent = next(counter, None)
             if sent is None:
                 return
-            method, target, body, headers = "GET", path, None, {}
-            if record_games:
-                game = record_games[sent % len(record_games)]
-                target = f"/api/games/{game}/hands"
-                hand = fixtures.hand_body(served.SCOREBOARD_LENGTH + sent // len(record_games))
-                method, body = "POST", json.dumps(hand)
-                headers = {"Content-Type": "application/json"}
+            method, target, body, headers = nth(sent)
             start = time.perf_counter()
-            ok = _request(
-                host.hostname or "127.0.0.1", host.port or 80, method, target, body, headers
-            )
+            ok = _request(hostname, port, method, target, body, headers)
             took = time.perf_counter() - start
             with lock:
                 latencies.append(took)
                 errors[0] += not ok
 
     started = time.monotonic()
-    threads = [threading.Thread(target=worker) for _ in range(served.CONNECTIONS)]
+    threads = [threading.Thread(target=worker) for _ in range(connections)]
     for thread in threads:
         thread.start()
     for thread in threads:

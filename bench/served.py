@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,6 +32,17 @@ class Load:
     p99: float
     requests: int
     errors: int  # non-2xx answers and socket errors
+
+    @staticmethod
+    def median(loads: list[Load]) -> Load:
+        """The median of repeated runs, their requests and errors added up."""
+        return Load(
+            requests_per_second=statistics.median(x.requests_per_second for x in loads),
+            p50=statistics.median(x.p50 for x in loads),
+            p99=statistics.median(x.p99 for x in loads),
+            requests=sum(x.requests for x in loads),
+            errors=sum(x.errors for x in loads),
+        )
 
 
 class Server(launcher.Server):
