@@ -66,9 +66,12 @@
 
   // --- sending ---------------------------------------------------------------------------------
 
-  function fields(form) {
+  // The tapped button's own name and value go with the form, as a plain submit sends them:
+  // "Record it anyway" is a button named "confirm", and without it the server asks again.
+  function fields(form, submitter) {
     var pairs = [];
     new FormData(form).forEach(function (value, name) { pairs.push([name, String(value)]); });
+    if (submitter && submitter.name) pairs.push([submitter.name, submitter.value]);
     return pairs;
   }
 
@@ -223,7 +226,7 @@
       if (sending) return;  // a double tap: the first one is on its way
       var token = ensureFreshToken(form, game);
       var entry = {
-        action: form.action, fields: fields(form), token: token, queued: Date.now()
+        action: form.action, fields: fields(form, event.submitter), token: token, queued: Date.now()
       };
       sending = true;
       send(entry).then(function (outcome) {
