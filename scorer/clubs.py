@@ -357,6 +357,10 @@ def remove_player(
 
 
 def check_room_for_games(db: sqlite_utils.Database, club_id: str, more: int = 1) -> None:
-    count = db.execute("select count(*) from club_games where club_id = ?", [club_id]).fetchone()[0]
+    # Joined on games, as the club's reads are: a game deleted since is not counted.
+    count = db.execute(
+        "select count(*) from club_games c join games g on g.id = c.game_id where c.club_id = ?",
+        [club_id],
+    ).fetchone()[0]
     if count + more > GAMES_PER_CLUB:
         raise RuleError("games", N_("a club has at most {max} games"), max=GAMES_PER_CLUB)
