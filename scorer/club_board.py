@@ -1,12 +1,12 @@
 """What a club's page and night sheet show, cached per club version and games' versions.
 
-Replaying 500 games of 30 hands takes seconds; the standings only change when the club or
+Replaying 2 000 games of 30 hands takes seconds; the standings only change when the club or
 one of its games does. So the page asks SQLite for the club's version and its games'
 versions (one small query) and reuses the board worked out for exactly those versions.
-When something changed, only the games whose version is new are replayed: each game's
-light summary (its line in the list and a few numbers per side, stats.GameSummary) is kept
-by (game id, version), and the standings are added up again from the summaries, which is
-quick. Both caches hold light summaries, never the replayed games: their memory stays
+When something changed, each game's digest (its line in the list and a few numbers per side,
+stats.GameSummary) is taken from memory by (game id, version), else read as stored with the
+game when it changed (scorer/club_digest.py), else replayed; the standings are added up
+again from the summaries, which is quick. Both caches hold light summaries, never the replayed games: their memory stays
 bounded by their sizes, whatever the length of the games.
 """
 
@@ -21,15 +21,15 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
-from scorer import store
+from scorer import club_digest, store
 from scorer.cache import LruCache
+from scorer.club_digest import GameDigest, GameLine, digest_of
 from scorer.clubs import ClubRecord, _read_club, snapshot
-from scorer.display import game_title
 from scorer.errors import RuleError
-from scorer.game import GameState, Side, play
+from scorer.game import Side, play
 from scorer.limits import GAMES_PER_CLUB
 from scorer.rows import hand_from_row
-from scorer.stats import ClubStats, GameSummary, club_stats, summarize
+from scorer.stats import ClubStats, GameSummary, club_stats
 
 # Clubs whose boards are kept (each a few hundred KiB at most, light summaries only).
 BOARD_CACHE_SIZE = 16
@@ -37,25 +37,6 @@ BOARD_CACHE_SIZE = 16
 SUMMARY_CACHE_SIZE = 2 * GAMES_PER_CLUB
 # Games read from SQLite at a time when replaying: bounds the rows held at once.
 CHUNK = 100
-
-
-@dataclass(frozen=True)
-class GameLine:
-    """One game of the club as its list shows it."""
-
-    id: str
-    version: int
-    title: str
-    date: str  # ISO 8601, the game's creation
-    sides: tuple[str, ...]
-    totals: tuple[int, ...]
-    winner: int | None
-    tied: bool
-    hands: int
-
-    @property
-    def day(self) -> str:
-        return self.date[:10]
 
 
 @dataclass(frozen=True)
@@ -67,18 +48,15 @@ class ClubBoard:
     stats: ClubStats
     unreadable: tuple[str, ...]
     tag: str  # the club's and its games' versions: an ETag
+    summaries: tuple[GameSummary, ...] = ()  # the readable games', oldest first
+
+    def summaries_of(self, day: str) -> list[GameSummary]:
+        """The summaries of the games played on `day` (YYYY-MM-DD)."""
+        return [summary for summary in self.summaries if summary.date[:10] == day]
 
     def days(self) -> list[str]:
         """The dates (YYYY-MM-DD) with games, latest first."""
         return sorted({game.day for game in self.games}, reverse=True)
-
-
-@dataclass(frozen=True, slots=True)
-class GameDigest:
-    """One game at one version: its line and its summary, or None when it no longer replays."""
-
-    line: GameLine | None
-    summary: GameSummary | None
 
 
 @dataclass
@@ -103,21 +81,6 @@ def versions(db: sqlite_utils.Database, club_id: str) -> list[tuple[str, int]]:
 def board_tag(club: ClubRecord, game_versions: list[tuple[str, int]]) -> str:
     text = ",".join(f"{game_id}.{version}" for game_id, version in game_versions)
     return f"{club.id}.{club.version}.{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-
-
-def game_line(row: dict[str, Any], state: GameState) -> GameLine:
-    """A game's line in the club's list, from its row and its replay."""
-    return GameLine(
-        id=row["id"],
-        version=row["version"],
-        title=game_title(row["name"] or "", state.table.sides),
-        date=row["created_at"],
-        sides=tuple(side.name for side in state.table.sides),
-        totals=tuple(state.totals),
-        winner=state.winner,
-        tied=bool(state.tied),
-        hands=len(state.results),
-    )
 
 
 # --- reading and replaying the games that changed --------------------------------------------
@@ -158,10 +121,7 @@ def digest(row: dict[str, Any], sides: list[Side], hands: list[dict[str, Any]]) 
         state = play(table, [hand_from_row(hand) for hand in hands])
     except RuleError:
         return GameDigest(None, None)  # its hands no longer fit the rules
-    return GameDigest(
-        game_line(row, state),
-        summarize(row["id"], row["created_at"], state),
-    )
+    return digest_of(row, state)
 
 
 def replay_changed(
@@ -181,8 +141,9 @@ def replay_changed(
 
 def digests(
     db: sqlite_utils.Database, game_versions: list[tuple[str, int]], kept: LruCache | None
-) -> list[tuple[str, GameDigest]]:
-    """Each game's digest, from `kept` when its version was seen, else replayed (and kept)."""
+) -> tuple[list[tuple[str, GameDigest]], dict[tuple[str, int], GameDigest]]:
+    """Each game's digest (and those replayed): from `kept` when its version was seen, else as stored with the
+    game (club_digest), else replayed (and stored back). Inside the caller's snapshot."""
     found: dict[tuple[str, int], GameDigest] = {}
     missing: list[tuple[str, int]] = []
     for key in game_versions:
@@ -191,10 +152,12 @@ def digests(
             missing.append(key)
         else:
             found[key] = hit
-    for key, fresh in replay_changed(db, missing):
+    from_store = club_digest.stored(db, missing)
+    replayed = dict(replay_changed(db, [key for key in missing if key not in from_store]))
+    for key, fresh in (from_store | replayed).items():
         found[key] = kept.put(key, fresh) if kept is not None else fresh
     # A game deleted between the two reads has no digest: it is no longer the club's.
-    return [(key[0], found[key]) for key in game_versions if key in found]
+    return [(key[0], found[key]) for key in game_versions if key in found], replayed
 
 
 def assemble(
@@ -204,7 +167,8 @@ def assemble(
     lines = tuple(d.line for _id, d in games if d.line is not None)
     summaries = [d.summary for _id, d in games if d.summary is not None]
     unreadable = tuple(game_id for game_id, d in games if d.summary is None)
-    return ClubBoard(club, lines, club_stats(summaries, year), unreadable, tag)
+    stats = club_stats(summaries, year)
+    return ClubBoard(club, lines, stats, unreadable, tag, tuple(summaries))
 
 
 def club_board(
@@ -218,9 +182,10 @@ def club_board(
         tag = board_tag(club, game_versions)
         board = cache.boards.get((tag, year)) if cache is not None else None
         if board is None:
-            games = digests(db, game_versions, cache.games if cache is not None else None)
+            games, replayed = digests(db, game_versions, cache.games if cache is not None else None)
     if board is not None:
         return board
+    club_digest.store_back(db, replayed)
     board = assemble(club, year, tag, games)
     return cache.boards.put((tag, year), board) if cache is not None else board
 

@@ -16,9 +16,10 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import store
+from scorer import club_digest, store
 from scorer.db import transaction
 from scorer.errors import N_, RuleError
+from scorer.game import Side
 from scorer.limits import GAMES_PER_CLUB, PLAYERS_PER_CLUB, same_name
 from scorer.limits import check_club_name as check_name
 from scorer.rules import get_profile, validate_target, with_house_rules
@@ -332,6 +333,15 @@ def _rename_in_games(
             "update games set version = version + 1, updated_at = ?, first_dealer = ? where id = ?",
             [stamp, names.get(dealer[0], dealer[0]), game_id],
         )
+        # Its digest with the new names (no replay: a rename changes no score).
+        version = db.execute("select version from games where id = ?", [game_id]).fetchone()[0]
+        sides = [
+            Side(name, tuple(json.loads(players)))
+            for name, players in db.execute(
+                "select name, players from sides where game_id = ? order by position", [game_id]
+            ).fetchall()
+        ]
+        club_digest.renamed(db, game_id, version, sides, names)
 
 
 def remove_player(

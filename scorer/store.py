@@ -16,6 +16,7 @@ from typing import Any
 
 import sqlite_utils
 
+from scorer import club_digest
 from scorer.db import snapshot, transaction
 from scorer.errors import N_, GameFinished, RuleError, ScorerError
 from scorer.game import (
@@ -210,6 +211,8 @@ def _written(
     db.execute(
         "update games set version = version + 1, updated_at = ? where id = ?", [stamp, game_id]
     )
+    # A club game's digest follows, in the same transaction: its club's page reads it.
+    club_digest.written(db, game_id, record.version + 1, record.name, record.created_at, state)
     return replace(record, state=state, version=record.version + 1, updated_at=stamp)
 
 
