@@ -6,8 +6,8 @@ versions (one small query) and reuses the board worked out for exactly those ver
 When something changed, each game's digest (its line in the list and a few numbers per side,
 stats.GameSummary) is taken from memory by (game id, version), else read as stored with the
 game when it changed (scorer/club_digest.py), else replayed; the standings are added up
-again from the summaries, which is quick. Both caches hold light summaries, never the replayed games: their memory stays
-bounded by their sizes, whatever the length of the games.
+again from the summaries, which is quick. Both caches hold light summaries, never the
+replayed games: their memory stays bounded by their sizes, whatever the length of the games.
 """
 
 from __future__ import annotations
@@ -142,8 +142,9 @@ def replay_changed(
 def digests(
     db: sqlite_utils.Database, game_versions: list[tuple[str, int]], kept: LruCache | None
 ) -> tuple[list[tuple[str, GameDigest]], dict[tuple[str, int], GameDigest]]:
-    """Each game's digest (and those replayed): from `kept` when its version was seen, else as stored with the
-    game (club_digest), else replayed (and stored back). Inside the caller's snapshot."""
+    """Each game's digest, and those that had to be replayed: from `kept` when its version
+    was seen, else as stored with the game (club_digest), else replayed. Inside the caller's
+    snapshot."""
     found: dict[tuple[str, int], GameDigest] = {}
     missing: list[tuple[str, int]] = []
     for key in game_versions:
