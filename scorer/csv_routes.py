@@ -6,11 +6,10 @@ from flask import Blueprint, Response, abort
 
 from scorer import store
 from scorer.cache import replayed_game
-from scorer.club_games import replay_games
-from scorer.clubs import ClubNotFound, load_club
-from scorer.csv_export import to_csv
+from scorer.csv_export import csv_parts, to_csv
 from scorer.db import get_db
 from scorer.errors import RuleError
+from scorer.pages.clubs import load_board, number_arg
 
 bp = Blueprint("csv", __name__)
 
@@ -36,9 +35,20 @@ def game_hands(game_id: str) -> Response:
 
 @bp.get("/clubs/<club_id>/hands.csv")
 def club_hands(club_id: str) -> Response:
-    try:
-        club = load_club(get_db(), club_id)
-    except ClubNotFound:
-        abort(404)
-    games, _unreadable = replay_games(get_db(), club, load=replayed_game)
-    return csv_response(to_csv(games), f"club-{club_id}-hands.csv")
+    """One part of the club's hands (?part=, from 1): whole games, at most
+    CSV_HANDS_PER_PART hands, so its cost is bounded whatever the club stored."""
+    board = load_board(club_id)
+    parts = csv_parts(board.games)
+    part = number_arg("part", len(parts))
+    db = get_db()
+    games = []
+    for game_id in parts[part - 1]:
+        try:
+            games.append(store.load_game(db, game_id))  # not cached: read once
+        except (store.NotFound, RuleError):
+            continue  # deleted since, or no longer replays: the JSON export keeps it
+    name = f"club-{club_id}-hands" + (f"-{part}-of-{len(parts)}" if len(parts) > 1 else "")
+    response = csv_response(to_csv(games), f"{name}.csv")
+    if part < len(parts):
+        response.headers["Link"] = f'</clubs/{club_id}/hands.csv?part={part + 1}>; rel="next"'
+    return response

@@ -15,9 +15,10 @@ from flask_babel import format_decimal, format_percent, get_locale, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorer import clubs
+from scorer import clubs, pdf
 from scorer.club_board import ClubBoard, board_cache, club_board
 from scorer.club_charts import charts
+from scorer.csv_export import csv_parts
 from scorer.db import get_db
 from scorer.errors import RuleError
 from scorer.forms import profile_choices, target_choices
@@ -30,6 +31,9 @@ from scorer.stats import Standing
 
 MY_CLUBS = "clubs"
 MY_CLUBS_MAX = 20
+# Games listed on one page of a club (newest first; ?page= for older ones): the page costs
+# the same for a club of 2 000 games as for one of 50.
+GAMES_PER_PAGE = 50
 # Boxes for the roster on the new-club form (more players are added on the club's page).
 ROSTER_BOXES = 8
 
@@ -93,6 +97,15 @@ def streak_text(streak: int) -> str:
     return "–"
 
 
+def number_arg(field: str, most: int) -> int:
+    """?field= as a whole number from 1 to `most` (1 when absent); 400 naming it otherwise."""
+    raw = request.args.get(field, "1").strip()
+    if not (raw.isascii() and raw.isdigit() and len(raw) < 7 and 1 <= int(raw) <= most):
+        message = _("%(field)s must be a number from 1 to %(most)s", field=field, most=most)
+        abort(pdf.refused(field, message))
+    return int(raw)
+
+
 def load_board(club_id: str) -> ClubBoard:
     try:
         return club_board(get_db(), club_id, this_year(), cache=board_cache())
@@ -117,6 +130,10 @@ def roster_standings(board: ClubBoard) -> list[Standing]:
 def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
     """The club's page; `forms` carries a refused form's typed values and messages."""
     board = load_board(club_id)
+    newest_first = list(reversed(board.games))
+    pages = max(1, -(-len(newest_first) // GAMES_PER_PAGE))
+    page = number_arg("page", pages)
+    first = (page - 1) * GAMES_PER_PAGE
     remember_club(club_id)
     head = board.stats.head_to_head
     return (
@@ -130,7 +147,11 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             meetings={(h.player, h.opponent): h for h in head},
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
-            games=list(reversed(board.games)),
+            games=newest_first[first : first + GAMES_PER_PAGE],
+            page=page,
+            pages=pages,
+            first=first,
+            csv_parts=len(csv_parts(board.games)),
             rate=rate,
             per_hand=per_hand,
             day_month=day_month,
