@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from flask import Blueprint, Response, abort
 
 from scorer import store
@@ -10,11 +12,12 @@ from scorer.csv_export import csv_parts, to_csv
 from scorer.db import get_db
 from scorer.errors import RuleError
 from scorer.pages.clubs import load_board, number_arg
+from scorer.sheet_cache import cached_sheet
 
 bp = Blueprint("csv", __name__)
 
 
-def csv_response(text: str, filename: str) -> Response:
+def csv_response(text: str | bytes, filename: str) -> Response:
     response = Response(text, mimetype="text/csv")
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -36,19 +39,30 @@ def game_hands(game_id: str) -> Response:
 @bp.get("/clubs/<club_id>/hands.csv")
 def club_hands(club_id: str) -> Response:
     """One part of the club's hands (?part=, from 1): whole games, at most
-    CSV_HANDS_PER_PART hands, so its cost is bounded whatever the club stored."""
+    CSV_HANDS_PER_PART hands, so its cost is bounded whatever the club stored. A part is
+    made in the server's one turn for costly renders and kept by its games' versions, like
+    a sheet: downloading it again reads a file."""
     board = load_board(club_id)
     parts = csv_parts(board.games)
     part = number_arg("part", len(parts))
-    db = get_db()
-    games = []
-    for game_id in parts[part - 1]:
-        try:
-            games.append(store.load_game(db, game_id))  # not cached: read once
-        except (store.NotFound, RuleError):
-            continue  # deleted since, or no longer replays: the JSON export keeps it
+    ids = parts[part - 1]
+    versions = {line.id: line.version for line in board.games}
+    stamp = ",".join(f"{game_id}.{versions[game_id]}" for game_id in ids)
+    key = ("csv", club_id, hashlib.sha256(stamp.encode()).hexdigest()[:16])
+
+    def make_csv() -> bytes:
+        db = get_db()
+        games = []
+        for game_id in ids:
+            try:
+                games.append(store.load_game(db, game_id))  # not cached: read once
+            except (store.NotFound, RuleError):
+                continue  # deleted since, or no longer replays: the JSON export keeps it
+        return to_csv(games).encode()
+
+    data = cached_sheet(key, make_csv)
     name = f"club-{club_id}-hands" + (f"-{part}-of-{len(parts)}" if len(parts) > 1 else "")
-    response = csv_response(to_csv(games), f"{name}.csv")
+    response = csv_response(data, f"{name}.csv")
     if part < len(parts):
         response.headers["Link"] = f'</clubs/{club_id}/hands.csv?part={part + 1}>; rel="next"'
     return response

@@ -150,7 +150,7 @@ def test_a_busy_turn_is_answered_at_once_with_a_page_that_asks_again(
     app: Flask, client: FlaskClient
 ) -> None:
     """No request waits for the turn (a waiting sync worker serves nobody): every kind of
-    sheet, the club night's too, answers 503 at once while another renders."""
+    sheet, the club night's too, and a club's CSV answer 503 at once while another renders."""
     game = new_game(client)
     club_id = new_club_night(client)
     database = Path(app.config["DATABASE"])
@@ -161,6 +161,7 @@ def test_a_busy_turn_is_answered_at_once_with_a_page_that_asks_again(
             f"/games/{game}/sheet.pdf",
             "/sheets/blank.pdf",
             f"/clubs/{club_id}/night.pdf",
+            f"/clubs/{club_id}/hands.csv",  # a costly render too: the same turn
         ):
             started = time.perf_counter()
             answers[path] = client.get(path, headers={"Accept": "text/html,*/*"})
