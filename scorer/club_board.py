@@ -24,7 +24,7 @@ from flask import current_app
 from scorer import club_digest, store
 from scorer.cache import LruCache
 from scorer.club_digest import GameDigest, GameLine, digest_of
-from scorer.clubs import ClubRecord, _read_club, snapshot
+from scorer.clubs import ClubNotFound, ClubRecord, _read_club, snapshot
 from scorer.errors import RuleError
 from scorer.game import Side, play
 from scorer.limits import GAMES_PER_CLUB
@@ -172,23 +172,42 @@ def assemble(
     return ClubBoard(club, lines, stats, unreadable, tag, tuple(summaries))
 
 
+def stamp(db: sqlite_utils.Database, club_id: str) -> str:
+    """What changes whenever the club or one of its games does, from one row and one
+    aggregate over its games (computed inside SQLite: no row per game reaches Python).
+    ClubNotFound for an unknown club. Every change to a game bumps its version and its
+    stamp; a game filed or deleted changes the count."""
+    row = db.execute("select version from clubs where id = ?", [club_id]).fetchone()
+    if row is None:
+        raise ClubNotFound(club_id)
+    count, total, weighted, latest = db.execute(
+        "select count(*), total(g.version), total(g.version * (g.rowid % 65521)), "
+        "max(g.updated_at) from club_games c join games g on g.id = c.game_id "
+        "where c.club_id = ?",
+        [club_id],
+    ).fetchone()
+    return f"{row[0]}:{count}:{total:.0f}:{weighted:.0f}:{latest}"
+
+
 def club_board(
     db: sqlite_utils.Database, club_id: str, year: str, *, cache: BoardCache | None = None
 ) -> ClubBoard:
-    """The club's board; ClubNotFound for an unknown club. Reused while nothing changed,
-    and after a change only the changed games are replayed."""
+    """The club's board; ClubNotFound for an unknown club. Reused while nothing changed
+    (asking costs two small queries, whatever the number of games), and after a change
+    only the changed games' digests are read."""
     with snapshot(db):
-        club = _read_club(db, club_id)
-        game_versions = versions(db, club_id)
-        tag = board_tag(club, game_versions)
-        board = cache.boards.get((tag, year)) if cache is not None else None
+        key = (club_id, stamp(db, club_id), year)
+        board = cache.boards.get(key) if cache is not None else None
         if board is None:
+            club = _read_club(db, club_id)
+            game_versions = versions(db, club_id)
+            tag = board_tag(club, game_versions)
             games, replayed = digests(db, game_versions, cache.games if cache is not None else None)
     if board is not None:
         return board
     club_digest.store_back(db, replayed)
     board = assemble(club, year, tag, games)
-    return cache.boards.put((tag, year), board) if cache is not None else board
+    return cache.boards.put(key, board) if cache is not None else board
 
 
 def board_cache() -> BoardCache:
