@@ -10,7 +10,7 @@ from bench import sheet_cost
 from bench.context import Bench
 from bench.measure import Row, Section, compare, fmt_bytes, fmt_time
 from bench.site import SHEET, Site
-from scorer.sheet_cache import sheet_cache
+from scorer.sheets.sheet_cache import sheet_cache
 
 LENGTH = 60
 LIMIT = 1.5  # seconds

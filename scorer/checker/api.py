@@ -12,10 +12,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from scorer import store
-from scorer.db import get_db
-from scorer.errors import N_, RuleError
-from scorer.i18n import error_text
-from scorer.meld import (
+from scorer.core.errors import N_, RuleError
+from scorer.core.meld import (
     MeldCheck,
     MeldOptions,
     PlannedMeld,
@@ -24,6 +22,8 @@ from scorer.meld import (
     parse_rank,
     planned_meld,
 )
+from scorer.store.db import get_db
+from scorer.web.i18n import error_text
 
 bp = Blueprint("checker", __name__)
 
@@ -175,7 +175,3 @@ def opening_meld_api() -> Response:
     except RuleError as error:
         raise BadRequest(error) from None
     return jsonify(check_json(check))
-
-
-# The plain form and the rules of play hang on this blueprint too (imported last: they use it).
-from scorer import checker_form  # noqa: E402, F401

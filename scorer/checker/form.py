@@ -12,11 +12,10 @@ from typing import Any
 from flask import render_template, request
 from flask_babel import gettext
 
-from scorer import display, failures, store
-from scorer.checker import DEFAULT_MINIMUM, FORM_ROWS, RANK_LABELS, bp
-from scorer.errors import N_, RuleError
-from scorer.i18n import error_text, number
-from scorer.meld import (
+from scorer import store
+from scorer.checker.api import DEFAULT_MINIMUM, FORM_ROWS, RANK_LABELS, bp
+from scorer.core.errors import N_, RuleError
+from scorer.core.meld import (
     RANKS,
     REASONS,
     MeldCheck,
@@ -27,7 +26,9 @@ from scorer.meld import (
     parse_rank,
     planned_meld,
 )
-from scorer.rules import PROFILES
+from scorer.core.rules import PROFILES
+from scorer.web import display, failures
+from scorer.web.i18n import error_text, number
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from flask import Blueprint, render_template, request
 from flask_babel import gettext, ngettext
 
-from scorer import display, store
-from scorer.errors import N_
-from scorer.failures import load_game
-from scorer.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS, number
-from scorer.rules import PROFILES, Layout, RuleProfile, get_profile
+from scorer import store
+from scorer.core.errors import N_
+from scorer.core.rules import PROFILES, Layout, RuleProfile, get_profile
+from scorer.web import display
+from scorer.web.failures import load_game
+from scorer.web.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS, number
 
 bp = Blueprint("rulebook", __name__)
 

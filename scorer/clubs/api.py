@@ -15,15 +15,16 @@ from typing import Any, NoReturn
 
 from flask import Blueprint, Response, jsonify, request
 
-from scorer import club_games, clubs, store
-from scorer.cache import replayed_game
-from scorer.club_board import board_cache
-from scorer.club_json import club_json
-from scorer.db import get_db
-from scorer.errors import N_, GameFinished, RuleError
-from scorer.i18n import error_text
-from scorer.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
-from scorer.payloads import PayloadError, game_to_json, parse_game
+from scorer import store
+from scorer.clubs.exchange import club_json
+from scorer.core.errors import N_, GameFinished, RuleError
+from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
+from scorer.store import club_games, clubs
+from scorer.store.cache import replayed_game
+from scorer.store.club_board import board_cache
+from scorer.store.db import get_db
+from scorer.store.payloads import PayloadError, game_to_json, parse_game
+from scorer.web.i18n import error_text
 
 bp = Blueprint("api_clubs", __name__, url_prefix="/api/clubs")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorer.stats import SeriesPoint
+from scorer.core.stats import SeriesPoint
 
 WIDTH = 320
 HEIGHT = 120

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.club_games import ClubView
-from scorer.stats import Comeback, HandRef, Records, Standing
+from scorer.core.stats import Comeback, HandRef, Records, Standing
+from scorer.store.club_games import ClubView
 
 
 def hand_json(hand: HandRef | None) -> dict[str, Any] | None:

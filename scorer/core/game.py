@@ -6,13 +6,14 @@ correction anywhere recomputes everything after it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from scorer.errors import N_, GameFinished, RuleError
-from scorer.hands import Hand, SideScore, score_hand, validate_hand
-from scorer.irregular import Irregularity, ask, irregularities
-from scorer.rules import RuleProfile
+from scorer.core.errors import N_, GameFinished, RuleError
+from scorer.core.hands import Hand, SideScore, score_hand, validate_hand
+from scorer.core.irregular import Irregularity, ask, irregularities
+from scorer.core.rules import RuleProfile
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,11 @@ class Table:
     @cached_property
     def seating(self) -> tuple[str, ...]:
         return seating(self.sides)
+
+
+def game_title(name: str, sides: Sequence[Side]) -> str:
+    """A game's name, or its sides' names when it has none."""
+    return name or " / ".join(side.name for side in sides)
 
 
 def seating(sides: tuple[Side, ...]) -> tuple[str, ...]:

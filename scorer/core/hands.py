@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.canastas import MELDABLE_RANKS, cheapest_canastas, counted_melds_problem
-from scorer.errors import N_, N_plural, RuleError
-from scorer.rules import VALUE_GROUPS, RuleProfile
+from scorer.core.canastas import MELDABLE_RANKS, cheapest_canastas, counted_melds_problem
+from scorer.core.errors import N_, N_plural, RuleError
+from scorer.core.rules import VALUE_GROUPS, RuleProfile
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.errors import N_, RuleError
-from scorer.hands import Hand, SideHand
-from scorer.rules import RuleProfile
+from scorer.core.errors import N_, RuleError
+from scorer.core.hands import Hand, SideHand
+from scorer.core.rules import RuleProfile
 
 OPENING_MINIMUM = "opening_minimum"
 # Every kind of irregularity a table may confirm (the rules of §2 are never confirmable).

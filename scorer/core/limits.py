@@ -11,8 +11,17 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from scorer.errors import N_, RuleError
-from scorer.rules import PROFILES
+from scorer.core.errors import N_, RuleError
+
+# The targets are the rule book's (scorer.core.rules), read here with every other limit.
+from scorer.core.rules import (  # noqa: F401
+    ALLOWED_TARGETS,
+    PROFILES,
+    TARGET_MAX,
+    TARGET_MIN,
+    TARGET_STEP,
+    check_target,
+)
 
 NAME_MAX = 40
 # Far more than any game to 20 000 needs; keeps a game (and its import) bounded.
@@ -20,12 +29,10 @@ MAX_HANDS_PER_GAME = 1000
 # A club (scorer/clubs.py): its roster and its games; an export holds every game, a few KiB each.
 PLAYERS_PER_CLUB = 60
 GAMES_PER_CLUB = 2000
+# An import carries a whole game (or a club's games), so it may be larger than any other
+# request; the largest body any endpoint takes bounds what the edge reads.
+GAME_IMPORT_MAX_BYTES = 1024 * 1024
 CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
-# RULES.md §3: multiples of 500 from 1 000 to 20 000.
-TARGET_MIN = 1000
-TARGET_MAX = 20000
-TARGET_STEP = 500
-ALLOWED_TARGETS: tuple[int, ...] = tuple(range(TARGET_MIN, TARGET_MAX + 1, TARGET_STEP))
 # From the profiles: every player alone at the largest table, or its largest team.
 SIDES_MIN = 2
 SIDES_MAX = max(profile.players for profile in PROFILES.values())
@@ -78,13 +85,6 @@ def same_name(a: str, b: str) -> bool:
 
 def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
-
-
-def check_target(target: Any) -> int:
-    """A target the rule book allows (RuleError otherwise)."""
-    if isinstance(target, bool) or not isinstance(target, int) or target not in ALLOWED_TARGETS:
-        raise RuleError("target", N_("must be a multiple of 500 from 1 000 to 20 000"))
-    return target
 
 
 def check_side_count(count: int, field: str = "sides") -> None:

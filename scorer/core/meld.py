@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.errors import N_, RuleError
-from scorer.rules import CardValues
+from scorer.core.errors import N_, RuleError
+from scorer.core.rules import CardValues
 
 # Ranks a meld can be made of; "3" is black threes, "red-3" red threes (never a meld).
 BLACK_THREE = "3"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from scorer.errors import N_, RuleError
+from scorer.core.errors import N_, RuleError
 
 # Card value groups a player can count at the table (red threes are bonuses, not cards).
 VALUE_GROUPS: tuple[str, ...] = ("jokers", "twenty", "ten", "five")
@@ -211,6 +211,11 @@ PROFILES: dict[str, RuleProfile] = {
 }
 
 DEFAULT_PROFILE = "classic"
+# RULES.md §3: multiples of 500 from 1 000 to 20 000.
+TARGET_MIN = 1000
+TARGET_MAX = 20000
+TARGET_STEP = 500
+ALLOWED_TARGETS: tuple[int, ...] = tuple(range(TARGET_MIN, TARGET_MAX + 1, TARGET_STEP))
 
 
 def get_profile(key: str | None) -> RuleProfile:
@@ -226,10 +231,15 @@ def get_profile(key: str | None) -> RuleProfile:
         ) from None
 
 
-def validate_target(target: int) -> int:
-    """Targets are multiples of 500 from 1 000 to 20 000 (see scorer.limits)."""
-    from scorer.limits import check_target  # limits reads the profiles defined here
+def check_target(target: Any) -> int:
+    """A target the rule book allows (RuleError otherwise)."""
+    if isinstance(target, bool) or not isinstance(target, int) or target not in ALLOWED_TARGETS:
+        raise RuleError("target", N_("must be a multiple of 500 from 1 000 to 20 000"))
+    return target
 
+
+def validate_target(target: int) -> int:
+    """Targets are multiples of 500 from 1 000 to 20 000 (scorer.core.limits reads them here)."""
     return check_target(target)
 
 

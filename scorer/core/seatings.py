@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scorer.rules import PROFILES, RuleProfile
+from scorer.core.rules import PROFILES, RuleProfile
 
 ALONE = "alone"
 # The short name of the usual team seating for a number of sides (?seating=teams).

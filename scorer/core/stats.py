@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from scorer.game import GameState
+from scorer.core.game import GameState
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,14 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from scorer import rematch, store, watch
-from scorer.cache import app_cache, keep
-from scorer.db import get_db
-from scorer.errors import N_, GameFinished, ScorerError
-from scorer.failures import load_game
-from scorer.hands import Hand
-from scorer.livecheck import game_etag
-from scorer.payloads import (
+from scorer import store
+from scorer.core.errors import N_, GameFinished, ScorerError
+from scorer.core.hands import Hand
+from scorer.core.limits import GAME_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
+from scorer.games import rematch, watch
+from scorer.store.cache import app_cache, keep
+from scorer.store.db import get_db
+from scorer.store.payloads import (
     PayloadError,
     PreconditionRequired,
     game_to_export,
@@ -31,14 +31,14 @@ from scorer.payloads import (
     parse_game,
     parse_hand,
 )
+from scorer.web.failures import load_game
+from scorer.web.livecheck import game_etag
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 # Visible ASCII only, and short: the key is stored with the game.
 _KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
-# An import carries a whole game, so it may be larger than any other request.
-IMPORT_MAX_BYTES = 1024 * 1024
 # Game bodies kept per worker: a game at the cap on hands is about 600 KB of JSON.
 GAME_BODIES = 16
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort
 
 from scorer import store
-from scorer.cache import replayed_game
-from scorer.club_games import replay_games
-from scorer.clubs import ClubNotFound, load_club
-from scorer.csv_export import to_csv
-from scorer.db import get_db
-from scorer.errors import RuleError
+from scorer.core.errors import RuleError
+from scorer.games.csv_export import to_csv
+from scorer.store.cache import replayed_game
+from scorer.store.club_games import replay_games
+from scorer.store.clubs import ClubNotFound, load_club
+from scorer.store.db import get_db
 
 bp = Blueprint("csv", __name__)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite_utils
 
 from scorer import store
-from scorer.errors import N_, RuleError
+from scorer.core.errors import N_, RuleError
 
 
 def play_again(db: sqlite_utils.Database, record: store.GameRecord) -> str:

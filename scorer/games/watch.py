@@ -11,19 +11,20 @@ from __future__ import annotations
 from typing import Any
 
 import sqlite_utils
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from flask_babel import get_locale
 from markupsafe import Markup
 
-from scorer import livecheck, store
-from scorer.cache import app_cache
-from scorer.db import get_db
-from scorer.failures import load_game
-from scorer.livecheck import version_reader, watch_etag
-from scorer.pages.board import board_context
-from scorer.payloads import game_to_json
-from scorer.phones import absolute_url, svg_response
+from scorer import store
+from scorer.games.pages.board import board_context
 from scorer.qr import qr_svg
+from scorer.store.cache import app_cache
+from scorer.store.db import get_db
+from scorer.store.payloads import game_to_json
+from scorer.web import livecheck
+from scorer.web.failures import load_game
+from scorer.web.livecheck import version_reader, watch_etag
+from scorer.web.phones import absolute_url, svg_response
 
 bp = Blueprint("watch", __name__)
 
@@ -116,3 +117,10 @@ def render_watch(record: store.GameRecord, watch_id: str) -> str:
 def watch_qr(watch_id: str) -> Response:
     game_of(watch_id)
     return svg_response(qr_svg(absolute_url(f"/watch/{watch_id}")))
+
+
+def init_app(app: Flask) -> None:
+    """Register the watch page once, and its address for the scoreboard's "Add a phone"."""
+    if bp.name not in app.blueprints:
+        app.register_blueprint(bp)
+    app.jinja_env.globals.update(watch_url=watch_url)

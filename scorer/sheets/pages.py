@@ -5,12 +5,11 @@ from __future__ import annotations
 from flask import render_template
 from werkzeug.wrappers import Response
 
-from scorer import STATIC_FOLDER
-from scorer.display import seating_label
-from scorer.i18n import PROFILE_LABELS
-from scorer.pages import bp
-from scorer.pages.common import Page
-from scorer.seatings import blank_seatings
+from scorer.core.seatings import blank_seatings
+from scorer.web.display import seating_label
+from scorer.web.folders import STATIC_FOLDER
+from scorer.web.i18n import PROFILE_LABELS
+from scorer.web.pages import Page, bp
 
 
 @bp.get("/sheets")

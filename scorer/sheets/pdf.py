@@ -18,15 +18,13 @@ from flask_babel import format_date, gettext
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
-from scorer import STATIC_FOLDER, display, sheet_pages, store
-from scorer.display import points, seating_label, side_label
-from scorer.failures import load_game
-from scorer.game import GameState, HandResult, Side
-from scorer.i18n import PROFILE_LABELS
-from scorer.rules import RuleProfile
-from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
-from scorer.sheet_cache import cached_sheet, release_memory
-from scorer.sheet_html import (
+from scorer import store
+from scorer.core.game import GameState, HandResult, Side
+from scorer.core.rules import RuleProfile
+from scorer.core.seatings import TEAMS, Seating, blank_seating, blank_seatings
+from scorer.sheets import sheet_pages
+from scorer.sheets.sheet_cache import cached_sheet, release_memory
+from scorer.sheets.sheet_html import (
     BLANK_ROW_PITCH_PT,
     SheetHTML,
     SheetRow,
@@ -35,7 +33,12 @@ from scorer.sheet_html import (
     hand_number_width,
     ruling,
 )
-from scorer.sheet_pages import Overflow, SheetPage
+from scorer.sheets.sheet_pages import Overflow, SheetPage
+from scorer.web import display
+from scorer.web.display import points, seating_label, side_label
+from scorer.web.failures import load_game
+from scorer.web.folders import STATIC_FOLDER
+from scorer.web.i18n import PROFILE_LABELS
 
 bp = Blueprint("pdf", __name__)
 

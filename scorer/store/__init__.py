@@ -16,9 +16,8 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer.db import snapshot, transaction
-from scorer.errors import N_, GameFinished, RuleError, ScorerError
-from scorer.game import (
+from scorer.core.errors import N_, GameFinished, RuleError, ScorerError
+from scorer.core.game import (
     GameState,
     Side,
     Table,
@@ -29,8 +28,11 @@ from scorer.game import (
     rescore,
     without_after_end,
 )
-from scorer.hands import Hand
-from scorer.idempotency import (
+from scorer.core.hands import Hand
+from scorer.core.irregular import CONFIRMABLE
+from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
+from scorer.store.db import snapshot, transaction
+from scorer.store.idempotency import (
     KeyReused,
     created_game,
     digest,
@@ -39,9 +41,7 @@ from scorer.idempotency import (
     remember_hand,
     seen_hand,
 )
-from scorer.irregular import CONFIRMABLE
-from scorer.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
-from scorer.records import (
+from scorer.store.records import (
     GameRecord,
     NotFound,
     StoredGame,
@@ -51,8 +51,8 @@ from scorer.records import (
     replay,
     version_of,
 )
-from scorer.rows import hand_row, side_to_dict, sides_json
-from scorer.stamps import now
+from scorer.store.rows import hand_row, side_to_dict, sides_json
+from scorer.store.stamps import now
 
 # Read from here by the web layer and the clubs: one module to import for a game's life.
 __all__ = [

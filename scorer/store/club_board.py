@@ -22,14 +22,13 @@ import sqlite_utils
 from flask import current_app
 
 from scorer import store
-from scorer.cache import LruCache
-from scorer.clubs import ClubRecord, _read_club, snapshot
-from scorer.display import game_title
-from scorer.errors import RuleError
-from scorer.game import GameState, Side, play
-from scorer.limits import GAMES_PER_CLUB
-from scorer.rows import hand_from_row
-from scorer.stats import ClubStats, GameSummary, club_stats, summarize
+from scorer.core.errors import RuleError
+from scorer.core.game import GameState, Side, game_title, play
+from scorer.core.limits import GAMES_PER_CLUB
+from scorer.core.stats import ClubStats, GameSummary, club_stats, summarize
+from scorer.store.cache import LruCache
+from scorer.store.clubs import ClubRecord, _read_club, snapshot
+from scorer.store.rows import hand_from_row
 
 # Clubs whose boards are kept (each a few hundred KiB at most, light summaries only).
 BOARD_CACHE_SIZE = 16
@@ -227,4 +226,4 @@ def club_board(
 
 def board_cache() -> BoardCache:
     """This app's club boards and game summaries (its own, apart from the games' replays)."""
-    return current_app.extensions.setdefault("scorer.cache.club_boards", BoardCache())
+    return current_app.extensions.setdefault("scorer.store.cache.club_boards", BoardCache())

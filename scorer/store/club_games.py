@@ -10,8 +10,13 @@ from typing import Any
 import sqlite_utils
 
 from scorer import store
-from scorer.club_board import BoardCache, GameLine, club_board
-from scorer.clubs import (
+from scorer.core.errors import N_, GameFinished, RuleError
+from scorer.core.game import Side, play
+from scorer.core.limits import GAMES_PER_CLUB, same_name
+from scorer.core.limits import check_club_name as check_name
+from scorer.core.stats import ClubStats
+from scorer.store.club_board import BoardCache, GameLine, club_board
+from scorer.store.clubs import (
     Ambiguous,
     ClubConflict,
     ClubRecord,
@@ -28,14 +33,9 @@ from scorer.clubs import (
     club_of_game,
     snapshot,
 )
-from scorer.db import transaction
-from scorer.errors import N_, GameFinished, RuleError
-from scorer.game import Side, play
-from scorer.limits import GAMES_PER_CLUB, same_name
-from scorer.limits import check_club_name as check_name
-from scorer.payloads import default_side_name, game_to_export, parse_export
-from scorer.rows import hand_row
-from scorer.stats import ClubStats
+from scorer.store.db import transaction
+from scorer.store.payloads import default_side_name, game_to_export, parse_export
+from scorer.store.rows import hand_row
 
 EXPORT_FORMAT = "scorer-club"
 EXPORT_VERSION = 1

@@ -17,11 +17,11 @@ from typing import Any
 import sqlite_utils
 
 from scorer import store
-from scorer.db import transaction
-from scorer.errors import N_, RuleError
-from scorer.limits import GAMES_PER_CLUB, PLAYERS_PER_CLUB, same_name
-from scorer.limits import check_club_name as check_name
-from scorer.rules import get_profile, validate_target, with_house_rules
+from scorer.core.errors import N_, RuleError
+from scorer.core.limits import GAMES_PER_CLUB, PLAYERS_PER_CLUB, default_side_name, same_name
+from scorer.core.limits import check_club_name as check_name
+from scorer.core.rules import get_profile, validate_target, with_house_rules
+from scorer.store.db import transaction
 
 
 class ClubNotFound(LookupError):
@@ -307,8 +307,6 @@ def _rename_in_games(
     db: sqlite_utils.Database, sides: list[dict[str, Any]], names: dict[str, str]
 ) -> None:
     """Rewrite players' names in these sides; a side named after its players follows."""
-    from scorer.payloads import default_side_name  # the games API's own default name
-
     changed: set[str] = set()
     for row in sides:
         players = tuple(json.loads(row["players"]))

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import sqlite_utils
 
-from scorer.db import transaction
+from scorer.store.db import transaction
 
 ABANDONED_AFTER_DAYS = 7
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer.errors import N_, ScorerError
-from scorer.hands import Hand
-from scorer.rows import side_to_dict
-from scorer.stamps import now
+from scorer.core.errors import N_, ScorerError
+from scorer.core.hands import Hand
+from scorer.store.rows import side_to_dict
+from scorer.store.stamps import now
 
 
 class KeyReused(ScorerError):

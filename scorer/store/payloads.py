@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.errors import N_, ScorerError
-from scorer.game import Side
-from scorer.hands import CardCounts, Hand, SideHand
-from scorer.irregular import CONFIRMABLE
-from scorer.limits import (
+from scorer.core.errors import N_, ScorerError
+from scorer.core.game import Side
+from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.irregular import CONFIRMABLE
+from scorer.core.limits import (
     SIDES_MAX,
     check_hand_count,
     check_name,
@@ -16,10 +16,10 @@ from scorer.limits import (
     check_side_count,
     default_side_name,
 )
-from scorer.records import GameRecord, StoredGame
-from scorer.rows import side_to_dict
-from scorer.rules import VALUE_GROUPS, effective_rules
-from scorer.stamps import is_rfc3339
+from scorer.core.rules import VALUE_GROUPS, effective_rules
+from scorer.store.records import GameRecord, StoredGame
+from scorer.store.rows import side_to_dict
+from scorer.store.stamps import is_rfc3339
 
 # What a client may send. Fields the API itself writes (scores, totals, numbers) are
 # accepted and ignored, so a hand read from a game can be sent back as it is; any other

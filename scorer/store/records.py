@@ -14,14 +14,14 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer.db import snapshot
-from scorer.errors import N_, RuleError, ScorerError
-from scorer.game import GameState, Side, Table, make_table, play
-from scorer.hands import Hand
-from scorer.limits import MAX_HANDS_PER_GAME
-from scorer.rows import hand_from_row
-from scorer.rules import get_profile, with_house_rules, with_target
-from scorer.stamps import now, readable
+from scorer.core.errors import N_, RuleError, ScorerError
+from scorer.core.game import GameState, Side, Table, make_table, play
+from scorer.core.hands import Hand
+from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.core.rules import get_profile, with_house_rules, with_target
+from scorer.store.db import snapshot
+from scorer.store.rows import hand_from_row
+from scorer.store.stamps import now, readable
 
 
 class NotFound(ScorerError, LookupError):

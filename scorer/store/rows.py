@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from scorer.hands import CardCounts, Hand, SideHand
-from scorer.stamps import now
+from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.store.stamps import now
 
 
 def hand_from_row(row: dict[str, Any]) -> Hand:

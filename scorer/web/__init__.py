@@ -9,7 +9,7 @@ from flask import Flask, Response, jsonify, make_response, render_template, requ
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
-from scorer.errors import N_
+from scorer.core.errors import N_
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "

@@ -14,10 +14,10 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
-from scorer.game import Side
-from scorer.i18n import HOUSE_RULE_LABELS, number
-from scorer.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
-from scorer.seatings import Seating
+from scorer.core.game import Side, game_title  # noqa: F401  (a page's title: core's)
+from scorer.core.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
+from scorer.core.seatings import Seating
+from scorer.web.i18n import HOUSE_RULE_LABELS, number
 
 # The cards of each value group, one wording for the hand form, the sheets and the rules.
 CARD_GROUP_LABELS = {
@@ -57,11 +57,6 @@ def signed_html(value: int) -> Markup:
     if value >= 0:
         return Markup(escape(signed(value)))
     return Markup('<span aria-label="{}">{}</span>').format(spoken(value), signed(value))
-
-
-def game_title(name: str, sides: Sequence[Side]) -> str:
-    """A game's name, or its sides' names when it has none."""
-    return name or " / ".join(side.name for side in sides)
 
 
 def side_label(side: Side, index: int) -> str:

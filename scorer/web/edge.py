@@ -26,6 +26,8 @@ from werkzeug.exceptions import ClientDisconnected
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wsgi import LimitedStream
 
+from scorer.core.limits import GAME_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
+
 ENV_BEHIND_PROXY = "SCORER_BEHIND_PROXY"
 TOO_LARGE = "scorer.body_too_large"
 
@@ -135,10 +137,8 @@ def unknown_length(environ: dict[str, Any]) -> bool:
 
 def body_ceiling(app: Flask) -> int | None:
     """The largest body any endpoint takes (an import's), None if bodies are not capped."""
-    from scorer import api  # an endpoint's own cap, raised inside its view
-
     cap = app.config.get("MAX_CONTENT_LENGTH")
-    return None if cap is None else max(cap, api.IMPORT_MAX_BYTES)
+    return None if cap is None else max(cap, IMPORT_MAX_BYTES)
 
 
 def refuse_large_body() -> None:

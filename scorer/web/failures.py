@@ -12,12 +12,13 @@ import sqlite3
 from flask import Flask, Response, jsonify, make_response
 
 from scorer import store
-from scorer.cache import replayed_game
-from scorer.db import get_db
-from scorer.errors import N_, GameFinished, RuleError, ScorerError
-from scorer.i18n import error_text
-from scorer.irregular import NeedsConfirmation
-from scorer.payloads import PayloadError, PreconditionRequired
+from scorer.core.errors import N_, GameFinished, RuleError, ScorerError
+from scorer.core.irregular import NeedsConfirmation
+from scorer.store.cache import replayed_game
+from scorer.store.db import get_db
+from scorer.store.payloads import PayloadError, PreconditionRequired
+from scorer.web import _page, _wants_json, unexpected_error
+from scorer.web.i18n import error_text
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +78,6 @@ def load_game(game_id: str) -> store.GameRecord:
 
 def answer(error: ScorerError) -> Response:
     """A refusal as JSON under /api (the message and the field), else as an error page."""
-    from scorer.web import _page, _wants_json
-
     status = status_of(error, api=_wants_json())
     if _wants_json():
         body = {"error": error_text(error), "field": error.field}
@@ -95,8 +94,6 @@ def answer(error: ScorerError) -> Response:
 
 def busy(error: sqlite3.OperationalError) -> Response | tuple[Response | str, int]:
     """A database still locked after the busy timeout is a 503, never a 500."""
-    from scorer.web import unexpected_error
-
     if "locked" not in str(error) and "busy" not in str(error):
         return unexpected_error(error)
     log.warning("database busy: %s", error)

@@ -15,10 +15,9 @@ from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
 from wtforms.validators import Optional
 
-from scorer.display import CARD_GROUP_LABELS
-from scorer.hands import CardCounts, Hand, SideHand
-from scorer.limits import ALLOWED_TARGETS
-from scorer.rules import (
+from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.limits import ALLOWED_TARGETS
+from scorer.core.rules import (
     HOUSE_RULE_FIELDS,
     PROFILES,
     VALUE_GROUPS,
@@ -26,6 +25,8 @@ from scorer.rules import (
     effective_rules,
     get_profile,
 )
+from scorer.web.display import CARD_GROUP_LABELS
+from scorer.web.i18n import PROFILE_LABELS, number
 
 # A number longer than this is no score anybody typed on purpose.
 NUMBER_MAX_DIGITS = 7
@@ -212,14 +213,10 @@ RULE_NUMBERS = tuple(key for key in HOUSE_RULE_FIELDS if key != "minimums")
 
 
 def profile_choices() -> list[tuple[str, Any]]:
-    from scorer.i18n import PROFILE_LABELS
-
     return [(key, PROFILE_LABELS.get(key, key)) for key in PROFILES]
 
 
 def target_choices() -> list[tuple[str, Any]]:
-    from scorer.i18n import number
-
     return [("", _l("The variant's usual target"))] + [
         (str(target), number(target)) for target in ALLOWED_TARGETS
     ]

@@ -30,7 +30,7 @@ from flask_babel import (
 )
 from flask_babel import lazy_gettext as _l
 
-from scorer.errors import ScorerError
+from scorer.core.errors import ScorerError
 
 LANGUAGES = ("en", "fr", "es")
 LANGUAGE_COOKIE = "lang"

@@ -26,7 +26,7 @@ from flask import Flask
 from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header, parse_etags
 
-from scorer.db import BUSY_TIMEOUT
+from scorer.store.db import BUSY_TIMEOUT
 from scorer.web import SECURITY_HEADERS
 
 _GAME_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]+)")

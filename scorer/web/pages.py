@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from flask import (
+    Blueprint,
     redirect,
     render_template,
     request,
@@ -16,18 +17,24 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 from wtforms import Field, FieldList, FormField
 
-from scorer import display, store
-from scorer.cache import replayed_game
-from scorer.db import get_db
-from scorer.errors import RuleError
-from scorer.failures import load_game
-from scorer.forms import (
-    is_index,
-)
+from scorer import store
+from scorer.core.errors import RuleError
+from scorer.store import clubs
+from scorer.store.cache import replayed_game
+from scorer.store.db import get_db
+from scorer.web import display
+from scorer.web.failures import load_game
+from scorer.web.forms import is_index
+
+# The pages' one blueprint: games, clubs and sheets each add their routes to it.
+bp = Blueprint("pages", __name__)
 
 # The games this browser created or opened, kept in its signed session cookie.
 MY_GAMES = "games"
 MY_GAMES_MAX = 40
+# The clubs this browser created or opened, the same way.
+MY_CLUBS = "clubs"
+MY_CLUBS_MAX = 20
 Page = str | tuple[str, int] | Response
 
 
@@ -121,3 +128,30 @@ def posted_version() -> int | None:
 
 def back_to(record: store.GameRecord) -> Response:
     return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+
+
+# --- this browser's clubs --------------------------------------------------------------------
+
+
+def my_club_ids() -> list[str]:
+    ids = session.get(MY_CLUBS)
+    return [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+
+
+def remember_club(club_id: str) -> None:
+    """Put a club first in this browser's list, as games are remembered."""
+    ids = [club_id] + [i for i in my_club_ids() if i != club_id]
+    if ids != my_club_ids():
+        session[MY_CLUBS] = ids[:MY_CLUBS_MAX]
+    if not session.permanent:
+        session.permanent = True
+
+
+def my_clubs() -> list[clubs.ClubRecord]:
+    found = []
+    for club_id in my_club_ids():
+        try:
+            found.append(clubs.load_club(get_db(), club_id))
+        except clubs.ClubNotFound:
+            continue  # gone: leave it out
+    return found

@@ -9,9 +9,9 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, abort, current_app, request, send_from_directory
 
 from scorer import store
-from scorer.db import get_db
 from scorer.network import public_base_url, split_host
 from scorer.qr import qr_svg
+from scorer.store.db import get_db
 
 bp = Blueprint("phones", __name__)
 
@@ -62,11 +62,8 @@ def service_worker() -> Response:
 
 def init_app(app: Flask) -> None:
     """Register the blueprint once (the app factory and a test may both ask)."""
-    from scorer import watch  # it uses this module's helpers
-
     if bp.name not in app.blueprints:
         app.register_blueprint(bp)
-    if watch.bp.name not in app.blueprints:
-        app.register_blueprint(watch.bp)
-    # The scoreboard's "Add a phone": addresses another phone can open.
-    app.jinja_env.globals.update(phone_url=absolute_url, watch_url=watch.watch_url)
+    # The scoreboard's "Add a phone": addresses another phone can open (the watch page's
+    # address comes from scorer.games.watch.init_app).
+    app.jinja_env.globals.update(phone_url=absolute_url)

@@ -13,17 +13,17 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
-from scorer import club_games, clubs, store
-from scorer.db import get_db
-from scorer.errors import N_, RuleError
-from scorer.forms import FORM_PLAYERS, FORM_SIDES, profile_choices, target_choices
-from scorer.game import Side
-from scorer.i18n import error_text
-from scorer.limits import check_game, check_name, check_target
-from scorer.pages import bp
-from scorer.pages.clubs import club_page, remember_club, status_of
-from scorer.pages.common import Page, remember
-from scorer.payloads import default_side_name
+from scorer import store
+from scorer.clubs.pages.clubs import club_page, status_of
+from scorer.core.errors import N_, RuleError
+from scorer.core.game import Side
+from scorer.core.limits import check_game, check_name, check_target
+from scorer.store import club_games, clubs
+from scorer.store.db import get_db
+from scorer.store.payloads import default_side_name
+from scorer.web.forms import FORM_PLAYERS, FORM_SIDES, profile_choices, target_choices
+from scorer.web.i18n import error_text
+from scorer.web.pages import Page, bp, remember, remember_club
 
 GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
 

@@ -9,13 +9,14 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorer import pdf, store
-from scorer.club_board import GameLine
-from scorer.db import get_db
-from scorer.errors import RuleError
-from scorer.pages import bp
-from scorer.pages.clubs import load_board, per_hand, rate, streak_text
-from scorer.stats import ClubGame, club_stats
+from scorer import store
+from scorer.clubs.pages.clubs import load_board, per_hand, rate, streak_text
+from scorer.core.errors import RuleError
+from scorer.core.stats import ClubGame, club_stats
+from scorer.sheets import pdf
+from scorer.store.club_board import GameLine
+from scorer.store.db import get_db
+from scorer.web.pages import bp
 
 
 def night_date(days: list[str]) -> str:

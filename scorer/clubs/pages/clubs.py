@@ -10,55 +10,25 @@ from datetime import UTC, datetime
 from typing import Any
 
 from babel.dates import format_skeleton
-from flask import abort, flash, redirect, render_template, request, session, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_decimal, format_percent, get_locale, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorer import clubs
-from scorer.club_board import ClubBoard, board_cache, club_board
-from scorer.club_charts import charts
-from scorer.db import get_db
-from scorer.errors import RuleError
-from scorer.forms import profile_choices, target_choices
-from scorer.i18n import error_text
-from scorer.pages import bp
-from scorer.pages.common import Page
-from scorer.phones import absolute_url, svg_response
+from scorer.clubs.charts import charts
+from scorer.core.errors import RuleError
+from scorer.core.stats import Standing
 from scorer.qr import qr_svg
-from scorer.stats import Standing
+from scorer.store import clubs
+from scorer.store.club_board import ClubBoard, board_cache, club_board
+from scorer.store.db import get_db
+from scorer.web.forms import profile_choices, target_choices
+from scorer.web.i18n import error_text
+from scorer.web.pages import Page, bp, my_club_ids, my_clubs, remember_club  # noqa: F401
+from scorer.web.phones import absolute_url, svg_response
 
-MY_CLUBS = "clubs"
-MY_CLUBS_MAX = 20
 # Boxes for the roster on the new-club form (more players are added on the club's page).
 ROSTER_BOXES = 8
-
-
-# --- this browser's clubs --------------------------------------------------------------------
-
-
-def my_club_ids() -> list[str]:
-    ids = session.get(MY_CLUBS)
-    return [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
-
-
-def remember_club(club_id: str) -> None:
-    """Put a club first in this browser's list, as games are remembered."""
-    ids = [club_id] + [i for i in my_club_ids() if i != club_id]
-    if ids != my_club_ids():
-        session[MY_CLUBS] = ids[:MY_CLUBS_MAX]
-    if not session.permanent:
-        session.permanent = True
-
-
-def my_clubs() -> list[clubs.ClubRecord]:
-    found = []
-    for club_id in my_club_ids():
-        try:
-            found.append(clubs.load_club(get_db(), club_id))
-        except clubs.ClubNotFound:
-            continue  # gone: leave it out
-    return found
 
 
 # --- words and numbers -----------------------------------------------------------------------

@@ -7,9 +7,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorer import store
-from scorer.db import get_db
-from scorer.pages import bp
-from scorer.pages.common import Page, back_to, confirm_page, load, posted_version
+from scorer.store.db import get_db
+from scorer.web.pages import Page, back_to, bp, confirm_page, load, posted_version
 
 
 @bp.route("/games/<game_id>/hands/after-end/delete", methods=["GET", "POST"])

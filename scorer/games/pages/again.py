@@ -5,10 +5,9 @@ from __future__ import annotations
 from flask import flash, redirect, url_for
 from flask_babel import gettext as _
 
-from scorer.db import get_db
-from scorer.pages import bp
-from scorer.pages.common import Page, load, remember
-from scorer.rematch import play_again
+from scorer.games.rematch import play_again
+from scorer.store.db import get_db
+from scorer.web.pages import Page, bp, load, remember
 
 
 @bp.post("/games/<game_id>/again")

@@ -11,19 +11,12 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorer import display, store
-from scorer.cache import app_cache
-from scorer.i18n import (
-    PROFILE_LABELS,
-)
-from scorer.limits import MAX_HANDS_PER_GAME
-from scorer.pages import bp
-from scorer.pages.common import (
-    Page,
-    game_title,
-    load,
-    remember,
-)
+from scorer import store
+from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.store.cache import app_cache
+from scorer.web import display
+from scorer.web.i18n import PROFILE_LABELS
+from scorer.web.pages import Page, bp, game_title, load, remember
 
 
 def progress(total: int, target: int) -> int:

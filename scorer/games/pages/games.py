@@ -15,10 +15,16 @@ from flask import (
 from flask_babel import gettext as _
 
 from scorer import store
-from scorer.db import get_db
-from scorer.display import seating_label
-from scorer.errors import N_, RuleError
-from scorer.forms import (
+from scorer.core.errors import N_, RuleError
+from scorer.core.game import Side
+from scorer.core.limits import check_target, default_side_name
+from scorer.core.rules import PROFILES, get_profile
+from scorer.core.seatings import Seating, seatings_of
+from scorer.core.seatings import blank_seatings as all_seatings
+from scorer.games.pages.board import sides_view
+from scorer.store.db import get_db
+from scorer.web.display import seating_label
+from scorer.web.forms import (
     FORM_SIDES,
     RULE_NUMBERS,
     NewGameForm,
@@ -26,35 +32,24 @@ from scorer.forms import (
     new_game_data,
     rules_defaults,
 )
-from scorer.game import Side
-from scorer.i18n import (
-    HOUSE_RULE_LABELS,
-    error_text,
-    number,
-)
-from scorer.limits import check_target, default_side_name
-from scorer.pages import bp
-from scorer.pages.board import sides_view
-from scorer.pages.common import (
+from scorer.web.i18n import HOUSE_RULE_LABELS, error_text, number
+from scorer.web.pages import (
     Page,
+    bp,
     confirm_page,
     field_errors_note,
     forget,
     game_title,
     label_errors,
     load,
+    my_clubs,
     my_games,
     remember,
 )
-from scorer.rules import PROFILES, get_profile
-from scorer.seatings import Seating, seatings_of
-from scorer.seatings import blank_seatings as all_seatings
 
 
 @bp.get("/")
 def home() -> Page:
-    from scorer.pages.clubs import my_clubs
-
     return render_template("games/home.html", games=my_games(), clubs=my_clubs())
 
 

@@ -16,30 +16,20 @@ from flask import (
 from flask_babel import gettext as _
 
 from scorer import store
-from scorer.cache import keep
-from scorer.db import get_db
-from scorer.errors import RuleError
-from scorer.failures import status_of
-from scorer.forms import (
-    NOBODY,
-    HandForm,
-    hand_data,
-    hand_form,
-    is_index,
-    new_token,
-)
-from scorer.i18n import (
-    FIELD_LABELS,
-    error_text,
-    side_field,
-)
-from scorer.irregular import CONFIRMABLE, NeedsConfirmation
-from scorer.limits import MAX_HANDS_PER_GAME
-from scorer.pages import bp
-from scorer.pages.board import full_note, sides_view
-from scorer.pages.common import (
+from scorer.core.errors import RuleError
+from scorer.core.irregular import CONFIRMABLE, NeedsConfirmation
+from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.core.rules import VALUE_GROUPS
+from scorer.games.pages.board import full_note, sides_view
+from scorer.store.cache import keep
+from scorer.store.db import get_db
+from scorer.web.failures import status_of
+from scorer.web.forms import NOBODY, HandForm, hand_data, hand_form, is_index, new_token
+from scorer.web.i18n import FIELD_LABELS, error_text, side_field
+from scorer.web.pages import (
     Page,
     back_to,
+    bp,
     confirm_page,
     field_errors_note,
     game_title,
@@ -48,7 +38,6 @@ from scorer.pages.common import (
     posted_version,
     remember,
 )
-from scorer.rules import VALUE_GROUPS
 
 _CARD_FIELD = re.compile(r"^sides\[\d+\]\.(meld|hand)_cards(?:\.(\w+))?")
 
