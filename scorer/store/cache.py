@@ -54,7 +54,7 @@ class LruCache(Generic[V]):
 
 def app_cache(name: str, size: int = 256) -> LruCache:
     """This app's cache called `name` (each app, and so each test, has its own)."""
-    return current_app.extensions.setdefault(f"scorer.store.cache.{name}", LruCache(size))
+    return current_app.extensions.setdefault(f"scorer.cache.{name}", LruCache(size))
 
 
 def replayed_game(db: sqlite_utils.Database, game_id: str) -> GameRecord:

@@ -226,4 +226,4 @@ def club_board(
 
 def board_cache() -> BoardCache:
     """This app's club boards and game summaries (its own, apart from the games' replays)."""
-    return current_app.extensions.setdefault("scorer.store.cache.club_boards", BoardCache())
+    return current_app.extensions.setdefault("scorer.cache.club_boards", BoardCache())
