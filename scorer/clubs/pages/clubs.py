@@ -24,7 +24,7 @@ from scorer.store.club_board import ClubBoard, board_cache, club_board
 from scorer.store.db import get_db
 from scorer.web.forms import profile_choices, target_choices
 from scorer.web.i18n import error_text
-from scorer.web.pages import Page, bp, my_club_ids, my_clubs, remember_club  # noqa: F401
+from scorer.web.pages import Page, bp, remember_club
 from scorer.web.phones import absolute_url, svg_response
 
 # Boxes for the roster on the new-club form (more players are added on the club's page).
