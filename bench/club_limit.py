@@ -25,10 +25,11 @@ from bench import fixtures
 from bench.context import Bench
 from bench.locks import BLOCK, SETTLE, WARM_UP, _p99, _row, _small_writes, _Writes
 from bench.measure import Row, Section, fmt_bytes, fmt_time
-from scorer import club_games, store
-from scorer.limits import GAMES_PER_CLUB
-from scorer.payloads import game_to_export
+from scorer import store
+from scorer.core.limits import GAMES_PER_CLUB
 from scorer.serve import command_line
+from scorer.store import club_games
+from scorer.store.payloads import game_to_export
 from tests import launcher
 
 ROOT = Path(__file__).resolve().parent.parent

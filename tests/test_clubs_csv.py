@@ -7,8 +7,8 @@ import io
 
 from apidata import hand, side
 
-from scorer import csv_export
-from scorer.csv_export import COLUMNS
+from scorer.core import limits
+from scorer.games.csv_export import COLUMNS
 
 # 200 melded + natural canasta 500 + two red threes 200 + out 100 = 1 000; 100 - 50 = 50.
 # 90 melded + one mixed canasta 300 against 120 melded + one red three 100: no one wins.
@@ -103,9 +103,9 @@ def test_empty_game_has_a_header_row(client):
 
 
 def test_a_big_clubs_hands_come_in_parts_of_whole_games(client, monkeypatch):
-    """A club's CSV is cut into parts of at most CSV_HANDS_PER_PART hands (whole games):
+    """A club's CSV is cut into parts of at most HANDS_PER_CSV_PART hands (whole games):
     no download costs what the whole club stored."""
-    monkeypatch.setattr(csv_export, "CSV_HANDS_PER_PART", 2)
+    monkeypatch.setattr(limits, "HANDS_PER_CSV_PART", 2)
     club = client.post("/api/clubs", json={"name": "Sunday", "players": ["Ann", "Bob"]}).json
     games = []
     for count in (1, 1, 2, 1):

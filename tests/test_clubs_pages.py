@@ -10,7 +10,7 @@ import pdfplumber
 import pytest
 from apidata import hand, side
 
-from scorer.pages import clubs as club_pages
+from scorer.clubs.pages import clubs as club_pages
 
 # 200 melded + natural canasta 500 + two red threes 200 + out 100 = 1 000 against 50.
 WINNING = hand(side(200, 1, 0, 2), side(100, left=50), went_out=0)

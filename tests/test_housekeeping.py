@@ -11,9 +11,9 @@ from apidata import hand, side
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import clubs
-from scorer.db import connect
-from scorer.housekeeping import cutoff
+from scorer.store import clubs
+from scorer.store.db import connect
+from scorer.store.housekeeping import cutoff
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)
