@@ -202,6 +202,8 @@ def _side_hand(raw: Any, path: str) -> SideHand:
     meld_cards = data.get("meld_cards")
     hand_cards = data.get("hand_cards")
     note = data.get("adjustment_note")
+    if note is not None and not isinstance(note, str):
+        raise _type_error(f"{path}.adjustment_note", N_("must be text"))
     return SideHand(
         meld_points=_optional_int(data, "meld_points", f"{path}.meld_points"),
         natural_canastas=_optional_int(data, "natural_canastas", f"{path}.natural_canastas"),

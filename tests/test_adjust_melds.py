@@ -88,9 +88,7 @@ def test_melds_decide_meld_points_and_canastas():
 
 
 def test_the_worked_example_rank_by_rank_scores_925():
-    side = SideHand(
-        melds=(PlannedMeld("K", 7), PlannedMeld("A", 3)), red_threes=2, hand_points=5
-    )
+    side = SideHand(melds=(PlannedMeld("K", 7), PlannedMeld("A", 3)), red_threes=2, hand_points=5)
     assert score_hand(CLASSIC, validated(side, SMALL, went_out=0))[0].total == 925
 
 
