@@ -13,7 +13,7 @@ from flask import render_template, request
 from flask_babel import gettext
 
 from scorer import display, failures, store
-from scorer.checker import DEFAULT_MINIMUM, FORM_ROWS, RANK_LABELS, bp
+from scorer.checker import DEFAULT_MINIMUM, FORM_ROWS, bp
 from scorer.errors import N_, RuleError
 from scorer.i18n import error_text, number
 from scorer.meld import (
@@ -124,7 +124,7 @@ def check_meld_page() -> str:
         "checker/meld.html",
         side=side,
         rows=rows,
-        ranks=[(r, gettext(RANK_LABELS.get(r, r))) for r in (*RANKS, "3", "red-3")],
+        ranks=display.rank_choices((*RANKS, "3", "red-3")),
         minimum=minimum,
         minimum_error=minimum_error,
         check=check,
