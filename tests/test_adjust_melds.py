@@ -9,9 +9,11 @@ from __future__ import annotations
 import pytest
 
 from scorer.errors import RuleError
+from scorer.game import Side, make_table, play
 from scorer.hands import Hand, SideHand, score_hand, validate_hand
 from scorer.meld import PlannedMeld
 from scorer.rules import get_profile
+from scorer.stats import records, summarize
 
 CLASSIC = get_profile("classic")
 SMALL = SideHand(meld_points=60, hand_points=20)
@@ -136,3 +138,24 @@ def test_kings_over_both_sides_fit_in_the_packs():
 
 def test_a_side_with_no_melds_cannot_go_out():
     assert refused_at(SideHand(melds=()), SMALL, went_out=0) == "sides[0].melds"
+
+
+# --- the club's statistics -------------------------------------------------------------------
+
+
+def test_club_statistics_count_adjustments_in_totals_but_not_in_best_hand_records():
+    table = make_table(CLASSIC, (Side("We", ("Ann", "Bob")), Side("They", ("Cy", "Di"))))
+    bonus = SideHand(meld_points=60, adjustment=500, adjustment_note="a correction")
+    state = play(
+        table,
+        [
+            Hand(sides=(SideHand(meld_points=100), SMALL)),  # 100 played
+            Hand(sides=(bonus, SMALL)),  # 60 played, 560 with the adjustment
+        ],
+    )
+    summary = summarize("g", "2026-12-01", state)
+    we = summary.sides[0]
+    assert we.points == 660 and we.total == 660
+    # The best hand is the one the cards made: hand 1's 100, not hand 2's 560.
+    assert (we.best_score, we.best_number) == (100, 1)
+    assert records([summary], "2026").best_hand.score == 100
