@@ -21,6 +21,7 @@ from scorer.db import get_db
 from scorer.errors import RuleError
 from scorer.failures import status_of
 from scorer.forms import (
+    MELD_RANKS,
     NOBODY,
     HandForm,
     MeldRowForm,
@@ -37,6 +38,7 @@ from scorer.i18n import (
 )
 from scorer.irregular import CONFIRMABLE, NeedsConfirmation
 from scorer.limits import MAX_HANDS_PER_GAME
+from scorer.meld import MAX_SIDE_MELDS, RANK_GROUPS
 from scorer.pages import bp
 from scorer.pages.board import full_note, sides_view
 from scorer.pages.common import (
@@ -157,6 +159,8 @@ def hand_page(
             autofocus=autofocus_column(form) if focus else None,
             card_values={g: profile.card_values.of(g) for g in VALUE_GROUPS},
             red_sets=dict(profile.red_three_sets),
+            rank_groups={rank: RANK_GROUPS[rank] for rank in MELD_RANKS},
+            melds_max=MAX_SIDE_MELDS,
             question=_question(question),
         ),
         status,
