@@ -179,8 +179,10 @@ def validate_hand(profile: RuleProfile, hand: Hand, sides: int, *, stored: bool 
 
 
 def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None:
-    check_adjustment(side.adjustment, f"{path}.adjustment")
-    check_adjustment_note(side.adjustment_note, f"{path}.adjustment_note")
+    # Most sides have no adjustment: 0 and no note need no check (a replay checks every hand).
+    if (type(side.adjustment), side.adjustment, side.adjustment_note) != (int, 0, ""):
+        check_adjustment(side.adjustment, f"{path}.adjustment")
+        check_adjustment_note(side.adjustment_note, f"{path}.adjustment_note")
     for name in ("natural_canastas", "mixed_canastas", "red_threes"):
         _check_count(path, name, getattr(side, name))
     for name, counts in (("meld_cards", side.meld_cards), ("hand_cards", side.hand_cards)):
@@ -397,25 +399,28 @@ def _check_meld_ranks(profile: RuleProfile, hand: Hand) -> None:
 def _check_card_counts(profile: RuleProfile, hand: Hand) -> None:
     """Counted cards (melds and hands of every side together) fit in the packs."""
     _check_meld_ranks(profile, hand)
+    counted = [
+        (f"sides[{i}].{name}", counts)
+        for i, side in enumerate(hand.sides)
+        for name, counts in (
+            ("meld_cards", side.meld_cards),
+            ("melds", None if side.melds is None else melds_as_counts(side.melds)),
+            ("hand_cards", side.hand_cards),
+        )
+        if counts is not None
+    ]
     for group in VALUE_GROUPS:
         seen = 0
-        for i, side in enumerate(hand.sides):
-            melds = None if side.melds is None else melds_as_counts(side.melds)
-            for name, counts in (
-                ("meld_cards", side.meld_cards),
-                ("melds", melds),
-                ("hand_cards", side.hand_cards),
-            ):
-                if counts is None:
-                    continue
-                seen += counts.of(group)
-                if seen > profile.cards_in_packs(group):
-                    raise RuleError(
-                        f"sides[{i}].melds" if name == "melds" else f"sides[{i}].{name}.{group}",
-                        N_("the {packs} packs hold only {limit} of these cards"),
-                        packs=profile.packs,
-                        limit=profile.cards_in_packs(group),
-                    )
+        for path, counts in counted:
+            seen += counts.of(group)
+            if seen > profile.cards_in_packs(group):
+                raise RuleError(
+                    # Melds rank by rank have no box per group: the side's melds are named.
+                    path if path.endswith(".melds") else f"{path}.{group}",
+                    N_("the {packs} packs hold only {limit} of these cards"),
+                    packs=profile.packs,
+                    limit=profile.cards_in_packs(group),
+                )
 
 
 def _check_total_points(profile: RuleProfile, hand: Hand) -> None:
