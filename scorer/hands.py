@@ -255,6 +255,8 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
         # A side that has a natural canasta but too few in all most likely left out a mixed
         # one: the message goes under the box to fill in.
         box = "mixed_canastas" if side.natural_canastas else "natural_canastas"
+        if side.melds is not None:
+            box = "melds"  # the melds decide the canastas: they are what to change
         raise RuleError(
             f"sides[{went_out}].{box}",
             N_plural(

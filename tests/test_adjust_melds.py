@@ -109,7 +109,7 @@ def test_melds_override_what_was_typed_beside_them():
         ((PlannedMeld("red-3", 3),), None, "sides[0].melds[0].rank"),
         ((PlannedMeld("K", 3), PlannedMeld("K", 4)), None, "sides[0].melds[1].rank"),
         ((PlannedMeld("K", 9),), None, "sides[0].melds[0].naturals"),  # 8 kings in 2 packs
-        ((PlannedMeld("5", 3, jokers=1),), 0, "sides[0].natural_canastas"),  # out, no canasta
+        ((PlannedMeld("5", 3, jokers=1),), 0, "sides[0].melds"),  # out, no canasta
     ],
 )
 def test_each_bad_meld_is_refused_at_its_own_field(melds, went_out, field):
