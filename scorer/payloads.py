@@ -188,8 +188,7 @@ def _melds(data: dict[str, Any], path: str) -> tuple[PlannedMeld, ...] | None:
                     j,
                     meld.get("rank"),
                     meld.get("naturals"),
-                    meld.get("jokers") or 0,
-                    meld.get("twos") or 0,
+                    *(0 if meld.get(name) is None else meld[name] for name in ("jokers", "twos")),
                 )
             )
         except RuleError as error:

@@ -101,6 +101,7 @@ BAD_MELDS = [
     (by_rank([{"rank": "K", "naturals": 3, "colour": "red"}]), 400, "sides[0].melds[0].colour"),
     (by_rank([{"rank": "Z", "naturals": 3}]), 422, "sides[0].melds[0].rank"),
     (by_rank([{"rank": "K", "naturals": "3"}]), 422, "sides[0].melds[0].naturals"),
+    (by_rank([{"rank": "K", "naturals": 3, "jokers": ""}]), 422, "sides[0].melds[0].jokers"),
     (by_rank([{"rank": "K", "naturals": 1, "jokers": 2}]), 422, "sides[0].melds[0].naturals"),
     (by_rank([*MELDS, {"rank": "Q", "naturals": 2, "twos": 4}]), 422, "sides[0].melds[3].twos"),
     (by_rank([*MELDS, {"rank": "K", "naturals": 1}]), 422, "sides[0].melds[3].naturals"),
