@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.errors import RuleError
-from scorer.game import Side, make_table, play
-from scorer.hands import Hand, SideHand, score_hand, validate_hand
-from scorer.meld import PlannedMeld
-from scorer.rules import get_profile
-from scorer.stats import records, summarize
+from scorer.core.errors import RuleError
+from scorer.core.game import Side, make_table, play
+from scorer.core.hands import Hand, SideHand, score_hand, validate_hand
+from scorer.core.meld import PlannedMeld
+from scorer.core.rules import get_profile
+from scorer.core.stats import records, summarize
 
 CLASSIC = get_profile("classic")
 SMALL = SideHand(meld_points=60, hand_points=20)

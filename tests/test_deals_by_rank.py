@@ -11,9 +11,9 @@ from deal import BLACK_THREE, WILD, EndOfHand, Meld, expected_scores, points
 from hypothesis import given
 from test_deals import CONFIRMED, DEALT, Deal, deals
 
-from scorer.game import add_hand, check_hand
-from scorer.hands import Hand, SideHand
-from scorer.meld import PlannedMeld
+from scorer.core.game import add_hand, check_hand
+from scorer.core.hands import Hand, SideHand
+from scorer.core.meld import PlannedMeld
 
 
 def planned(meld: Meld) -> PlannedMeld:
