@@ -92,7 +92,12 @@ def create_club_game(
         if dealer is not None:
             dealer = next((name for name in roster if same_name(name, dealer)), dealer)
         table = store.build_table(
-            arguments["profile_key"], arguments["target"], arguments["house_rules"], sides, dealer
+            arguments["profile_key"],
+            arguments["target"],
+            arguments["house_rules"],
+            sides,
+            dealer,
+            arguments.get("fixed_hands"),
         )
         game_id = store.new_game_id()
         rules = arguments["house_rules"]
@@ -243,6 +248,7 @@ def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any]:
             arguments["house_rules"],
             arguments["sides"],
             arguments["first_dealer"],
+            arguments.get("fixed_hands"),
         )
         play(table, arguments["hands"])
     except GameFinished as error:

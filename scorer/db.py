@@ -139,6 +139,12 @@ def m007_store(db: sqlite_utils.Database) -> None:
     db["creation_keys"].create_index(["game_id"])
 
 
+@migrations()
+def m008_fixed_hands(db: sqlite_utils.Database) -> None:
+    # A game of N hands (RULES.md §3): null for a game played to its target, as all were.
+    db["games"].add_column("fixed_hands", int)
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

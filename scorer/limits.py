@@ -26,6 +26,9 @@ TARGET_MIN = 1000
 TARGET_MAX = 20000
 TARGET_STEP = 500
 ALLOWED_TARGETS: tuple[int, ...] = tuple(range(TARGET_MIN, TARGET_MAX + 1, TARGET_STEP))
+# A game of N hands (RULES.md §3, tournament rounds): a round of a club night, or any game.
+FIXED_HANDS_MIN = 1
+FIXED_HANDS_MAX = 50
 # From the profiles: every player alone at the largest table, or its largest team.
 SIDES_MIN = 2
 SIDES_MAX = max(profile.players for profile in PROFILES.values())
@@ -85,6 +88,22 @@ def check_target(target: Any) -> int:
     if isinstance(target, bool) or not isinstance(target, int) or target not in ALLOWED_TARGETS:
         raise RuleError("target", N_("must be a multiple of 500 from 1 000 to 20 000"))
     return target
+
+
+def check_fixed_hands(hands: Any, field: str = "fixed_hands") -> int:
+    """A number of hands a game of N hands may have (RuleError otherwise)."""
+    if (
+        isinstance(hands, bool)
+        or not isinstance(hands, int)
+        or not FIXED_HANDS_MIN <= hands <= FIXED_HANDS_MAX
+    ):
+        raise RuleError(
+            field,
+            N_("must be a number of hands from {min} to {max}"),
+            min=FIXED_HANDS_MIN,
+            max=FIXED_HANDS_MAX,
+        )
+    return hands
 
 
 def check_side_count(count: int, field: str = "sides") -> None:

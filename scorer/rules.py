@@ -85,6 +85,8 @@ class RuleProfile:
     custom_minimums: bool = False
     # Sitting out in turn happens in a side larger than this (the team of 3 at five players).
     playing_side_size: int = 2
+    # A game of N hands (a tournament round): it ends after hand N, not at the target (§3).
+    fixed_hands: int | None = None
     card_values: CardValues = field(default_factory=CardValues)
     pack: PackContents = field(default_factory=PackContents)
     house_rules: tuple[str, ...] = ()
@@ -262,6 +264,13 @@ def effective_rules(profile: RuleProfile) -> dict[str, Any]:
 
 def with_target(profile: RuleProfile, target: int) -> RuleProfile:
     return replace(profile, target=validate_target(target))
+
+
+def with_fixed_hands(profile: RuleProfile, hands: int | None) -> RuleProfile:
+    """A game of ``hands`` hands (None: played to the target as usual)."""
+    from scorer.limits import check_fixed_hands  # limits reads the profiles defined here
+
+    return replace(profile, fixed_hands=None if hands is None else check_fixed_hands(hands))
 
 
 def with_house_rules(profile: RuleProfile, rules: dict[str, Any]) -> RuleProfile:
