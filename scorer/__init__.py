@@ -91,6 +91,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         failures,
         i18n,
         livecheck,
+        nights,
         pages,
         pdf,
         phones,
@@ -121,6 +122,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rulebook.bp)
     app.register_blueprint(checker.bp)
     csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
+    nights.init_app(app)
+    csrf.exempt(nights.api.bp)
     phones.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views
     livecheck.init_app(app)  # outermost: a live check with nothing new skips every layer

@@ -130,12 +130,14 @@ def draw_round(
     mode: Mode = "random",
     odd: Odd = "variants",
     ratings: Mapping[str, float] | None = None,
+    attempt: int = 0,
 ) -> Round:
     """The next round for the players present, after the night's earlier rounds.
 
     ``seed`` is the night's: the same seed, players and history draw the same round.
     ``ratings`` (balanced only): each player's rating; a player without one counts as the
-    average of those who have one.
+    average of those who have one. ``attempt`` counts redraws of the same round: another
+    attempt, another draw.
     """
     if mode not in MODES:
         raise RuleError("draw", N_("must be one of {choices}"), choices=", ".join(MODES))
@@ -144,7 +146,7 @@ def draw_round(
         raise RuleError("players", N_("each player needs a different name"))
     shapes, resting = shapes_for(len(names), odd)
     counts = _counts(history)
-    rng = random.Random(f"{seed}/round/{len(history)}")
+    rng = random.Random(f"{seed}/round/{len(history)}/{attempt}")
     bye = _byes(names, resting, counts, len(history), rng)
     playing = [name for name in names if name not in bye]
     scale = _rating_scale(playing, ratings) if mode == "balanced" else {}

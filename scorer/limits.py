@@ -21,6 +21,10 @@ MAX_HANDS_PER_GAME = 1000
 PLAYERS_PER_CLUB = 60
 GAMES_PER_CLUB = 2000
 CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
+# A club night (scorer/nights): the players present, its rounds and so its tables.
+NIGHT_PLAYERS_MAX = PLAYERS_PER_CLUB
+NIGHT_ROUNDS_MAX = 20
+NIGHT_TABLES_MAX = NIGHT_PLAYERS_MAX // 4
 # RULES.md §3: multiples of 500 from 1 000 to 20 000.
 TARGET_MIN = 1000
 TARGET_MAX = 20000
@@ -104,6 +108,25 @@ def check_fixed_hands(hands: Any, field: str = "fixed_hands") -> int:
             max=FIXED_HANDS_MAX,
         )
     return hands
+
+
+def check_night_rounds(rounds: Any, field: str = "rounds") -> int:
+    """A night's number of rounds (RuleError otherwise)."""
+    if (
+        isinstance(rounds, bool)
+        or not isinstance(rounds, int)
+        or not 1 <= rounds <= NIGHT_ROUNDS_MAX
+    ):
+        raise RuleError(
+            field, N_("must be a number of rounds from 1 to {max}"), max=NIGHT_ROUNDS_MAX
+        )
+    return rounds
+
+
+def check_night_players(count: int, field: str = "players") -> None:
+    """A night seats 3 players at least (one table of three), and the most a club has."""
+    if not 3 <= count <= NIGHT_PLAYERS_MAX:
+        raise RuleError(field, N_("a night has 3 to {max} players"), max=NIGHT_PLAYERS_MAX)
 
 
 def check_side_count(count: int, field: str = "sides") -> None:

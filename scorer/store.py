@@ -399,6 +399,11 @@ def delete_game(db: sqlite_utils.Database, game_id: str) -> None:
     """The game and everything of it, its place in a club too."""
     with transaction(db):
         version_of(db, game_id)  # NotFound
-        for table in ("hands", "idempotency_keys", "creation_keys", "sides", "club_games"):
-            db.execute(f"delete from {table} where game_id = ?", [game_id])  # noqa: S608
-        db.execute("delete from games where id = ?", [game_id])
+        delete_game_rows(db, game_id)
+
+
+def delete_game_rows(db: sqlite_utils.Database, game_id: str) -> None:
+    """Every row of a game (inside the caller's transaction): a redrawn night's table too."""
+    for table in ("hands", "idempotency_keys", "creation_keys", "sides", "club_games"):
+        db.execute(f"delete from {table} where game_id = ?", [game_id])  # noqa: S608
+    db.execute("delete from games where id = ?", [game_id])
