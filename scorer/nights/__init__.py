@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from flask import Flask
 
-from scorer.nights import api, store
+from scorer.nights import api, pages, store
 
 
 def init_app(app: Flask) -> None:
     """The nights' migrations (after the store's), and their routes."""
     store.prepare(app.config["DATABASE"])
     app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)

@@ -50,13 +50,20 @@ class NightView:
     @property
     def etag(self) -> str:
         """The night's version and every table game's: a hand recorded changes the tag."""
+        return f"night-{self.night.id}.{self.night.version}.{self._digest()}"
+
+    @property
+    def watch_etag(self) -> str:
+        """The same for the wall's address, naming only the wall (never the night's id)."""
+        return f"wall-{self.night.watch_id}.{self.night.version}.{self._digest()}"
+
+    def _digest(self) -> str:
         versions = ",".join(
             f"{t.game_id}.{t.game.version if t.game else 0}"
             for tables in self.rounds
             for t in tables
         )
-        digest = hashlib.sha256(versions.encode()).hexdigest()[:16]
-        return f"night-{self.night.id}.{self.night.version}.{digest}"
+        return hashlib.sha256(versions.encode()).hexdigest()[:16]
 
     @property
     def current_round_started(self) -> bool:
