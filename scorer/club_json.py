@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.club_games import ClubView
+from scorer.ratings import Rating
 from scorer.stats import Comeback, HandRef, Records, Standing
 
 
@@ -33,7 +34,19 @@ def comeback_json(comeback: Comeback | None) -> dict[str, Any] | None:
     }
 
 
-def standing_json(standing: Standing) -> dict[str, Any]:
+def rating_json(rating: Rating | None) -> dict[str, Any] | None:
+    """A rating with its uncertainty (None before a player's first finished game)."""
+    if rating is None:
+        return None
+    return {
+        "mu": round(rating.mu, 3),
+        "sigma": round(rating.sigma, 3),
+        "ordinal": round(rating.ordinal, 3),
+        "games": rating.games,
+    }
+
+
+def standing_json(standing: Standing, rating: Rating | None = None) -> dict[str, Any]:
     return {
         "name": standing.name,
         "players": list(standing.players),
@@ -53,6 +66,7 @@ def standing_json(standing: Standing) -> dict[str, Any]:
         "best_hand": hand_json(standing.best_hand),
         "biggest_comeback": comeback_json(standing.comeback),
         "streak": standing.streak,
+        "rating": rating_json(rating),
     }
 
 
@@ -72,6 +86,7 @@ def empty_standing(name: str) -> Standing:
 def club_json(view: ClubView) -> dict[str, Any]:
     stats = view.stats
     by_name = {standing.name: standing for standing in stats.players}
+    ratings = stats.ratings.current
     return {
         "id": view.club.id,
         "name": view.club.name,
@@ -79,11 +94,12 @@ def club_json(view: ClubView) -> dict[str, Any]:
         "version": view.club.version,
         "created_at": view.club.created_at,
         "players": [
-            standing_json(by_name.get(name) or empty_standing(name)) for name in view.club.players
+            standing_json(by_name.get(name) or empty_standing(name), ratings.get(name))
+            for name in view.club.players
         ],
         "games": list(view.club.game_ids),
         "standings": {
-            "players": [standing_json(s) for s in stats.players],
+            "players": [standing_json(s, ratings.get(s.name)) for s in stats.players],
             "partnerships": [standing_json(s) for s in stats.partnerships],
             "head_to_head": [
                 {

@@ -89,7 +89,11 @@ def get_night(night_id: str) -> Response:
 def draw_round(night_id: str) -> Response:
     view = load_view(night_id)
     night = nights.draw_next_round(
-        get_db(), night_id, version=required_version(view), table_name=table_name
+        get_db(),
+        night_id,
+        version=required_version(view),
+        table_name=table_name,
+        ratings=view.ratings,
     )
     response = night_response(night_view(get_db(), night), 201)
     response.headers["Location"] = f"/api/nights/{night_id}"
@@ -100,7 +104,11 @@ def draw_round(night_id: str) -> Response:
 def redraw_round(night_id: str) -> Response:
     view = load_view(night_id)
     night = nights.redraw_round(
-        get_db(), night_id, version=required_version(view), table_name=table_name
+        get_db(),
+        night_id,
+        version=required_version(view),
+        table_name=table_name,
+        ratings=view.ratings,
     )
     return night_response(night_view(get_db(), night))
 

@@ -196,11 +196,13 @@ def _act(night_id: str, action: Any, message: str, *args: Any) -> Page:
 
 
 def _draw(db: Any, night_id: str, *, version: int | None) -> None:
-    nights.draw_next_round(db, night_id, version=version, table_name=table_name)
+    ratings = load_view(night_id).ratings
+    nights.draw_next_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
 
 
 def _redraw(db: Any, night_id: str, *, version: int | None) -> None:
-    nights.redraw_round(db, night_id, version=version, table_name=table_name)
+    ratings = load_view(night_id).ratings
+    nights.redraw_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
 
 
 @bp.post("/nights/<night_id>/draw")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,7 @@ from scorer.errors import N_, GameFinished
 from scorer.game import Side
 from scorer.idempotency import digest
 from scorer.limits import NIGHT_PLAYERS_MAX, default_side_name, same_name
+from scorer.ratings import Rating
 
 migrations = sqlite_utils.Migrations("scorer.nights")
 
@@ -382,7 +383,7 @@ def draw_next_round(
     *,
     version: int | None,
     table_name: Any,
-    ratings: dict[str, float] | None = None,
+    ratings: Mapping[str, Rating] | None = None,
 ) -> NightRecord:
     """Draw the next round and make its tables' games, all or nothing.
 
@@ -411,7 +412,7 @@ def redraw_round(
     *,
     version: int | None,
     table_name: Any,
-    ratings: dict[str, float] | None = None,
+    ratings: Mapping[str, Rating] | None = None,
 ) -> NightRecord:
     """Draw the last round again, its tables' games removed; refused once a hand is recorded."""
     with transaction(db):
@@ -449,7 +450,7 @@ def _draw(
     night: NightRecord,
     history: tuple[Round, ...],
     attempt: int,
-    ratings: dict[str, float] | None,
+    ratings: Mapping[str, Rating] | None,
 ) -> Round:
     settings = night.settings
     return draw_round(
@@ -458,7 +459,8 @@ def _draw(
         seed=night.seed,
         mode=settings.draw,  # type: ignore[arg-type]
         odd=settings.odd,  # type: ignore[arg-type]
-        ratings=ratings,
+        # The balanced draw evens out the skills (mu) of those the club has rated.
+        ratings={name: rating.mu for name, rating in (ratings or {}).items()},
         attempt=attempt,
     )
 

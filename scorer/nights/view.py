@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import sqlite_utils
 
 from scorer import store, watch
 from scorer.cache import replayed_game
+from scorer.club_board import board_cache, club_board
+from scorer.club_json import rating_json
+from scorer.clubs import ClubNotFound
 from scorer.errors import RuleError
 from scorer.leaderboard import Standing, TableResult, standings
 from scorer.nights.store import NightRecord
+from scorer.ratings import Rating, Ratings
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,7 @@ class NightView:
     night: NightRecord
     rounds: tuple[tuple[TableView, ...], ...]
     standings: tuple[Standing, ...]
+    ratings: dict[str, Rating]  # the club's, from every finished game (the night's too)
 
     @property
     def etag(self) -> str:
@@ -69,6 +75,15 @@ class NightView:
     def current_round_started(self) -> bool:
         """A hand is recorded at a table of the last round drawn (no redraw then)."""
         return bool(self.rounds) and any(t.hands for t in self.rounds[-1])
+
+
+def club_ratings(db: sqlite_utils.Database, club_id: str) -> Ratings:
+    """The club's ratings, from its board (cached per version of its games)."""
+    try:
+        board = club_board(db, club_id, str(datetime.now(UTC).year), cache=board_cache())
+    except ClubNotFound:
+        return Ratings({}, {})
+    return board.stats.ratings
 
 
 def night_view(db: sqlite_utils.Database, night: NightRecord) -> NightView:
@@ -103,7 +118,8 @@ def night_view(db: sqlite_utils.Database, night: NightRecord) -> NightView:
     ]
     ranking = night.settings.ranking
     lines = standings(night.players, results, ranking)  # type: ignore[arg-type]
-    return NightView(night, tuple(rounds), tuple(lines))
+    ratings = club_ratings(db, night.club_id).current
+    return NightView(night, tuple(rounds), tuple(lines), ratings)
 
 
 def _table_json(table: TableView, *, public: bool) -> dict[str, Any]:
@@ -148,7 +164,7 @@ def night_json(view: NightView, *, public: bool = False) -> dict[str, Any]:
                 "rounds": line.rounds,
                 "wins": line.wins,
                 "points": line.points,
-                "rating": None,
+                "rating": rating_json(view.ratings.get(line.player)),
             }
             for line in view.standings
         ],
