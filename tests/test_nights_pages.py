@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pdfplumber
 from flask.testing import FlaskClient
 
 EIGHT = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
@@ -122,3 +123,40 @@ def test_the_wall_shows_only_the_leaderboard(client):
     assert again.status_code == 304
     assert client.get("/nights/watch/nope").status_code == 404
     assert client.get("/nights/nope").status_code == 404
+
+
+def read_pdf(data: bytes, tmp_path) -> tuple[str, Any]:
+    path = tmp_path / "night.pdf"
+    path.write_bytes(data)
+    with pdfplumber.open(path) as document:
+        page = document.pages[0]
+        return "\n".join(p.extract_text() or "" for p in document.pages), len(page.lines) + len(
+            page.curves
+        ) + len(page.rects)
+
+
+def test_the_seating_slips_and_the_standings_print(client, tmp_path):
+    url = new_night(client, new_club(client))
+    night_id = url.rsplit("/", 1)[-1]
+    assert client.get(f"{url}/seating.pdf").status_code == 400  # no round yet
+    client.post(f"{url}/draw", data={"version": "1"})
+    night = client.get(f"/api/nights/{night_id}").json
+    tables = night["rounds"][0]["tables"]
+    response = client.get(f"{url}/seating.pdf")
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    text, rects = read_pdf(response.data, tmp_path)
+    assert "Round 1" in text and "Table 1" in text and "Table 2" in text
+    for table in tables:
+        assert f"/games/{table['game']}" in text.replace("\n", "")
+        for side in table["sides"]:
+            assert " & ".join(side["players"]) in text
+    assert rects > 100  # two QR codes drawn as vector modules
+    game = tables[0]["game"]
+    client.post(f"/api/games/{game}/hands", json={"sides": [{"meld_points": 300}, {}]})
+    text, _ = read_pdf(client.get(f"{url}/standings.pdf").data, tmp_path)
+    assert "Standings of the night" in text
+    winners = tables[0]["sides"][0]["players"]
+    lines = [line for line in text.splitlines() if line.startswith("1 ")]
+    assert sorted(line.split()[1] for line in lines) == sorted(winners)
+    # A round of two hands after one: the points count already, the round not yet.
+    assert all(" 0 0 300 " in f"{line} " for line in lines) and len(lines) == 2

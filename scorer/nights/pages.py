@@ -8,14 +8,17 @@ second organiser's tap on "Draw" finds the round already drawn and draws nothing
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import format_date
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorer import clubs
+from scorer import clubs, pdf
 from scorer.db import get_db
+from scorer.display import points
 from scorer.draw import shapes_for
 from scorer.errors import RuleError
 from scorer.failures import status_of
@@ -27,6 +30,8 @@ from scorer.nights.api import table_name
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.pages.common import Page
+from scorer.phones import absolute_url
+from scorer.qr import qr_svg
 
 bp = Blueprint("nights_pages", __name__)
 
@@ -228,6 +233,48 @@ def add_player(night_id: str) -> Page:
         _("%(name)s joins the night from the next round.", name=clean),
         clean,
     )
+
+
+# --- prints ----------------------------------------------------------------------------------
+
+
+@bp.get("/nights/<night_id>/seating.pdf")
+def seating_pdf(night_id: str) -> Response:
+    """The last round's seating: a slip per table with its game's QR code and address."""
+    view = load_view(night_id)
+    if not view.rounds:
+        abort(pdf.refused("round", _("no round is drawn yet")))
+    past = view.night.rounds[-1]
+    slips = []
+    for table in view.rounds[-1]:
+        url = absolute_url(f"/games/{table.game_id}")
+        slips.append({"table": table, "url": url, "qr": qr_svg(url)})
+    html = render_template(
+        "pdf/night_seating.html",
+        number=past.number,
+        bye=past.bye,
+        slips=slips,
+        page_size=pdf.paper_size(),
+        page_counter=pdf.page_counter_css(),
+    )
+    return pdf.pdf_response(pdf.render_pdf(html), f"night-round-{past.number}.pdf")
+
+
+@bp.get("/nights/<night_id>/standings.pdf")
+def standings_pdf(night_id: str) -> Response:
+    """The night's standings, with each player's rating."""
+    view = load_view(night_id)
+    day = date.fromisoformat(view.night.created_at[:10])
+    html = render_template(
+        "pdf/night_standings.html",
+        view=view,
+        night=view.night,
+        day=format_date(day, format="long"),
+        points=points,
+        page_size=pdf.paper_size(),
+        page_counter=pdf.page_counter_css(),
+    )
+    return pdf.pdf_response(pdf.render_pdf(html), f"night-{view.night.created_at[:10]}.pdf")
 
 
 # --- the wall --------------------------------------------------------------------------------
