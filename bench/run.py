@@ -17,6 +17,7 @@ from bench import (
     live,
     locks,
     memory,
+    nights,
     report,
     sheet,
     weight,
@@ -41,6 +42,7 @@ def sections() -> list[tuple[int, str, Runner]]:
         (8, "Club page", clubs.run),
         (9, "Phones at the table", live.run),
         (10, "Write locks", locks.run),
+        (11, "Club nights", nights.run),
     ]
 
 
