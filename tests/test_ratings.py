@@ -117,3 +117,13 @@ def test_ratings_move_after_a_night(client):
     }
     assert all(after[p]["mu"] > 25 for p in winners)
     assert all(after[p]["mu"] < 25 for p in [*AB, *CD] if p not in winners)
+
+
+def test_the_club_page_charts_each_rating_with_its_band(client):
+    club_id = client.post("/api/clubs", json={"name": "C", "players": [*AB, *CD, "Eve"]}).json["id"]
+    play_club_game(client, club_id, (AB, CD), 200, 100)
+    play_club_game(client, club_id, (("Ann", "Cy"), ("Bob", "Di")), 100, 200)
+    page = client.get(f"/clubs/{club_id}").get_data(as_text=True)
+    assert "Ratings over time" in page
+    assert page.count('<polygon class="band') == 4  # Eve has no finished game: no chart
+    assert "Ann: a rating of" in page

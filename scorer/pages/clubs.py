@@ -17,7 +17,7 @@ from werkzeug.wrappers import Response
 
 from scorer import clubs
 from scorer.club_board import ClubBoard, board_cache, club_board
-from scorer.club_charts import charts
+from scorer.club_charts import charts, rating_charts
 from scorer.db import get_db
 from scorer.errors import RuleError
 from scorer.forms import profile_choices, target_choices
@@ -130,6 +130,7 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             meetings={(h.player, h.opponent): h for h in head},
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
+            rating_charts=rating_charts(board.stats.ratings.history, board.club.players),
             games=list(reversed(board.games)),
             rate=rate,
             per_hand=per_hand,

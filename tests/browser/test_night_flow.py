@@ -85,3 +85,10 @@ def test_a_night_of_eight_at_360(make_page, live_server, tmp_path):
     expect(wall.locator(".table-progress").first).to_contain_text("won")
     no_sideways_scroll(wall)
     wall.screenshot(path=str(tmp_path / "wall.png"), full_page=True)
+    # Each player's rating moved with the night: the club shows it, and its history.
+    organiser.goto(f"{live_server}/clubs/{club_id}")
+    expect(organiser.locator("#ratings-title")).to_have_text("Ratings over time")
+    expect(organiser.locator(".rating-chart")).to_have_count(8)
+    no_sideways_scroll(organiser)
+    organiser.locator("#ratings-title").scroll_into_view_if_needed()
+    organiser.screenshot(path=str(tmp_path / "ratings.png"))
