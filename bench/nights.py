@@ -9,10 +9,10 @@ from bench import fixtures
 from bench.context import Bench
 from bench.measure import Row, Section, fmt_time, median_of, sample
 from scorer import clubs, store
-from scorer.draw import Round, draw_round
-from scorer.leaderboard import TableResult, standings
+from scorer.core.draw import Round, draw_round
+from scorer.core.leaderboard import TableResult, standings
+from scorer.core.ratings import RatedGame, rate
 from scorer.nights import store as nights
-from scorer.ratings import RatedGame, rate
 
 GOAL = 0.1  # seconds, the goal for a draw and for a leaderboard
 PLAYERS = [f"Player {k:02}" for k in range(40)]

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.draw import Round, draw_round, shapes_for
-from scorer.errors import RuleError
+from scorer.core.draw import Round, draw_round, shapes_for
+from scorer.core.errors import RuleError
 
 
 def names(count: int) -> list[str]:

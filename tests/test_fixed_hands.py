@@ -10,9 +10,9 @@ import pytest
 from flask.testing import FlaskClient
 from test_game import ANN_BOB, CY_DI, exact
 
-from scorer.errors import RuleError
-from scorer.game import add_hand, correct, make_table, play, remove, winner
-from scorer.rules import get_profile, with_fixed_hands
+from scorer.core.errors import RuleError
+from scorer.core.game import add_hand, correct, make_table, play, remove, winner
+from scorer.core.rules import get_profile, with_fixed_hands
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.leaderboard import TableResult, margins, standings
+from scorer.core.leaderboard import TableResult, margins, standings
 
 ANN_BOB, CY_DI = ("Ann", "Bob"), ("Cy", "Di")
 EVE_FAY, GUS_HAL = ("Eve", "Fay"), ("Gus", "Hal")

@@ -7,7 +7,7 @@ import pytest
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
-from scorer.ratings import RatedGame, places, rate
+from scorer.core.ratings import RatedGame, places, rate
 
 AB, CD = ("Ann", "Bob"), ("Cy", "Di")
 

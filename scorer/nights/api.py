@@ -12,15 +12,15 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext as _
 
-from scorer import clubs
-from scorer.api import idempotency_key, json_body
-from scorer.db import get_db
-from scorer.errors import N_
+from scorer.core.errors import N_
 from scorer.nights import store as nights
 from scorer.nights.payloads import parse_name, parse_night
 from scorer.nights.view import NightView, night_json, night_view
-from scorer.payloads import PreconditionRequired
-from scorer.records import NotFound
+from scorer.store import clubs
+from scorer.store.db import get_db
+from scorer.store.payloads import PreconditionRequired
+from scorer.store.records import NotFound
+from scorer.web.http import idempotency_key, json_body
 
 bp = Blueprint("nights_api", __name__, url_prefix="/api")
 

@@ -16,22 +16,23 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorer import clubs, pdf
-from scorer.db import get_db
-from scorer.display import points
-from scorer.draw import shapes_for
-from scorer.errors import RuleError
-from scorer.failures import status_of
-from scorer.forms import is_index, target_choices
-from scorer.i18n import error_text
-from scorer.limits import check_club_name
+from scorer.core.draw import shapes_for
+from scorer.core.errors import RuleError
+from scorer.core.limits import check_club_name
 from scorer.nights import store as nights
 from scorer.nights.api import table_name
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView, night_json, night_view
-from scorer.pages.common import Page
-from scorer.phones import absolute_url
 from scorer.qr import qr_svg
+from scorer.sheets import pdf
+from scorer.store import clubs
+from scorer.store.db import get_db
+from scorer.web.display import points
+from scorer.web.failures import status_of
+from scorer.web.forms import is_index, target_choices
+from scorer.web.i18n import error_text
+from scorer.web.pages import Page
+from scorer.web.phones import absolute_url
 
 bp = Blueprint("nights_pages", __name__)
 

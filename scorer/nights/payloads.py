@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.draw import MODES, ODD_CHOICES
-from scorer.errors import N_, RuleError
-from scorer.leaderboard import RANKINGS
-from scorer.limits import (
+from scorer.core.draw import MODES, ODD_CHOICES
+from scorer.core.errors import N_, RuleError
+from scorer.core.leaderboard import RANKINGS
+from scorer.core.limits import (
     check_club_name,
     check_fixed_hands,
     check_night_players,
@@ -16,7 +16,7 @@ from scorer.limits import (
     same_name,
 )
 from scorer.nights.store import NightSettings
-from scorer.payloads import PayloadError
+from scorer.store.payloads import PayloadError
 
 NIGHT_FIELDS = frozenset({"players", "rounds", "round", "draw", "ranking", "odd"})
 ROUND_FIELDS = frozenset({"fixed_hands", "target"})

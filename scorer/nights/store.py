@@ -19,15 +19,15 @@ from typing import Any
 import sqlite_utils
 
 from scorer import store
-from scorer.club_games import link_game
-from scorer.clubs import ClubNotFound, _join_roster, _read_club, _touch, check_room_for_games
-from scorer.db import connect, snapshot, transaction
-from scorer.draw import DrawnTable, Round, draw_round
-from scorer.errors import N_, GameFinished
-from scorer.game import Side
-from scorer.idempotency import digest
-from scorer.limits import NIGHT_PLAYERS_MAX, default_side_name, same_name
-from scorer.ratings import Rating
+from scorer.core.draw import DrawnTable, Round, draw_round
+from scorer.core.errors import N_, GameFinished
+from scorer.core.game import Side
+from scorer.core.limits import NIGHT_PLAYERS_MAX, default_side_name, same_name
+from scorer.core.ratings import Rating
+from scorer.store.club_games import link_game
+from scorer.store.clubs import ClubNotFound, _join_roster, _read_club, _touch, check_room_for_games
+from scorer.store.db import connect, snapshot, transaction
+from scorer.store.idempotency import digest
 
 migrations = sqlite_utils.Migrations("scorer.nights")
 
@@ -135,6 +135,7 @@ class NightTable:
     position: int
     game_id: str
     drawn: DrawnTable
+    watch_id: str  # the game's read-only address (table watch_ids)
 
 
 @dataclass(frozen=True)
@@ -218,13 +219,14 @@ def _read_night(db: sqlite_utils.Database, night_id: str) -> NightRecord:
     )
     sides: dict[str, list[tuple[str, ...]]] = {}
     profiles: dict[str, str] = {}
-    tables: dict[int, list[tuple[int, str]]] = {}
+    tables: dict[int, list[tuple[int, str, str]]] = {}
     for r in db.query(
-        "select t.round, t.position, t.game_id, g.profile from night_tables t "
-        "join games g on g.id = t.game_id where t.night_id = ? order by t.round, t.position",
+        "select t.round, t.position, t.game_id, g.profile, w.watch_id from night_tables t "
+        "join games g on g.id = t.game_id join watch_ids w on w.game_id = t.game_id "
+        "where t.night_id = ? order by t.round, t.position",
         [night_id],
     ):
-        tables.setdefault(r["round"], []).append((r["position"], r["game_id"]))
+        tables.setdefault(r["round"], []).append((r["position"], r["game_id"], r["watch_id"]))
         profiles[r["game_id"]] = r["profile"]
     for r in db.query(
         "select s.game_id, s.players from sides s join night_tables t on t.game_id = s.game_id "
@@ -236,8 +238,13 @@ def _read_night(db: sqlite_utils.Database, night_id: str) -> NightRecord:
         NightRound(
             number=r["number"],
             tables=tuple(
-                NightTable(position, game_id, DrawnTable(profiles[game_id], tuple(sides[game_id])))
-                for position, game_id in tables.get(r["number"], [])
+                NightTable(
+                    position,
+                    game_id,
+                    DrawnTable(profiles[game_id], tuple(sides[game_id])),
+                    watch_id,
+                )
+                for position, game_id, watch_id in tables.get(r["number"], [])
             ),
             bye=tuple(json.loads(r["bye"])),
             attempt=r["attempt"],

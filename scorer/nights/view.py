@@ -11,15 +11,14 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import store, watch
-from scorer.cache import replayed_game
-from scorer.club_board import board_cache, club_board
-from scorer.club_json import rating_json
-from scorer.clubs import ClubNotFound
-from scorer.errors import RuleError
-from scorer.leaderboard import Standing, TableResult, standings
+from scorer import store
+from scorer.core.errors import RuleError
+from scorer.core.leaderboard import Standing, TableResult, standings
+from scorer.core.ratings import Rating, Ratings, rating_json
 from scorer.nights.store import NightRecord
-from scorer.ratings import Rating, Ratings
+from scorer.store.cache import replayed_game
+from scorer.store.club_board import board_cache, club_board
+from scorer.store.clubs import ClubNotFound
 
 
 @dataclass(frozen=True)
@@ -105,7 +104,7 @@ def night_view(db: sqlite_utils.Database, night: NightRecord) -> NightView:
                     past.number,
                     table.position,
                     table.game_id,
-                    watch.watch_id_of(db, table.game_id),
+                    table.watch_id,
                     sides,
                     game,
                 )
