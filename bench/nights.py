@@ -8,11 +8,12 @@ import random
 from bench import fixtures
 from bench.context import Bench
 from bench.measure import Row, Section, fmt_time, median_of, sample
-from scorer import clubs, store
+from scorer import store
 from scorer.core.draw import Round, draw_round
 from scorer.core.leaderboard import TableResult, standings
 from scorer.core.ratings import RatedGame, rate
 from scorer.nights import store as nights
+from scorer.store import clubs
 
 GOAL = 0.1  # seconds, the goal for a draw and for a leaderboard
 PLAYERS = [f"Player {k:02}" for k in range(40)]
