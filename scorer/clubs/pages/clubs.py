@@ -15,7 +15,7 @@ from flask_babel import format_decimal, format_percent, get_locale, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorer.clubs.charts import charts
+from scorer.clubs.charts import charts, rating_charts
 from scorer.core.errors import RuleError
 from scorer.core.stats import Standing
 from scorer.qr import qr_svg
@@ -107,6 +107,7 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             meetings={(h.player, h.opponent): h for h in head},
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
+            rating_charts=rating_charts(board.stats.ratings.history, board.club.players),
             games=newest_first[first : first + GAMES_PER_PAGE],
             page=page,
             pages=pages,
