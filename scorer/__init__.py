@@ -72,6 +72,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # answered late must never put back an older session (and lose a form's CSRF token).
         SESSION_REFRESH_EACH_REQUEST=False,
         COMPRESS_ALGORITHM=["gzip"],  # every browser takes it
+        # Each route answers its own conditional requests (scorer.http), on the tag it gave,
+        # before compression: Flask-Compress's second look would compare a suffixed one.
+        COMPRESS_EVALUATE_CONDITIONAL_REQUEST=False,
     )
     app.config.from_mapping(config)
     app.config["INSTANCE_PATH"] = app.instance_path
@@ -89,6 +92,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         display,
         edge,
         failures,
+        http,
         i18n,
         livecheck,
         pages,
@@ -100,7 +104,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
 
     db.init_app(app)
-    # First registered, so it runs last: it compresses what the other hooks produced.
+    # Hooks run in reverse order of registration: compression runs after every other hook,
+    # then keep_tag puts back the tag the route gave (one tag per version, any encoding).
+    app.after_request(http.keep_tag)
     compress.init_app(app)
     app.after_request(read_static_whole)
     edge.init_app(app)

@@ -8,24 +8,30 @@ importing one take an optional Idempotency-Key: a retry is answered with the fir
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from scorer import rematch, store, watch
-from scorer.cache import app_cache, keep
+from scorer.cache import keep
 from scorer.db import get_db
 from scorer.errors import N_, GameFinished, ScorerError
 from scorer.failures import load_game
 from scorer.hands import Hand
-from scorer.livecheck import game_etag
+from scorer.http import (
+    game_etag,
+    game_response,
+    is_current,
+    json_body,
+    not_modified,
+    tagged,
+    version_expected,
+)
 from scorer.payloads import (
     PayloadError,
     PreconditionRequired,
     game_to_export,
-    game_to_json,
     parse_confirm,
     parse_export,
     parse_game,
@@ -39,39 +45,10 @@ IDEMPOTENCY_HEADER = "Idempotency-Key"
 _KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
 # An import carries a whole game, so it may be larger than any other request.
 IMPORT_MAX_BYTES = 1024 * 1024
-# Game bodies kept per worker: a game at the cap on hands is about 600 KB of JSON.
-GAME_BODIES = 16
-
-
-def json_body() -> Any:
-    """The request's JSON; 400 unless the body is application/json and parses."""
-    if not request.is_json:
-        raise PayloadError(None, N_("send the body as application/json"))
-    raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
-        raise PayloadError(None, N_("the body is not valid JSON")) from None
 
 
 def etag_of(record: store.GameRecord | store.StoredGame) -> str:
     return game_etag(record.id, record.version)
-
-
-def game_response(record: store.GameRecord, status: int = 200) -> Response:
-    body = app_cache("game_json", GAME_BODIES).get_or_make(
-        (record.id, record.version), lambda: _game_body(record)
-    )
-    response = current_app.response_class(body, status=status, mimetype="application/json")
-    response.set_etag(etag_of(record))
-    response.headers["Cache-Control"] = "no-cache"  # always revalidate: scores change
-    return response
-
-
-def _game_body(record: store.GameRecord) -> bytes:
-    """The game's JSON once per version: a write's answer serves the reads that follow it."""
-    # Every game answer names its watch address, so a write's answer equals the next GET.
-    return jsonify({**game_to_json(record), "watch_url": watch.watch_url(record.id)}).get_data()
 
 
 def _load(game_id: str) -> store.GameRecord:
@@ -103,11 +80,8 @@ def expected_version(record: store.GameRecord) -> int | None:
     A tag that is not this game's current one (an old one, another game's, a made-up one)
     expects version 0, which no game has, so the store refuses the write as stale.
     """
-    if "If-Match" not in request.headers:
-        return None
-    if request.if_match.star_tag or etag_of(record) in request.if_match.as_set():
-        return record.version  # the store checks it again inside its transaction
-    return 0
+    # The store checks the version again inside its transaction.
+    return version_expected(etag_of(record), record.version)
 
 
 def idempotency_key() -> str | None:
@@ -125,9 +99,7 @@ def _hand_from_body() -> Hand:
 
 def created(game_id: str) -> Response:
     """A new game (or, for a retry with the same key, the one the first request made)."""
-    response = game_response(_load(game_id), 201)
-    response.headers["Location"] = f"/api/games/{game_id}"
-    return response
+    return game_response(_load(game_id), 201, created=True)
 
 
 @bp.post("/games")
@@ -142,11 +114,8 @@ def get_game(game_id: str) -> Response:
     # it gets here; this is the same answer for what that skips (a HEAD, a request racing a
     # write): one indexed read, no replay.
     version = watch.current_version(game_id)
-    if version is not None and game_etag(game_id, version) in request.if_none_match:
-        response = Response(status=304)
-        response.set_etag(game_etag(game_id, version))
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+    if version is not None and is_current(game_etag(game_id, version)):
+        return not_modified(game_etag(game_id, version))
     return game_response(_load(game_id))
 
 
@@ -237,23 +206,20 @@ def export_game(game_id: str) -> Response:
     # From the stored inputs, without replaying them: a game that no longer replays under
     # the current rules can still be saved (and fixed, and imported back).
     game = store.load_inputs(get_db(), game_id)
-    response = jsonify(game_to_export(game))
-    response.set_etag(etag_of(game))
+    response = tagged(jsonify(game_to_export(game)), etag_of(game))
     response.headers["Content-Disposition"] = f'attachment; filename="game-{game.id}.json"'
     return response
 
 
 @bp.post("/games/import")
 def import_game() -> Response:
-    request.max_content_length = IMPORT_MAX_BYTES
     key = idempotency_key()
-    return created(store.import_game(get_db(), **parse_export(json_body()), idempotency_key=key))
+    body = json_body(IMPORT_MAX_BYTES)
+    return created(store.import_game(get_db(), **parse_export(body), idempotency_key=key))
 
 
 @bp.post("/games/<game_id>/again")
 def play_again(game_id: str) -> Response:
     """A new game with the same sides, rules and target, the deal moved on: 201 + Location."""
     new_id = rematch.play_again(get_db(), load_game(game_id))
-    response = game_response(load_game(new_id), 201)
-    response.headers["Location"] = f"/api/games/{new_id}"
-    return response
+    return game_response(load_game(new_id), 201, created=True)

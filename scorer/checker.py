@@ -6,14 +6,14 @@ repeats its few rules in the browser so the verdict follows each tap.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from scorer import store
 from scorer.db import get_db
 from scorer.errors import N_, RuleError
+from scorer.http import json_body
 from scorer.i18n import error_text
 from scorer.meld import (
     MeldCheck,
@@ -164,12 +164,7 @@ def check_json(check: MeldCheck) -> dict[str, Any]:
 @bp.post("/api/opening-meld")
 def opening_meld_api() -> Response:
     """Do these melds reach this minimum? Refused melds are named and not counted."""
-    if not request.is_json:
-        raise BadRequest(RuleError(None, N_("send the body as application/json")))
-    try:
-        body = json.loads(request.get_data(cache=True))
-    except (ValueError, RecursionError):
-        raise BadRequest(RuleError(None, N_("the body is not valid JSON"))) from None
+    body = json_body()
     try:
         check = check_from_json(body)
     except RuleError as error:

@@ -75,6 +75,11 @@ def _object(
     return value
 
 
+def fields_of(value: Any, allowed: frozenset[str]) -> dict[str, Any]:
+    """A request body that must be a JSON object of these fields only."""
+    return _object(value, None, allowed)
+
+
 def _int(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _type_error(field, N_("must be a whole number"))

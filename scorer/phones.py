@@ -10,6 +10,7 @@ from flask import Blueprint, Flask, Response, abort, current_app, request, send_
 
 from scorer import store
 from scorer.db import get_db
+from scorer.http import watch_url
 from scorer.network import public_base_url, split_host
 from scorer.qr import qr_svg
 
@@ -69,4 +70,4 @@ def init_app(app: Flask) -> None:
     if watch.bp.name not in app.blueprints:
         app.register_blueprint(watch.bp)
     # The scoreboard's "Add a phone": addresses another phone can open.
-    app.jinja_env.globals.update(phone_url=absolute_url, watch_url=watch.watch_url)
+    app.jinja_env.globals.update(phone_url=absolute_url, watch_url=watch_url)

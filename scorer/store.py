@@ -167,6 +167,12 @@ def insert_game(
     db["watch_ids"].insert({"watch_id": secrets.token_urlsafe(16), "game_id": game_id})
 
 
+def watch_id_of(db: sqlite_utils.Database, game_id: str) -> str:
+    """The game's watch id (made with the game, or by m006_watch_ids for older games)."""
+    row = db.execute("select watch_id from watch_ids where game_id = ?", [game_id]).fetchone()
+    return str(row[0])
+
+
 # --- writing: replay outside the lock, commit if nobody saved meanwhile -----------------------
 
 # A change: given the game as read, the state it makes (checked) and how to write its rows.

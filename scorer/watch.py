@@ -10,32 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlite_utils
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 from flask_babel import get_locale
 from markupsafe import Markup
 
 from scorer import livecheck, store
 from scorer.cache import app_cache
-from scorer.db import get_db
 from scorer.failures import load_game
-from scorer.livecheck import version_reader, watch_etag
+from scorer.http import is_current, not_modified, tagged, watch_etag
+from scorer.livecheck import version_reader
 from scorer.pages.board import board_context
 from scorer.payloads import game_to_json
 from scorer.phones import absolute_url, svg_response
 from scorer.qr import qr_svg
 
 bp = Blueprint("watch", __name__)
-
-
-def watch_id_of(db: sqlite_utils.Database, game_id: str) -> str:
-    """The game's watch id (made with the game, or by m006_watch_ids for older games)."""
-    row = db.execute("select watch_id from watch_ids where game_id = ?", [game_id]).fetchone()
-    return str(row[0])
-
-
-def watch_url(game_id: str) -> str:
-    return f"/watch/{watch_id_of(get_db(), game_id)}"
 
 
 def game_of(watch_id: str) -> str:
@@ -86,18 +75,15 @@ def watch(watch_id: str) -> Response | str:
         abort(404)
     etag = watch_etag(watch_id, version)
     as_json = wants_json()
-    if as_json and etag in request.if_none_match:
-        response = Response(status=304)
+    if as_json and is_current(etag):
+        response = not_modified(etag)
     else:
         record = load_game(game_id)
-        etag = watch_etag(watch_id, record.version)
         if as_json:
-            response = jsonify(watch_json(record))
+            response = tagged(jsonify(watch_json(record)), watch_etag(watch_id, record.version))
         else:
             response = Response(render_watch(record, watch_id), mimetype="text/html")
-    if as_json:
-        response.set_etag(etag)
-    response.headers["Cache-Control"] = "no-cache"
+            response.headers["Cache-Control"] = "no-cache"
     response.vary.add("Accept")  # one address, a page or JSON
     return response
 
