@@ -78,3 +78,21 @@ def test_workers_starting_together_on_a_fresh_database_all_come_up(tmp_path):
     finally:
         conn.close()
     assert sorted(applied) == sorted(set(applied)) and len(applied) >= 2
+
+
+def test_rate_limit_settings_are_read_from_the_environment(tmp_path):
+    """As the README documents them: a server started with them set obeys them."""
+    game = {"sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]}
+    one_worker = ["--workers", "1", "--worker-class", "sync", "--timeout", "120"]
+    answers = {}
+    for name, settings in {
+        "limited": {"RATELIMIT_CREATE_GAME": "2/hour"},
+        "off": {"RATELIMIT_CREATE_GAME": "1/hour", "RATELIMIT_ENABLED": "False"},
+    }.items():
+        env = server_env(tmp_path / name / "scorer.sqlite3", tmp_path / name)
+        env.update(settings)
+        port = free_port()
+        log = tmp_path / f"{name}.log"
+        with running(gunicorn_command(port, one_worker), env, port, log) as server:
+            answers[name] = [call("POST", f"{server.base}/api/games", game)[0] for _ in range(3)]
+    assert answers == {"limited": [201, 201, 429], "off": [201, 201, 201]}
