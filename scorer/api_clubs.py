@@ -23,7 +23,7 @@ from scorer.failures import load_game
 from scorer.http import game_response, is_current, json_body, not_modified, tagged, version_expected
 from scorer.i18n import error_text
 from scorer.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
-from scorer.payloads import PayloadError, fields_of, parse_game
+from scorer.payloads import PayloadError, fields_of, parse_game, parse_game_id
 
 bp = Blueprint("api_clubs", __name__, url_prefix="/api/clubs")
 
@@ -196,7 +196,10 @@ _GAME_FIELDS = ("name", "profile", "target", "first_dealer", "sides", "rules")
 def file_game(club_id: str) -> Response:
     club = _load(club_id)
     data = json_object(frozenset({"game", "players"}))
-    game_id = text_field(data, "game")
+    try:
+        game_id = parse_game_id(data.get("game"), "game")
+    except PayloadError as error:
+        refuse(error)
     _act(
         club_games.file_game,
         club_id,

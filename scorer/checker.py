@@ -24,6 +24,7 @@ from scorer.meld import (
     parse_rank,
     planned_meld,
 )
+from scorer.payloads import parse_game_id
 
 bp = Blueprint("checker", __name__)
 
@@ -130,9 +131,7 @@ def check_from_json(body: Any) -> MeldCheck:
     if "minimum" in body:
         minimum = parse_minimum(body["minimum"])
     elif "game" in body:
-        if not isinstance(body["game"], str):
-            raise RuleError("game", N_("must be a game's id"))
-        minimum = minimum_of_game(body["game"], body.get("side"))
+        minimum = minimum_of_game(parse_game_id(body["game"], "game"), body.get("side"))
     else:
         raise RuleError("minimum", N_("is required (or a game and a side)"))
     return check_opening(minimum, melds_from_json(body.get("melds")), options_from_json(body))
