@@ -8,6 +8,7 @@ importing one take an optional Idempotency-Key: a retry is answered with the fir
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Any
 
@@ -93,6 +94,20 @@ def idempotency_key() -> str | None:
     return key
 
 
+def creation_key() -> str | None:
+    """A new game's Idempotency-Key, scoped to the client that sent it.
+
+    The key is stored as a digest of the client's address (the one the rate limits count)
+    and the key: the same key replayed from elsewhere is another key, and never answers
+    with the first client's game. A hand's key needs no scope: it lives under its game,
+    whose address is the secret.
+    """
+    key = idempotency_key()
+    if key is None:
+        return None
+    return hashlib.sha256(f"{request.remote_addr}\n{key}".encode()).hexdigest()
+
+
 def _hand_from_body() -> Hand:
     return parse_hand(json_body())
 
@@ -104,7 +119,7 @@ def created(game_id: str) -> Response:
 
 @bp.post("/games")
 def create_game() -> Response:
-    key = idempotency_key()
+    key = creation_key()
     return created(store.create_game(get_db(), **parse_game(json_body()), idempotency_key=key))
 
 
@@ -213,7 +228,7 @@ def export_game(game_id: str) -> Response:
 
 @bp.post("/games/import")
 def import_game() -> Response:
-    key = idempotency_key()
+    key = creation_key()
     body = json_body(IMPORT_MAX_BYTES)
     return created(store.import_game(get_db(), **parse_export(body), idempotency_key=key))
 
