@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import secrets
 import sqlite3
 from collections.abc import Iterator
@@ -148,9 +150,36 @@ def connect(path: str | Path) -> sqlite_utils.Database:
     return db
 
 
+# The database and its -wal and -shm: readable by the server's user only. A game's id is its
+# write key, so a file others can read hands every game to anyone on the machine.
+FILE_MODE = 0o600
+
+
+def make_private(path: str | Path) -> None:
+    """Create the database file owner-only before SQLite does, or tighten an existing one.
+
+    SQLite gives its -wal, -shm and journal files the mode of the database file, so they
+    follow; an existing one is tightened too (a database made before this rule).
+    """
+    path = Path(path)
+    if str(path) == ":memory:" or str(path).startswith("file:"):
+        return
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
+    except FileExistsError:
+        pass
+    else:
+        os.close(fd)
+    for file in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+        with contextlib.suppress(FileNotFoundError):
+            if file.stat().st_mode & 0o077:
+                file.chmod(FILE_MODE)
+
+
 def prepare(path: str | Path) -> None:
     """Create the database file if needed and apply pending migrations (never drops data)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    make_private(path)
     db = connect(path)
     try:
         db.enable_wal()

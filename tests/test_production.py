@@ -17,7 +17,7 @@ from serving import (
     server_env,
 )
 
-from scorer import ROOT
+from scorer import ROOT, db
 
 SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
 
@@ -39,6 +39,11 @@ def test_the_app_starts_under_gunicorn_and_serves_the_home_page(tmp_path):
         assert status == 201 and headers["Location"] == f"/api/games/{game['id']}"
         status, missing, _ = call("GET", f"{server.base}/api/games/unknown")
         assert status == 404 and missing["error"]
+        # Owner-only, the database and what SQLite keeps beside it while it runs: a game's
+        # id is its write key.
+        files = [database.with_name(database.name + s) for s in ("", "-wal", "-shm")]
+        assert all(file.exists() for file in files)
+        assert {oct(stat.S_IMODE(file.stat().st_mode)) for file in files} == {oct(0o600)}
     # The database and a private secret key were made on first start, where they were asked.
     assert database.is_file()
     assert stat.S_IMODE((instance / "secret_key").stat().st_mode) == 0o600
@@ -96,3 +101,11 @@ def test_rate_limit_settings_are_read_from_the_environment(tmp_path):
         with running(gunicorn_command(port, one_worker), env, port, log) as server:
             answers[name] = [call("POST", f"{server.base}/api/games", game)[0] for _ in range(3)]
     assert answers == {"limited": [201, 201, 429], "off": [201, 201, 201]}
+
+
+def test_a_database_others_could_read_is_made_private(tmp_path):
+    database = tmp_path / "old.sqlite3"
+    sqlite3.connect(database).close()
+    database.chmod(0o644)  # made before the rule, or by hand
+    db.prepare(database)
+    assert stat.S_IMODE(database.stat().st_mode) == 0o600
