@@ -29,6 +29,7 @@ from scorer.http import (
     tagged,
     version_expected,
 )
+from scorer.limits import GAME_IMPORT_MAX_BYTES
 from scorer.payloads import (
     PayloadError,
     PreconditionRequired,
@@ -44,8 +45,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 # Visible ASCII only, and short: the key is stored with the game.
 _KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
-# An import carries a whole game, so it may be larger than any other request.
-IMPORT_MAX_BYTES = 1024 * 1024
 
 
 def etag_of(record: store.GameRecord | store.StoredGame) -> str:
@@ -229,7 +228,7 @@ def export_game(game_id: str) -> Response:
 @bp.post("/games/import")
 def import_game() -> Response:
     key = creation_key()
-    body = json_body(IMPORT_MAX_BYTES)
+    body = json_body(GAME_IMPORT_MAX_BYTES)
     return created(store.import_game(get_db(), **parse_export(body), idempotency_key=key))
 
 

@@ -21,6 +21,10 @@ MAX_HANDS_PER_GAME = 1000
 PLAYERS_PER_CLUB = 60
 GAMES_PER_CLUB = 2000
 CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
+# A game's import: a game at the cap on hands is about 600 KB of JSON.
+GAME_IMPORT_MAX_BYTES = 1024 * 1024
+# The largest body any address takes (scorer.edge reads a chunked body up to it).
+LARGEST_BODY = max(GAME_IMPORT_MAX_BYTES, CLUB_IMPORT_MAX_BYTES)
 # RULES.md §3: multiples of 500 from 1 000 to 20 000.
 TARGET_MIN = 1000
 TARGET_MAX = 20000
