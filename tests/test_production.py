@@ -109,3 +109,18 @@ def test_a_database_others_could_read_is_made_private(tmp_path):
     database.chmod(0o644)  # made before the rule, or by hand
     db.prepare(database)
     assert stat.S_IMODE(database.stat().st_mode) == 0o600
+
+
+def test_a_forged_host_never_reaches_a_served_link(tmp_path):
+    """Under gunicorn: links come from the address the request reached, not its Host."""
+    env = server_env(tmp_path / "scorer.sqlite3", tmp_path / "instance")
+    env["SCORER_LAN_ADDRESS"] = "192.168.77.5"  # what `make run` announces to the phones
+    port = free_port()
+    with running(gunicorn_command(port), env, port, tmp_path / "gunicorn.log") as server:
+        game = {"sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]}
+        _, created, _ = call("POST", f"{server.base}/api/games", game)
+        forged = {"Host": "evil.example:80"}
+        status, page, _ = call("GET", f"{server.base}/games/{created['id']}", headers=forged)
+        assert status == 200
+        assert "evil.example" not in page
+        assert f'href="http://192.168.77.5:{port}/games/{created["id"]}"' in page
