@@ -16,7 +16,7 @@ from werkzeug.datastructures import MultiDict
 from scorer import club_games, clubs, store
 from scorer.db import get_db
 from scorer.errors import N_, RuleError
-from scorer.forms import FORM_PLAYERS, FORM_SIDES, profile_choices, target_choices
+from scorer.forms import FORM_PLAYERS, FORM_SIDES, is_index, profile_choices, target_choices
 from scorer.game import Side
 from scorer.i18n import error_text
 from scorer.limits import check_game, check_name, check_target
@@ -80,7 +80,7 @@ def typed_target() -> int | None:
     target = request.form.get("target", "")
     if not target:
         return None
-    return check_target(int(target) if target.isascii() and target.isdigit() else target)
+    return check_target(int(target) if is_index(target) else target)
 
 
 def new_game_page(

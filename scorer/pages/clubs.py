@@ -20,7 +20,7 @@ from scorer.club_board import ClubBoard, board_cache, club_board
 from scorer.club_charts import charts
 from scorer.db import get_db
 from scorer.errors import RuleError
-from scorer.forms import profile_choices, target_choices
+from scorer.forms import is_index, profile_choices, target_choices
 from scorer.i18n import error_text
 from scorer.pages import bp
 from scorer.pages.common import Page
@@ -239,7 +239,8 @@ def new_club_form(status: int = 200, error: str | None = None, field: str = "") 
 def typed_settings() -> dict[str, Any]:
     settings: dict[str, Any] = {"profile": request.form.get("profile") or None}
     target = request.form.get("target", "")
-    settings["target"] = int(target) if target.isascii() and target.isdigit() else target or None
+    # Short ASCII digits only: int() of 5 000 digits raises (Python's conversion limit).
+    settings["target"] = int(target) if is_index(target) else target or None
     return settings
 
 
