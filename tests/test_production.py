@@ -17,7 +17,8 @@ from serving import (
     server_env,
 )
 
-from scorer import ROOT, db
+from scorer import ROOT
+from scorer.store import db
 
 SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
 
