@@ -72,7 +72,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # answered late must never put back an older session (and lose a form's CSRF token).
         SESSION_REFRESH_EACH_REQUEST=False,
         COMPRESS_ALGORITHM=["gzip"],  # every browser takes it
-        # Each route answers its own conditional requests (scorer.http), on the tag it gave,
+        # Each route answers its own conditional requests (scorer.web.http), on the tag it gave,
         # before compression: Flask-Compress's second look would compare a suffixed one.
         COMPRESS_EVALUATE_CONDITIONAL_REQUEST=False,
     )

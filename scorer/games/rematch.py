@@ -39,5 +39,5 @@ def play_again(db: sqlite_utils.Database, record: store.GameRecord) -> str:
 
 
 def again_key(game_id: str) -> str:
-    # Never a client's key: those are stored as hex digests (scorer.api.creation_key).
+    # Never a client's key: those are stored as hex digests (scorer.games.api.creation_key).
     return f"again:{game_id}"
