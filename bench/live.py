@@ -257,7 +257,9 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
     section.notes.append(
         f"gunicorn as `make run` serves ({' '.join(command_line())}) on 127.0.0.1; {CONNECTIONS} "
         f"closed-loop {CLIENTS[generator()]} on the same 2 cores; {rounds} run(s) of "
-        f"{seconds} s per kind, in alternation; a hand is recorded once, at the end."
+        f"{seconds} s per kind, in alternation; a hand is recorded once, at the end. Every "
+        "request asks for gzip and a check sends the tag a gzip answer carried, as a phone's "
+        "browser does."
     )
     section.notes.append(
         "Tables held = 1 / Σ(rate per table ÷ throughput) over the four kinds of request a "
