@@ -23,6 +23,7 @@ from scorer.core.meld import (
     planned_meld,
 )
 from scorer.store.db import get_db
+from scorer.store.payloads import PayloadError
 from scorer.web.i18n import error_text
 
 bp = Blueprint("checker", __name__)
@@ -45,26 +46,12 @@ RANK_LABELS = {
 }
 
 
-class BadRequest(Exception):
-    """A request the checker cannot read: 400, naming the field."""
-
-    def __init__(self, error: RuleError, status: int = 400) -> None:
-        super().__init__(error.reason)
-        self.error = error
-        self.status = status
-
-
-@bp.errorhandler(BadRequest)
-def _bad_request(exc: BadRequest) -> tuple[Response, int]:
-    return jsonify(error=error_text(exc.error), field=exc.error.field), exc.status
-
-
 def minimum_of_game(game_id: str, side: int) -> int:
     """The opening minimum side n of a game needs for its next hand (from its total)."""
     try:
         record = store.load_game(get_db(), game_id)
     except store.NotFound:
-        raise BadRequest(RuleError("game", N_("no game at this address")), 404) from None
+        raise store.NotFound(game_id, field="game") from None
     minimums = record.state.minimums
     if isinstance(side, bool) or not isinstance(side, int) or not 0 <= side < len(minimums):
         raise RuleError(
@@ -165,13 +152,13 @@ def check_json(check: MeldCheck) -> dict[str, Any]:
 def opening_meld_api() -> Response:
     """Do these melds reach this minimum? Refused melds are named and not counted."""
     if not request.is_json:
-        raise BadRequest(RuleError(None, N_("send the body as application/json")))
+        raise PayloadError(None, N_("send the body as application/json"))
     try:
         body = json.loads(request.get_data(cache=True))
     except (ValueError, RecursionError):
-        raise BadRequest(RuleError(None, N_("the body is not valid JSON"))) from None
+        raise PayloadError(None, N_("the body is not valid JSON")) from None
     try:
         check = check_from_json(body)
     except RuleError as error:
-        raise BadRequest(error) from None
+        raise error.recast(PayloadError) from None  # a question it cannot read: 400, not 422
     return jsonify(check_json(check))

@@ -74,15 +74,6 @@ def _game_body(record: store.GameRecord) -> bytes:
     return jsonify({**game_to_json(record), "watch_url": watch.watch_url(record.id)}).get_data()
 
 
-def _load(game_id: str) -> store.GameRecord:
-    return load_game(game_id)
-
-
-def _act(action: Any, *args: Any, **kwargs: Any) -> store.GameRecord:
-    """Run a store action; its refusals rise to scorer.failures."""
-    return action(get_db(), *args, **kwargs)
-
-
 def required_version(record: store.GameRecord) -> int:
     """The version an If-Match header expects, which a correction or removal must send."""
     version = expected_version(record)
@@ -125,7 +116,7 @@ def _hand_from_body() -> Hand:
 
 def created(game_id: str) -> Response:
     """A new game (or, for a retry with the same key, the one the first request made)."""
-    response = game_response(_load(game_id), 201)
+    response = game_response(load_game(game_id), 201)
     response.headers["Location"] = f"/api/games/{game_id}"
     return response
 
@@ -147,12 +138,12 @@ def get_game(game_id: str) -> Response:
         response.set_etag(game_etag(game_id, version))
         response.headers["Cache-Control"] = "no-cache"
         return response
-    return game_response(_load(game_id))
+    return game_response(load_game(game_id))
 
 
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str) -> Response:
-    record = _load(game_id)
+    record = load_game(game_id)
     if record.state.finished:
         # Checked first: a won game answers 409 whatever else is wrong, the key included.
         try:
@@ -164,8 +155,8 @@ def add_hand(game_id: str) -> Response:
     hand = _hand_from_body()
     return game_response(
         keep(
-            _act(
-                store.record_hand,
+            store.record_hand(
+                get_db(),
                 game_id,
                 hand,
                 version=expected_version(record),
@@ -195,14 +186,14 @@ def _retry_of_last_hand(record: store.GameRecord, key: str | None) -> store.Game
 
 @bp.put("/games/<game_id>/hands/<int:number>")
 def replace_hand(game_id: str, number: int) -> Response:
-    record = _load(game_id)
+    record = load_game(game_id)
     version = required_version(record)
     store.check_hand_number(record, number)
     hand = _hand_from_body()
     return game_response(
         keep(
-            _act(
-                store.replace_hand,
+            store.replace_hand(
+                get_db(),
                 game_id,
                 number,
                 hand,
@@ -216,20 +207,22 @@ def replace_hand(game_id: str, number: int) -> Response:
 
 @bp.delete("/games/<game_id>/hands/<int:number>")
 def delete_hand(game_id: str, number: int) -> Response:
-    record = _load(game_id)
+    record = load_game(game_id)
     version = required_version(record)
     store.check_hand_number(record, number)
     return game_response(
-        keep(_act(store.delete_hand, game_id, number, version=version, base=record))
+        keep(store.delete_hand(get_db(), game_id, number, version=version, base=record))
     )
 
 
 @bp.delete("/games/<game_id>/hands/after-end")
 def delete_after_end(game_id: str) -> Response:
     """One request removes every hand played after the game's end (§2c)."""
-    record = _load(game_id)
+    record = load_game(game_id)
     version = expected_version(record)
-    return game_response(keep(_act(store.delete_after_end, game_id, version=version, base=record)))
+    return game_response(
+        keep(store.delete_after_end(get_db(), game_id, version=version, base=record))
+    )
 
 
 @bp.get("/games/<game_id>/export")
