@@ -850,3 +850,15 @@ def test_pages_are_sent_without_the_templates_indentation(client):
         page = client.get(url).get_data(as_text=True)
         assert "<main" in page
         assert not re.search(r"\n[ \t]+", page), url
+
+
+def test_the_hand_points_label_reads_the_same_on_a_400_and_a_422(client: FlaskClient) -> None:
+    game_id = start(client)
+    typed = {"sides-0-meld_points": "130", "sides-1-meld_points": "50"}
+    unreadable = record(client, game_id, {**typed, "went_out": "0", "sides-1-hand_points": "x"})
+    negative = record(client, game_id, {**typed, "went_out": "0", "sides-1-hand_points": "-5"})
+    assert (unreadable.status_code, negative.status_code) == (400, 422)
+    assert (
+        field_error(text(unreadable), "sides-1-hand_points") == "Left in hand: enter a whole number"
+    )
+    assert field_error(text(negative), "sides-1-hand_points") == "Left in hand: cannot be negative"

@@ -16,6 +16,7 @@ from scorer.core.stats import ClubGame, club_stats
 from scorer.sheets import pdf
 from scorer.store.club_board import GameLine
 from scorer.store.db import get_db
+from scorer.web.display import game_status
 from scorer.web.pages import bp
 
 
@@ -36,11 +37,8 @@ def _bad_date() -> str:
 
 
 def result_text(line: GameLine) -> str:
-    if line.winner is not None:
-        return _("Won by %(name)s", name=line.sides[line.winner])
-    if line.tied:
-        return _("Tied: one more hand")
-    return _("In progress")
+    winner = None if line.winner is None else line.sides[line.winner]
+    return game_status(winner, line.tied)
 
 
 @bp.get("/clubs/<club_id>/night.pdf")
