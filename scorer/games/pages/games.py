@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
 
 from flask import (
     flash,
@@ -108,7 +107,6 @@ def form_sides(form: NewGameForm) -> list[Side]:
 
 
 GAME_FIELDS = ("name", "profile", "target", "first_dealer")
-_MINIMUM_ROW = re.compile(r"^rules\.minimums\[(\d+)\]")
 
 
 def place_game_error(form: NewGameForm, error: RuleError) -> str | None:
