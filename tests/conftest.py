@@ -26,11 +26,11 @@ os.environ.setdefault(ENV_LAN_ADDRESS, "127.0.0.1")
 #
 # The marks are given here, at collection, from what a test does, so a new test is tiered
 # without anyone remembering to mark it: under tests/browser/ it is `browser`; a test whose
-# module starts servers (imports serving, launcher or subprocess) is `served`; a test that
+# module starts servers (imports serving, bench.launcher or subprocess) is `served`; a test that
 # makes or reads a PDF (its code, its fixtures' or its module's helpers' GET a .pdf or use
 # pdfplumber or weasyprint; or a parameter names a .pdf) is `pdf`.
 BROWSER_FOLDER = Path(__file__).parent / "browser"
-SERVED_IMPORTS = frozenset({"serving", "launcher", "subprocess"})
+SERVED_IMPORTS = frozenset({"serving", "bench.launcher", "subprocess"})
 PDF_WORDS = re.compile(r"pdfplumber|weasyprint|get\w*\([^)\n]*\.pdf\b")
 
 
@@ -40,9 +40,10 @@ def _imports(module: ModuleType) -> frozenset[str]:
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
+            names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module.split(".")[0])
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
     return frozenset(names)
 
 

@@ -59,7 +59,8 @@ def with_club_defaults(club: ClubRecord, arguments: dict[str, Any]) -> dict[str,
     return merged
 
 
-def _link(db: sqlite_utils.Database, club_id: str, game_id: str) -> None:
+def link_game(db: sqlite_utils.Database, club_id: str, game_id: str) -> None:
+    """File a stored game in a club, as is (inside the caller's transaction)."""
     db["club_games"].insert({"game_id": game_id, "club_id": club_id, "filed_at": store.now()})
 
 
@@ -97,7 +98,7 @@ def create_club_game(
         game_id = store.new_game_id()
         rules = arguments["house_rules"]
         store.insert_game(db, game_id, arguments["name"], table, rules, store.now())
-        _link(db, club_id, game_id)
+        link_game(db, club_id, game_id)
         _touch(db, club_id)
     return game_id
 
@@ -186,7 +187,7 @@ def file_game(
         for name, player in mapping.items():
             mapping[name] = _join_roster(db, club_id, roster, player, f"players.{name}"[:100])
         _rename_in_games(db, sides, mapping)
-        _link(db, club_id, game_id)
+        link_game(db, club_id, game_id)
         _touch(db, club_id)
         return _read_club(db, club_id)
 
@@ -276,7 +277,7 @@ def import_club(db: sqlite_utils.Database, data: Any) -> str:
             db["hands"].insert_all(
                 hand_row(game_id, n, hand) for n, hand in enumerate(game["hands"], 1)
             )
-            _link(db, club_id, game_id)
+            link_game(db, club_id, game_id)
     return club_id
 
 
