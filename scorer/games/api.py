@@ -18,7 +18,7 @@ from scorer import store
 from scorer.core.errors import N_, GameFinished, ScorerError
 from scorer.core.hands import Hand
 from scorer.core.limits import GAME_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
-from scorer.games import rematch, watch
+from scorer.games import watch
 from scorer.store.cache import app_cache, keep
 from scorer.store.db import get_db
 from scorer.store.payloads import (
@@ -246,7 +246,7 @@ def import_game() -> Response:
 @bp.post("/games/<game_id>/again")
 def play_again(game_id: str) -> Response:
     """A new game with the same sides, rules and target, the deal moved on: 201 + Location."""
-    new_id = rematch.play_again(get_db(), load_game(game_id))
+    new_id = store.play_again(get_db(), load_game(game_id))
     response = game_response(load_game(new_id), 201)
     response.headers["Location"] = f"/api/games/{new_id}"
     return response

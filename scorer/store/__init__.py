@@ -167,6 +167,25 @@ def insert_game(
     db["watch_ids"].insert({"watch_id": secrets.token_urlsafe(16), "game_id": game_id})
 
 
+def play_again(db: sqlite_utils.Database, record: GameRecord) -> str:
+    """Store the next game of a finished one and return its id: the same sides, players,
+    rules and target, the deal moved on one seat (the player after the last hand's dealer
+    deals first)."""
+    state = record.state
+    if not state.finished:
+        raise RuleError("game", N_("this game is not over yet: play again once it has a winner"))
+    inputs = load_inputs(db, record.id)
+    return create_game(
+        db,
+        name=inputs.name or None,
+        profile_key=inputs.profile_key,
+        target=inputs.target,
+        sides=list(inputs.sides),
+        first_dealer=state.dealer_next,
+        house_rules=inputs.house_rules or None,
+    )
+
+
 # --- writing: replay outside the lock, commit if nobody saved meanwhile -----------------------
 
 # A change: given the game as read, the state it makes (checked) and how to write its rows.
