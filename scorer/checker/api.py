@@ -35,16 +35,6 @@ HOUSE_RULES = ("wild_never_outnumber_naturals",)
 BODY_KEYS = {"minimum", "game", "side", "melds", "house_rules", "going_out", "discard_top"}
 MELD_KEYS = {"rank", "naturals", "jokers", "twos"}
 
-# How the form names each rank (the values stay those of the JSON endpoint).
-RANK_LABELS = {
-    "J": N_("Jack"),
-    "Q": N_("Queen"),
-    "K": N_("King"),
-    "A": N_("Ace (A)"),
-    "3": N_("Black three"),
-    "red-3": N_("Red three"),
-}
-
 
 def minimum_of_game(game_id: str, side: int) -> int:
     """The opening minimum side n of a game needs for its next hand (from its total)."""
