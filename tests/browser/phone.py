@@ -118,14 +118,17 @@ class Watcher:
 
 
 # Elements wider than the screen, or whose content is wider than their own box (clipped
-# or scrolling sideways inside it). Hidden things and the visually-hidden labels are skipped.
+# or scrolling sideways inside it). Hidden things and the visually-hidden labels are skipped,
+# and so is what the page marks as sliding sideways on purpose ([data-scrolls]: a hand's
+# breakdown of six sides at 200 % text).
 TOO_WIDE = """() => {
   const root = document.documentElement;
   const width = root.clientWidth;
   const found = [];
   if (root.scrollWidth > width + 1) found.push('page ' + root.scrollWidth);
   for (const el of document.querySelectorAll('body *')) {
-    if (!el.getClientRects().length || el.closest('.visually-hidden, [hidden], svg, .qr')) continue;
+    if (!el.getClientRects().length) continue;
+    if (el.closest('.visually-hidden, [hidden], svg, .qr, [data-scrolls]')) continue;
     const r = el.getBoundingClientRect();
     const style = getComputedStyle(el);
     if (style.position === 'fixed' && r.right < 0) continue;

@@ -28,7 +28,7 @@ WIDTH, HEIGHT = 360, 780
 SOLO = {2: "two-player", 3: "three-player", 4: "classic", 5: "five-player", 6: "six-player"}
 NAMES = ("Marie-Claire", "Bernadette", "Jean-Baptiste", "Guillaume", "Anne-Sophie", "Maximilien")
 # A name of the game as long as the form allows: three lines of title on a phone.
-TITLE = "Thursday evening at the Villa Margherita"
+TITLE = "Championnat intercommunal extraordinaire"
 # Names as long as the new-game form allows (40 characters), with and without spaces.
 LONG_NAMES = (
     "Grandmother Josephine Alexandra Whitmore",
@@ -101,10 +101,10 @@ def test_after_a_save_the_next_hand_is_on_screen(
     page.goto(f"{live_server}/games/{game_id}")
     assert page.locator("h1").bounding_box()["height"] > 2.5 * 29  # three lines of title
     play_a_hand(page, sides, javascript)
+    shoot(page, tmp_path, f"saved-{sides}", full=False)
     assert hands_stored(live_app, game_id) == 1
     assert_next_hand_in_reach(page, names, 1)
     assert too_wide(page) == []
-    shoot(page, tmp_path, f"saved-{sides}", full=False)
     assert watcher.problems == []
 
 
@@ -164,7 +164,7 @@ def test_an_offline_save_says_so_by_the_save_button(make_page, live_server, live
 def test_a_board_without_a_save_keeps_its_messages_on_top(make_page, live_server, live_app):
     """A finished game has no record bar: its messages stay at the top, as before."""
     page = make_page(width=WIDTH, height=HEIGHT)
-    game_id = api_game(live_app, [["Ann"], ["Bob"]], target=500)
+    game_id = api_game(live_app, [["Ann"], ["Bob"]], target=1000)
     page.goto(f"{live_server}/games/{game_id}")
     play_a_hand(page, 2, javascript=True)
     assert page.locator(".record-bar").count() == 0
