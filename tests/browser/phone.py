@@ -148,15 +148,19 @@ def too_wide(page: Any) -> list[str]:
 
 
 # Each word and number of the visible text, measured with a Range: one that sits on two lines
-# was split ("Ma/rie", "+7/5", "2,0/30"). A word longer than 24 letters may have to break.
+# was split ("Ma/rie", "+7/5", "2,0/30"). A word longer than 24 letters may have to break,
+# and so may an address shown to be copied. A hyphen ("Jean-Baptiste") is a place to break.
 SPLIT_WORDS = r"""() => {
-  const token = /[+\-\u2212]?[\p{L}\p{N}](?:[\p{L}\p{N}'\u2019]|[,.\u00a0\u202f](?=\p{N}))*/gu;
+  const sign = '(?:[+\\-\\u2212](?=\\p{N}))?';
+  const rest = "(?:[\\p{L}\\p{N}'\\u2019]|[,.\\u00a0\\u202f](?=\\p{N}))*";
+  const token = new RegExp(sign + '[\\p{L}\\p{N}]' + rest, 'gu');
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const found = [];
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;
     if (!parent || !parent.getClientRects().length) continue;
-    const skip = '.visually-hidden, [hidden], script, style, option, select, title';
+    // Links shown as addresses (to copy) break anywhere, on purpose.
+    const skip = '.visually-hidden, [hidden], script, style, option, select, title, .share-link';
     if (parent.closest(skip)) continue;
     for (const match of node.data.matchAll(token)) {
       if (match[0].length > 24) continue;
@@ -165,7 +169,7 @@ SPLIT_WORDS = r"""() => {
       range.setEnd(node, match.index + match[0].length);
       const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0)
         .map(r => Math.round(r.top / 4)));
-      if (tops.size > 1) found.push(match[0]);
+      if (tops.size > 1) found.push(match[0] + ' in ' + parent.className);
     }
   }
   return found.slice(0, 10);

@@ -74,7 +74,7 @@ def assert_next_hand_in_reach(page: Any, names: list[str], number: int) -> None:
     flash = page.locator(".record-bar .flash")
     assert flash.inner_text() == f"Hand {number} saved."
     box = flash.bounding_box()
-    assert box and 0 <= box["y"] and box["y"] + box["height"] <= HEIGHT, box
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT, box
     assert record_button_names(page) == [*names, "Nobody"]
     assert record_buttons_problems(page) == []
     assert page.evaluate("window.scrollY") == 0  # nothing was scrolled to get there
