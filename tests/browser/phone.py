@@ -31,6 +31,9 @@ def shoot(page: Any, folder: Path, name: str, *, full: bool = True) -> Path:
     return path
 
 
+_SESSIONS: list[Any] = []
+
+
 def large_text(page: Any) -> None:
     """200 % text: Chromium's own default font size doubled (DevTools' Page.setFontSizes).
 
@@ -39,6 +42,7 @@ def large_text(page: Any) -> None:
     session = page.context.new_cdp_session(page)
     session.send("Page.enable")
     session.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
+    _SESSIONS.append(session)  # kept: a session that is let go takes its setting with it
 
 
 class Thumb:
@@ -123,7 +127,8 @@ class Watcher:
 # breakdown of six sides at 200 % text).
 TOO_WIDE = """() => {
   const root = document.documentElement;
-  const width = root.clientWidth;
+  // A phone widens its layout viewport to hold what overflows: the screen is the measure.
+  const width = Math.min(root.clientWidth, screen.width);
   const found = [];
   if (root.scrollWidth > width + 1) found.push('page ' + root.scrollWidth);
   for (const el of document.querySelectorAll('body *')) {
@@ -169,7 +174,8 @@ SPLIT_WORDS = r"""() => {
       range.setEnd(node, match.index + match[0].length);
       const tops = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0)
         .map(r => Math.round(r.top / 4)));
-      if (tops.size > 1) found.push(match[0] + ' in ' + parent.className);
+      const where = (parent.closest('[class]') || parent).className;
+      if (tops.size > 1) found.push(match[0] + ' in ' + where);
     }
   }
   return found.slice(0, 10);
@@ -184,7 +190,7 @@ def split_words(page: Any) -> list[str]:
 # The record buttons: each whole (its name not cut), inside the screen, and the bar holding
 # them not scrolling sideways.
 RECORD_BUTTONS = """() => {
-  const size = [window.innerWidth, window.innerHeight];
+  const size = [Math.min(window.innerWidth, screen.width), window.innerHeight];
   const bar = document.querySelector('.record-buttons');
   if (!bar) return ['no record buttons'];
   const found = [];
