@@ -19,6 +19,7 @@ from bench import (
     memory,
     report,
     sheet,
+    taps,
     weight,
 )
 from bench.context import Bench
@@ -41,6 +42,7 @@ def sections() -> list[tuple[int, str, Runner]]:
         (8, "Club page", clubs.run),
         (9, "Phones at the table", live.run),
         (10, "Write locks", locks.run),
+        (11, "A hand at the table", taps.run),
     ]
 
 
