@@ -313,7 +313,7 @@ def test_recording_the_typical_hand(app: Flask, client: FlaskClient) -> None:
     # 930 is in 0..1 495 -> 50; -35 is below 0 -> 15.
     assert minimums(page) == [50, 15]
     assert 'class="dealer-next">Cy<' in page  # the deal passes to the left: Ann, Cy, Bob, Dee
-    breakdown = page[page.index('class="breakdown"') :]
+    breakdown = page[page.index('class="breakdown') :]
     rows = {
         label: re.findall(r"<td>([^<]*)</td>", row)
         for label, row in re.findall(r"<th>([^<]+)</th>(.*?)</tr>", breakdown)
