@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 
 from scorer.game import Side
 from scorer.i18n import HOUSE_RULE_LABELS, number
+from scorer.limits import NAME_MAX
 from scorer.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
 from scorer.seatings import Seating
 
@@ -134,7 +135,8 @@ def house_rule_lines(
 
 def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(signed_html=signed_html)
-    app.jinja_env.globals.update(points=points)
+    # The longest name a form accepts: each form says it (the box never cuts what is typed).
+    app.jinja_env.globals.update(points=points, name_max=NAME_MAX)
 
 
 def seating_label(seating: Seating) -> str:

@@ -83,7 +83,7 @@ def test_five_players_in_teams_of_three_and_two(client: FlaskClient) -> None:
 def test_show_the_seats_without_javascript_saves_nothing(client: FlaskClient) -> None:
     status, page = new_game(client, profile="six-player", seating="3-3", show="1")
     assert status == 200
-    assert "10,000 (the usual target for this variant)" in page
+    assert "10,000 (usual target)" in page
     assert 'value="3-3" selected' in page
     assert "field-error" not in page
 

@@ -23,7 +23,10 @@ from scorer.limits import check_game, check_name, check_target
 from scorer.pages import bp
 from scorer.pages.clubs import club_page, remember_club, status_of
 from scorer.pages.common import Page, remember
+from scorer.pages.games import seat_boxes, seating_choices, usual_target
 from scorer.payloads import default_side_name
+from scorer.rules import PROFILES, get_profile
+from scorer.seatings import Seating, seatings_of
 
 GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
 
@@ -35,8 +38,23 @@ def load_club(club_id: str) -> clubs.ClubRecord:
         abort(404)
 
 
+def club_seating(data: MultiDict) -> Seating:
+    """The seating asked for, among the chosen variant's (its first when unknown)."""
+    profile = data.get("profile", "")
+    choices = seatings_of(get_profile(profile if profile in PROFILES else None))
+    return next((s for s in choices if s.key == data.get("seating")), choices[0])
+
+
+def seating_of(profile_key: str, sides: list[tuple[str, ...]]) -> str:
+    """The key of the variant's seating these sides sit in ("" when none fits)."""
+    sizes = tuple(len(players) for players in sides)
+    seatings = seatings_of(get_profile(profile_key if profile_key in PROFILES else None))
+    return next((s.key for s in seatings if s.team_sizes == sizes), "")
+
+
 def seat_defaults(club: clubs.ClubRecord) -> MultiDict:
-    """The boxes' first values: the sides of the club's latest game, else the roster in order."""
+    """The boxes' first values: the sides of the club's latest game, else the roster in order;
+    the variant and seating asked in the address (the form without JavaScript) come first."""
     data: MultiDict = MultiDict()
     sides: list[tuple[str, ...]] = []
     if club.game_ids:
@@ -54,15 +72,24 @@ def seat_defaults(club: clubs.ClubRecord) -> MultiDict:
     settings = club.settings
     data["profile"] = settings.get("profile", "classic")
     data["target"] = str(settings.get("target", ""))
+    data["seating"] = seating_of(data["profile"], sides)
+    if request.args.get("profile") in PROFILES:
+        data["profile"] = request.args["profile"]
+        data["seating"] = request.args.get("seating", "")
     return data
 
 
 def typed_sides() -> list[Side]:
-    """The sides picked: a new name typed beats the select beside it; empty seats are skipped."""
+    """The sides picked: a new name typed beats the select beside it; empty seats are skipped.
+    With a seating (the form sends one), only the boxes it shows are read."""
     sides: list[Side] = []
+    seating = club_seating(request.form) if request.form.get("seating") else None
     for i in range(FORM_SIDES):
         players: list[str] = []
-        for k in range(FORM_PLAYERS):
+        seats = FORM_PLAYERS
+        if seating is not None:
+            seats = seating.team_sizes[i] if i < seating.sides else 0
+        for k in range(seats):
             field = f"sides[{i}].players[{k}]"
             new = request.form.get(f"side-{i}-new-{k}", "").strip()
             picked = request.form.get(f"side-{i}-player-{k}", "").strip()
@@ -86,15 +113,19 @@ def typed_target() -> int | None:
 def new_game_page(
     club: clubs.ClubRecord, data: MultiDict, status: int = 200, error: str | None = None
 ) -> Page:
+    seating = club_seating(data)
+    targets = target_choices()
+    targets[0] = ("", usual_target(seating))
     return (
         render_template(
             "clubs/new_game.html",
             club=club,
             data=data,
-            sides=FORM_SIDES,
-            seats=FORM_PLAYERS,
+            seating=seating,
+            seatings=seating_choices(),
+            boxes=seat_boxes(),
             profiles=profile_choices(),
-            targets=target_choices(),
+            targets=targets,
             error=error,
         ),
         status,
@@ -106,6 +137,9 @@ def new_club_game(club_id: str) -> Page:
     club = load_club(club_id)
     if request.method == "GET":
         return new_game_page(club, seat_defaults(club))
+    if request.form.get("show"):
+        # "Show the boxes for this seating" without JavaScript: the same form, nothing saved.
+        return new_game_page(club, request.form)
     name = request.form.get("name", "").strip()
     try:
         sides = typed_sides()

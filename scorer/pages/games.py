@@ -203,10 +203,7 @@ def new_game() -> Page:
             form=form,
             seating=seating,
             seatings=seating_choices(),
-            boxes=[
-                max(s.team_sizes[i] for s in all_seatings() if s.sides > i)
-                for i in range(FORM_SIDES)
-            ],
+            boxes=seat_boxes(),
             banner=banner or field_errors_note(form) or sides_note(form),
             defaults=defaults,
             rules_open=rules_open(form),
@@ -215,8 +212,15 @@ def new_game() -> Page:
     )
 
 
+def seat_boxes() -> list[int]:
+    """How many player boxes each team of the form holds: its most in any seating."""
+    return [
+        max(s.team_sizes[i] for s in all_seatings() if s.sides > i) for i in range(FORM_SIDES)
+    ]
+
+
 def usual_target(seating: Seating) -> str:
-    return _("%(target)s (the usual target for this variant)", target=number(seating.target))
+    return _("%(target)s (usual target)", target=number(seating.target))
 
 
 def seating_choices() -> dict[str, list[dict[str, object]]]:
