@@ -6,6 +6,7 @@ typed and the message beside its box, like the games' forms.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,7 +27,7 @@ from scorer.pages import bp
 from scorer.pages.common import Page
 from scorer.phones import absolute_url, svg_response
 from scorer.qr import qr_svg
-from scorer.stats import Standing
+from scorer.stats import HeadToHead, Standing
 
 MY_CLUBS = "clubs"
 MY_CLUBS_MAX = 20
@@ -111,6 +112,16 @@ def roster_standings(board: ClubBoard) -> list[Standing]:
     return played + [empty_standing(n) for n in board.club.players if n not in by_name]
 
 
+def head_to_head_pairs(head: Sequence[HeadToHead]) -> list[HeadToHead]:
+    """Each pair of players once (the first by name's view), alphabetically: a list reads at
+    360 px where a players x players grid showed one column."""
+
+    def key(h: HeadToHead) -> tuple[str, str]:
+        return h.player.casefold(), h.opponent.casefold()
+
+    return sorted((h for h in head if key(h)[0] < key(h)[1]), key=key)
+
+
 # --- the club's page -------------------------------------------------------------------------
 
 
@@ -126,8 +137,7 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             club=board.club,
             standings=roster_standings(board),
             partnerships=board.stats.partnerships,
-            opponents=sorted({h.opponent for h in head}, key=str.casefold),
-            meetings={(h.player, h.opponent): h for h in head},
+            pairs=head_to_head_pairs(head),
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
             games=list(reversed(board.games)),

@@ -214,9 +214,7 @@ def new_game() -> Page:
 
 def seat_boxes() -> list[int]:
     """How many player boxes each team of the form holds: its most in any seating."""
-    return [
-        max(s.team_sizes[i] for s in all_seatings() if s.sides > i) for i in range(FORM_SIDES)
-    ]
+    return [max(s.team_sizes[i] for s in all_seatings() if s.sides > i) for i in range(FORM_SIDES)]
 
 
 def usual_target(seating: Seating) -> str:

@@ -20,7 +20,6 @@ from scorer.cache import keep
 from scorer.db import get_db
 from scorer.errors import RuleError
 from scorer.failures import status_of
-from scorer.hands import Hand, SideScore, score_hand, validate_hand
 from scorer.forms import (
     NOBODY,
     HandForm,
@@ -29,6 +28,7 @@ from scorer.forms import (
     is_index,
     new_token,
 )
+from scorer.hands import Hand, SideScore, score_hand, validate_hand
 from scorer.i18n import (
     FIELD_LABELS,
     error_text,

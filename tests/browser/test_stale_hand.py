@@ -52,9 +52,7 @@ def assert_compare(page: Any) -> None:
     assert rows.nth(1).locator("td").all_inner_texts() == ["+40", "+40"]
     assert "Ann & Bob went out." in rows.nth(2).inner_text()
     # No black bars: the totals' progress bars are not shown unstyled.
-    fills = page.eval_on_selector_all(
-        "svg rect", "els => els.map(e => getComputedStyle(e).fill)"
-    )
+    fills = page.eval_on_selector_all("svg rect", "els => els.map(e => getComputedStyle(e).fill)")
     assert "rgb(0, 0, 0)" not in fills
     assert "save again to add it" not in page.inner_text("main")
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
