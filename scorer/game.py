@@ -142,6 +142,11 @@ class GameState:
         return tuple(result.number for result in self.results if result.after_end)
 
     @property
+    def hands_played(self) -> int:
+        """The hands that count: those up to the end (any played after it count for nothing)."""
+        return len(self.results) - len(self.after_end)
+
+    @property
     def tied(self) -> bool:
         """Someone reached the target but the top is shared: one more hand."""
         return self.winner is None and _reached(self.table.profile, self.totals)

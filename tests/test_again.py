@@ -24,7 +24,8 @@ def test_api_play_again_keeps_the_table_and_moves_the_deal_on(client: FlaskClien
     new = response.get_json()
     assert response.headers["Location"] == f"/api/games/{new['id']}"
     assert new["id"] != old and new["hands"] == []
-    for key in ("name", "profile", "target", "rules"):
+    assert new["name"] == "Friday #2"  # two games of one evening, told apart
+    for key in ("profile", "target", "rules"):
         assert new[key] == before[key], key
     seats = [(s["name"], s["players"]) for s in new["sides"]]
     assert seats == [(s["name"], s["players"]) for s in before["sides"]]

@@ -198,8 +198,9 @@ def file_game(club_id: str) -> Page:
         form["error"] = _("No game at this address.")
         return club_page(club_id, 404, file=form)
     except clubs.Ambiguous as error:
+        # A question, not a fault: asked in its own calm style (no red, no "nothing saved").
         form["questions"] = error.questions
-        form["error"] = error_text(error)
+        form["ask"] = error_text(error)
         return club_page(club_id, 409, file=form)
     except RuleError as error:
         form["error"] = error_text(error)
