@@ -14,7 +14,7 @@ from urllib.request import url2pathname
 
 import weasyprint
 from flask import Blueprint, Response, abort, current_app, render_template, request
-from flask_babel import format_date, gettext
+from flask_babel import gettext
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
@@ -22,7 +22,7 @@ from scorer import STATIC_FOLDER, display, sheet_pages, store
 from scorer.display import points, seating_label, side_label
 from scorer.failures import load_game
 from scorer.game import GameState, HandResult, Side
-from scorer.i18n import PROFILE_LABELS
+from scorer.i18n import PROFILE_LABELS, date_text
 from scorer.rules import RuleProfile
 from scorer.seatings import TEAMS, Seating, blank_seating, blank_seatings
 from scorer.sheet_cache import cached_sheet, release_memory
@@ -283,7 +283,7 @@ def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
     profile = state.table.profile
     played = game_date(record)
     title = record.name or gettext("Canasta game")
-    played_text = format_date(played, format="long")
+    played_text = date_text(played, "long")
     groups = side_groups(len(state.table.sides))
     rows = [sheet_row(result) for result in state.results]
     return dict(

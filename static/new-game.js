@@ -46,6 +46,8 @@
       target.textContent = players.dataset.usual.replace("{t}", chosen.target);
       var alone = chosen.key === "alone";
       players.classList.toggle("alone", alone);
+      var partners = players.querySelector(".partners-hint");
+      if (partners) partners.hidden = alone;  // nobody has a partner
       each(players.querySelectorAll(".team"), function (team, i) {
         var size = chosen.sizes[i] || 0;
         team.hidden = !size;

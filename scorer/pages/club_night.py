@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import date
 
 from flask import abort, render_template, request
-from flask_babel import format_date
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -13,6 +12,7 @@ from scorer import pdf, store
 from scorer.club_board import GameLine
 from scorer.db import get_db
 from scorer.errors import RuleError
+from scorer.i18n import date_text
 from scorer.pages import bp
 from scorer.pages.clubs import load_board, per_hand, rate, streak_text
 from scorer.stats import ClubGame, club_stats
@@ -59,7 +59,7 @@ def club_night(club_id: str) -> Response:
     html = render_template(
         "pdf/club_night.html",
         club=board.club,
-        night=format_date(date.fromisoformat(night), format="long"),
+        night=date_text(date.fromisoformat(night), "long"),
         games=lines,
         standings=stats.players,
         result_text=result_text,

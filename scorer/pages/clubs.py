@@ -10,9 +10,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from babel.dates import format_skeleton
 from flask import abort, flash, redirect, render_template, request, session, url_for
-from flask_babel import format_decimal, format_percent, get_locale, ngettext
+from flask_babel import format_decimal, format_percent, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -22,7 +21,7 @@ from scorer.club_charts import charts
 from scorer.db import get_db
 from scorer.errors import RuleError
 from scorer.forms import profile_choices, target_choices
-from scorer.i18n import error_text
+from scorer.i18n import day_month_text, error_text
 from scorer.pages import bp
 from scorer.pages.common import Page
 from scorer.phones import absolute_url, svg_response
@@ -83,7 +82,7 @@ def day_month(iso: str) -> str:
         moment = datetime.fromisoformat(iso)
     except ValueError:
         return iso
-    return str(format_skeleton("MMMMd", moment, locale=str(get_locale() or "en")))
+    return day_month_text(moment)
 
 
 def streak_text(streak: int) -> str:

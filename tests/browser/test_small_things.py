@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from phone import BOARD_URL, wait_for_hand_form
+from phone import wait_for_hand_form
 
 SIX = ("Bernadette", "Maximilien", "Gwendoline", "Jean-Claude", "Apollinaire", "Wilhelmina")
 
