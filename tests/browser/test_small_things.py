@@ -61,7 +61,8 @@ CUT_OPTIONS = """els => {
     if (!select.offsetParent) continue;
     const style = getComputedStyle(select);
     ctx.font = style.font;
-    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 24;
+    const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    const room = select.clientWidth - pad - 24;  // the arrow
     for (const option of select.options) {
       if (ctx.measureText(option.text).width > room) cut.push(option.text);
     }
