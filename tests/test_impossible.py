@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.canastas import cheapest_canastas
-from scorer.errors import RuleError
-from scorer.game import Side, add_hand, check_hand, make_table, new_game, play
-from scorer.hands import CardCounts, Hand, SideHand, validate_hand
-from scorer.irregular import NeedsConfirmation, hints, irregularities
-from scorer.rules import get_profile
+from scorer.core.canastas import cheapest_canastas
+from scorer.core.errors import RuleError
+from scorer.core.game import Side, add_hand, check_hand, make_table, new_game, play
+from scorer.core.hands import CardCounts, Hand, SideHand, validate_hand
+from scorer.core.irregular import NeedsConfirmation, hints, irregularities
+from scorer.core.rules import get_profile
 
 CLASSIC = get_profile("classic")
 TWO = get_profile("two-player")

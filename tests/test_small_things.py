@@ -13,9 +13,9 @@ from babel.messages.pofile import read_po
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer.game import Side
-from scorer.i18n import day_month_text
-from scorer.rematch import next_name
+from scorer.core.game import Side
+from scorer.games.rematch import next_name
+from scorer.web.i18n import day_month_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
