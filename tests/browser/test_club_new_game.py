@@ -47,7 +47,7 @@ def test_club_new_game_follows_the_seating(make_page, live_server, javascript, t
     ]
     assert page.locator(".club-game-form details").count() == 0
     height = page_height(page)
-    # Measured at 360 px: 3 042 px before (six teams of three boxes), about 1 300 now.
+    # Measured at 360 px, four players: 3 002 px before (six teams of three boxes), 1 135 now.
     assert height < 1500, height
     assert no_sideways_scroll(page)
     page.screenshot(path=str(tmp_path / f"club-new-game-{javascript}.png"), full_page=True)
