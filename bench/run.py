@@ -18,6 +18,7 @@ from bench import (
     live,
     locks,
     memory,
+    nights,
     report,
     sheet,
     weight,
@@ -43,6 +44,7 @@ def sections() -> list[tuple[int, str, Runner]]:
         (9, "Phones at the table", live.run),
         (10, "Write locks", locks.run),
         (11, "A club at its limit", club_limit.run),
+        (12, "Club nights", nights.run),
     ]
 
 

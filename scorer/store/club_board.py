@@ -133,7 +133,14 @@ def digest(row: dict[str, Any], sides: list[Side], hands: list[dict[str, Any]]) 
     """Replay one game from its rows and keep only its line and its summary."""
     try:
         rules = json.loads(row["rules"] or "{}")
-        table = store.build_table(row["profile"], row["target"], rules, sides, row["first_dealer"])
+        table = store.build_table(
+            row["profile"],
+            row["target"],
+            rules,
+            sides,
+            row["first_dealer"],
+            row.get("fixed_hands"),
+        )
         state = play(table, [hand_from_row(hand) for hand in hands])
     except RuleError:
         return GameDigest(None, None)  # its hands no longer fit the rules

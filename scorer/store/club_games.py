@@ -61,7 +61,7 @@ def with_club_defaults(club: ClubRecord, arguments: dict[str, Any]) -> dict[str,
     return merged
 
 
-def _link(db: sqlite_utils.Database, club_id: str, game_id: str) -> None:
+def link_game(db: sqlite_utils.Database, club_id: str, game_id: str) -> None:
     db["club_games"].insert({"game_id": game_id, "club_id": club_id, "filed_at": store.now()})
 
 
@@ -94,13 +94,18 @@ def create_club_game(
         if dealer is not None:
             dealer = next((name for name in roster if same_name(name, dealer)), dealer)
         table = store.build_table(
-            arguments["profile_key"], arguments["target"], arguments["house_rules"], sides, dealer
+            arguments["profile_key"],
+            arguments["target"],
+            arguments["house_rules"],
+            sides,
+            dealer,
+            arguments.get("fixed_hands"),
         )
         game_id = store.new_game_id()
         rules = arguments["house_rules"]
         created = store.now()
         store.insert_game(db, game_id, arguments["name"], table, rules, created)
-        _link(db, club_id, game_id)
+        link_game(db, club_id, game_id)
         row = {"id": game_id, "version": 1, "name": arguments["name"], "created_at": created}
         club_digest.store(db, game_id, 1, digest_of(row, play(table, [])))
         _touch(db, club_id)
@@ -191,7 +196,7 @@ def file_game(
         for name, player in mapping.items():
             mapping[name] = _join_roster(db, club_id, roster, player, f"players.{name}"[:100])
         _rename_in_games(db, sides, mapping)
-        _link(db, club_id, game_id)
+        link_game(db, club_id, game_id)
         _store_digest(db, game_id)
         _touch(db, club_id)
         return _read_club(db, club_id)
@@ -264,6 +269,7 @@ def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any, GameState]:
             arguments["house_rules"],
             arguments["sides"],
             arguments["first_dealer"],
+            arguments.get("fixed_hands"),
         )
         state = play(table, arguments["hands"])
     except GameFinished as error:
@@ -297,7 +303,7 @@ def import_club(db: sqlite_utils.Database, data: Any) -> str:
             db["hands"].insert_all(
                 hand_row(game_id, n, hand) for n, hand in enumerate(game["hands"], 1)
             )
-            _link(db, club_id, game_id)
+            link_game(db, club_id, game_id)
             # Its digest from the replay that checked it: the club's page replays nothing.
             row = {"id": game_id, "version": 1, "name": game["name"], "created_at": created}
             club_digest.store(db, game_id, 1, digest_of(row, state))

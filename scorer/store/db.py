@@ -147,6 +147,12 @@ def m008_club_game_digests(db: sqlite_utils.Database) -> None:
     db["club_games"].add_column("summary", str)
 
 
+@migrations()
+def m009_fixed_hands(db: sqlite_utils.Database) -> None:
+    # A game of N hands (RULES.md §3): null for a game played to its target, as all were.
+    db["games"].add_column("fixed_hands", int)
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

@@ -353,6 +353,8 @@ class NewGameForm(FlaskForm):
     name = _name_field(_l("Name of the game"))
     profile = SelectField(_l("Variant"), validate_choice=False, default="classic")
     target = SelectField(_l("Play to"), validate_choice=False, default="")
+    # A game of N hands instead of a target (a tournament round): empty plays to the target.
+    fixed_hands = NumberField(_l("Or play a set number of hands"))
     solo = BooleanField(_l("Every player for themselves"))
     # How the table sits (a key of scorer.seatings: "2-2", "3-2", "alone"...); the boxes
     # shown follow it, and only those are read.

@@ -15,7 +15,7 @@ from flask_babel import format_decimal, format_percent, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorer.clubs.charts import charts
+from scorer.clubs.charts import charts, rating_charts
 from scorer.core.errors import RuleError
 from scorer.core.stats import HeadToHead, Standing
 from scorer.qr import qr_svg
@@ -116,6 +116,7 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             pairs=head_to_head_pairs(head),
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
+            rating_charts=rating_charts(board.stats.ratings.history, board.club.players),
             games=newest_first[first : first + GAMES_PER_PAGE],
             page=page,
             pages=pages,
