@@ -15,7 +15,7 @@ from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
 from scorer.game import Side
-from scorer.i18n import HOUSE_RULE_LABELS, number
+from scorer.i18n import HOUSE_RULE_CHOICE_LABELS, HOUSE_RULE_LABELS, number
 from scorer.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
 from scorer.seatings import Seating
 
@@ -126,6 +126,8 @@ def house_rule_lines(
                 shown = separator.join(f"{low}: {m}" for low, m in minimum_ranges(profile))
             else:
                 shown = separator.join(minimum_row_text(value, i) for i in range(len(value)))
+        elif key in HOUSE_RULE_CHOICE_LABELS:
+            shown = str(HOUSE_RULE_CHOICE_LABELS[key].get(value, value))
         else:
             shown = number(value)
         lines.append((str(HOUSE_RULE_LABELS.get(key, key)), shown))

@@ -194,6 +194,12 @@ def result_line(state: GameState) -> str:
             side=side_label(sides[state.winner], state.winner),
             total=points(state.totals[state.winner]),
         )
+    if state.shared_by:
+        return gettext(
+            "Shared win: %(sides)s with %(total)s points",
+            sides=", ".join(side_label(sides[i], i) for i in state.shared_by),
+            total=points(state.totals[state.shared_by[0]]),
+        )
     if state.tied:
         return gettext("Tied at the top: one more hand")
     return gettext("In progress")

@@ -10,7 +10,7 @@ from flask_babel import gettext, ngettext
 from scorer import display, store
 from scorer.errors import N_
 from scorer.failures import load_game
-from scorer.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS, number
+from scorer.i18n import HOUSE_RULE_CHOICE_LABELS, HOUSE_RULE_LABELS, PROFILE_LABELS, number
 from scorer.rules import PROFILES, Layout, RuleProfile, get_profile
 
 bp = Blueprint("rulebook", __name__)
@@ -156,4 +156,5 @@ def rules() -> str:
         house_rule_labels=list(HOUSE_RULE_LABELS.values()),
         game_house_rules=display.house_rule_lines(profile, minimums=None) if game else [],
         game_minimums_changed=bool(game and "minimums" in profile.house_rules),
+        tie_rule=HOUSE_RULE_CHOICE_LABELS["tie"][profile.tie] if game else None,
     )

@@ -74,7 +74,9 @@ def test_two_player_needs_two_canastas_to_go_out(client: FlaskClient) -> None:
     refused = post_hand(client, game["id"], side(400, natural=1), side(60), went_out=0, status=422)
     # One natural canasta and too few in all: the missing one is most likely mixed.
     assert refused["field"] == "sides[0].mixed_canastas"
-    assert refused["error"] == "going out takes at least 2 canastas"
+    assert refused["error"] == (
+        "going out takes at least 2 canastas: the table takes the cards back and play goes on"
+    )
     # Nothing was stored: the game still has no hand.
     assert client.get(f"/api/games/{game['id']}").get_json()["hands"] == []
 

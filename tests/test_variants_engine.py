@@ -111,7 +111,9 @@ def test_two_player_needs_two_canastas_to_go_out():
     error = refused(TWO, Hand((SideHand(meld_points=300, natural_canastas=1), MELDED), 0), 2)
     # A natural canasta and too few in all: the missing one is most likely mixed.
     assert error.field == "sides[0].mixed_canastas"
-    assert error.reason == "going out takes at least 2 canastas"
+    assert error.reason == (
+        "going out takes at least 2 canastas: the table takes the cards back and play goes on"
+    )
     none = refused(TWO, Hand((SideHand(meld_points=300), MELDED), 0), 2)
     assert none.field == "sides[0].natural_canastas"
 

@@ -13,7 +13,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
-from scorer import club_games, clubs, store
+from scorer import club_games, clubs, display, store
 from scorer.db import get_db
 from scorer.errors import N_, RuleError
 from scorer.forms import FORM_PLAYERS, FORM_SIDES, profile_choices, target_choices
@@ -24,6 +24,7 @@ from scorer.pages import bp
 from scorer.pages.clubs import club_page, remember_club, status_of
 from scorer.pages.common import Page, remember
 from scorer.payloads import default_side_name
+from scorer.rules import get_profile, with_house_rules
 
 GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
 
@@ -83,6 +84,15 @@ def typed_target() -> int | None:
     return check_target(int(target) if target.isascii() and target.isdigit() else target)
 
 
+def preset_lines(club: clubs.ClubRecord) -> list[tuple[str, str]]:
+    """The club's own house rules (its preset for new games), as (label, value) lines."""
+    rules = club.settings.get("rules")
+    if not rules:
+        return []
+    profile = with_house_rules(get_profile(club.settings.get("profile")), rules)
+    return display.house_rule_lines(profile)
+
+
 def new_game_page(
     club: clubs.ClubRecord, data: MultiDict, status: int = 200, error: str | None = None
 ) -> Page:
@@ -90,6 +100,7 @@ def new_game_page(
         render_template(
             "clubs/new_game.html",
             club=club,
+            preset=preset_lines(club),
             data=data,
             sides=FORM_SIDES,
             seats=FORM_PLAYERS,

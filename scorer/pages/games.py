@@ -20,6 +20,7 @@ from scorer.display import seating_label
 from scorer.errors import N_, RuleError
 from scorer.forms import (
     FORM_SIDES,
+    RULE_CHOICES,
     RULE_NUMBERS,
     NewGameForm,
     is_index,
@@ -126,7 +127,7 @@ def place_game_error(form: NewGameForm, error: RuleError) -> str | None:
         )
         form.rules_open = True
         return None
-    if field.startswith("rules.") and field[6:] in RULE_NUMBERS:
+    if field.startswith("rules.") and field[6:] in RULE_NUMBERS + RULE_CHOICES:
         target = form[field[6:]]
         target.errors = [_("%(label)s: %(message)s", label=target.label.text, message=message)]
         form.rules_open = True
@@ -146,7 +147,7 @@ def rules_open(form: NewGameForm) -> bool:
     """Open the house rules when they hold an error or a change."""
     if getattr(form, "rules_open", False):
         return True
-    return any(f.errors for key in RULE_NUMBERS for f in [form[key]]) or any(
+    return any(f.errors for key in RULE_NUMBERS + RULE_CHOICES for f in [form[key]]) or any(
         e.form.start.errors or e.form.minimum.errors for e in form.minimums.entries
     )
 
