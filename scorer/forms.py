@@ -16,8 +16,8 @@ from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, Selec
 from wtforms.validators import Optional
 
 from scorer.display import CARD_GROUP_LABELS
-from scorer.i18n import HOUSE_RULE_CHOICE_LABELS
 from scorer.hands import CardCounts, Hand, SideHand
+from scorer.i18n import HOUSE_RULE_CHOICE_LABELS
 from scorer.limits import ALLOWED_TARGETS
 from scorer.rules import (
     HOUSE_RULE_CHOICES,

@@ -298,7 +298,9 @@ def _fewer(cards: CardCounts, keep: int) -> dict[str, int]:
 PER_PACK = {"jokers": 2, "twenty": 8, "ten": 24, "five": 18}
 
 
-def _melds_no_table_lays(deal: Deal, form: str, rng: random.Random, melds: CardCounts, natural: int):
+def _melds_no_table_lays(
+    deal: Deal, form: str, rng: random.Random, melds: CardCounts, natural: int
+):
     """Rule 12 (issue 22): a side that did not go out counts these melded cards, which no
     table can lay down; None when the packs could not even hold them (rule 7 speaks first)."""
     if form != "counted":

@@ -228,6 +228,8 @@ HOUSE = {
     "all_red_threes": 1000,
     "canastas_to_go_out": 2,
     "minimums": [[None, 20], [0, 60], [2000, 100]],
+    "tie": "shared",
+    "red_threes_count_against": "no_canasta",
 }
 
 
@@ -286,6 +288,8 @@ def test_a_single_house_rule_changes_only_itself(client: FlaskClient) -> None:
         "all_red_threes": 800,
         "canastas_to_go_out": 1,
         "minimums": CLASSIC_MINIMUMS,
+        "tie": "play_on",
+        "red_threes_count_against": "no_meld",
     }
     assert game["rules"] == expected
     # 100 + 500 + 150 = 750 (the going-out bonus is now 150).
