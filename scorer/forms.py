@@ -246,16 +246,16 @@ class HouseRulesFields:
     red_three = NumberField(_l("Each red three"))
     all_red_threes = NumberField(_l("All the red threes"))
     canastas_to_go_out = NumberField(_l("Canastas needed to go out"))
-    # Ways of playing: the rule book's is the default (checked by the engine, not here).
-    tie = SelectField(_l("A tie at the top"), validate_choice=False, default="play_on")
-    red_threes_count_against = SelectField(
-        _l("Red threes count against"), validate_choice=False, default="no_meld"
-    )
+    # Ways of playing, one tap each (chips): the rule book's is the default. The engine
+    # checks the value, so that a refusal names the rule as the API's does.
+    tie = StringField(_l("A tie at the top"), default="play_on")
+    red_threes_count_against = StringField(_l("Red threes count against"), default="no_meld")
     minimums = FieldList(
         FormField(MinimumRowForm), min_entries=MINIMUM_ROWS, max_entries=MINIMUM_ROWS
     )
 
     def set_rule_choices(self) -> None:
+        """The chips of each way of playing: (value, label) in the reader's language."""
         for key in RULE_CHOICES:
             self[key].choices = list(HOUSE_RULE_CHOICE_LABELS[key].items())
 
@@ -269,6 +269,8 @@ class HouseRulesFields:
         rules: dict[str, Any] = {}
         for key in RULE_NUMBERS + RULE_CHOICES:
             value = self[key].data
+            if isinstance(value, str):
+                value = value.strip()
             if value not in (None, "") and value != shown[key]:
                 rules[key] = value
         rows = self.minimum_rows()
