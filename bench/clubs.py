@@ -10,9 +10,10 @@ from bench import fixtures
 from bench.context import Bench
 from bench.measure import Row, Section, fmt_bytes, fmt_time, median_of
 from bench.site import Site
-from scorer import club_games, clubs, store
-from scorer.club_board import BOARD_CACHE_SIZE, SUMMARY_CACHE_SIZE
-from scorer.db import transaction
+from scorer import store
+from scorer.store import club_games, clubs
+from scorer.store.club_board import BOARD_CACHE_SIZE, SUMMARY_CACHE_SIZE
+from scorer.store.db import transaction
 
 SIZES = (50, 500)
 HANDS = 30

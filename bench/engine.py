@@ -5,8 +5,8 @@ from __future__ import annotations
 from bench import fixtures
 from bench.context import Bench
 from bench.measure import Row, Section, compare, fmt_count, fmt_ratio, fmt_time
-from scorer.game import play
-from scorer.hands import Hand, SideHand, score_hand, validate_hand
+from scorer.core.game import play
+from scorer.core.hands import Hand, SideHand, score_hand, validate_hand
 
 LENGTHS = (10, 100, 1000)
 BUDGET = 0.005  # seconds per sample

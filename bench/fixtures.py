@@ -13,10 +13,10 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import db as scorer_db
 from scorer import store
-from scorer.game import Side, Table
-from scorer.hands import CardCounts, Hand, SideHand
+from scorer.core.game import Side, Table
+from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.store import db as scorer_db
 
 SIDES = [Side("Ann & Bob", ("Ann", "Bob")), Side("Cleo & Dan", ("Cleo", "Dan"))]
 

@@ -22,7 +22,7 @@ from typing import Any
 from bench import fixtures
 from bench.context import Bench
 from bench.measure import Row, Section, fmt_time
-from scorer.limits import MAX_HANDS_PER_GAME
+from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.serve import command_line
 from tests import launcher
 

@@ -17,7 +17,7 @@ from flask import Flask, abort
 from flask_babel import get_locale
 
 from scorer import create_app, pages
-from scorer.db import get_db
+from scorer.store.db import get_db
 
 BARE_PATH = "/bench/bare"
 BARE_BODY = "ok"

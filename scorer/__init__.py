@@ -13,26 +13,26 @@ from flask import Flask, Response
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
-from scorer.json_out import JSONProvider
+from scorer import cli, web
+from scorer.checker import api as checker
+from scorer.checker import rulebook
+from scorer.clubs import api as api_clubs
+from scorer.clubs import pages as club_pages
+from scorer.games import api, csv_routes, watch
+from scorer.games import pages as game_pages
+from scorer.sheets import pages as sheet_pages
+from scorer.sheets import pdf
+from scorer.store import db
+from scorer.web import display, edge, failures, i18n, livecheck, pages, phones, ratelimit
+from scorer.web.folders import PACKAGE, ROOT, STATIC_FOLDER, TEMPLATE_FOLDER, shipped
+from scorer.web.json_out import JSONProvider
 
-PACKAGE = Path(__file__).resolve().parent
-ROOT = PACKAGE.parent  # the checkout, when running from one
+# Imported for their routes: each adds its pages to the one `pages` blueprint.
+FEATURE_PAGES = (game_pages, club_pages, sheet_pages)
+__all__ = ["PACKAGE", "ROOT", "STATIC_FOLDER", "TEMPLATE_FOLDER", "create_app", "shipped"]
 csrf = CSRFProtect()
 compress = Compress()  # gzip for pages, CSS, JS and JSON: phones on a busy Wi-Fi
 
-
-def shipped(name: str) -> Path:
-    """The folder `name` (templates, static) of this installation.
-
-    A checkout keeps it beside the package; an installed package carries it inside, where
-    the build (setup.py) copied it.
-    """
-    inside = PACKAGE / name
-    return inside if inside.is_dir() else ROOT / name
-
-
-TEMPLATE_FOLDER = shipped("templates")
-STATIC_FOLDER = shipped("static")
 
 # Environment variables a server (gunicorn, `flask run`, a test's subprocess) may set.
 ENV_DATABASE = "SCORER_DATABASE"
@@ -79,26 +79,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
     app.json = JSONProvider(app)
 
-    from scorer import (
-        api,
-        api_clubs,
-        checker,
-        cli,
-        csv_routes,
-        db,
-        display,
-        edge,
-        failures,
-        i18n,
-        livecheck,
-        pages,
-        pdf,
-        phones,
-        ratelimit,
-        rulebook,
-        web,
-    )
-
     db.init_app(app)
     # First registered, so it runs last: it compresses what the other hooks produced.
     compress.init_app(app)
@@ -122,6 +102,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(checker.bp)
     csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
     phones.init_app(app)
+    watch.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views
     livecheck.init_app(app)  # outermost: a live check with nothing new skips every layer
     return app

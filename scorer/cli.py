@@ -12,8 +12,8 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from scorer import housekeeping
-from scorer.db import get_db
+from scorer.store import housekeeping
+from scorer.store.db import get_db
 
 
 def backup_database(source: str | Path, destination: str | Path) -> None:

@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from gunicorn.app.base import BaseApplication
 
+from scorer import create_app
 from scorer.network import ENV_LAN_ADDRESS, LOOPBACK, lan_address
 from scorer.qr import qr_terminal
 
@@ -45,8 +46,6 @@ class ScorerServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no 
 
     def load(self) -> Any:
         # Each worker builds its own app, as `gunicorn 'scorer:create_app()'` does.
-        from scorer import create_app
-
         return create_app()
 
 

@@ -15,7 +15,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
-from scorer.hands import CardCounts, Hand, SideHand
+from scorer.core.hands import CardCounts, Hand, SideHand
 
 # --- the cards (RULES.md §1) --------------------------------------------------------------
 

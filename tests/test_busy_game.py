@@ -13,7 +13,7 @@ import threading
 from apidata import CYCLE, hand, long_export, side
 from serving import call, free_port, gunicorn_command, running, server_env
 
-from scorer.limits import MAX_HANDS_PER_GAME
+from scorer.core.limits import MAX_HANDS_PER_GAME
 
 SMALL_WRITES = 15
 CORRECTORS = 2

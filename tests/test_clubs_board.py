@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from apidata import hand, side
 
-from scorer import club_board
-from scorer.club_board import BoardCache
-from scorer.db import get_db
-from scorer.errors import RuleError
+from scorer.core.errors import RuleError
+from scorer.store import club_board
+from scorer.store.club_board import BoardCache
+from scorer.store.db import get_db
 
 # 200 melded + natural canasta 500 + two red threes 200 + out 100 = 1 000 against 50.
 WINNING = hand(side(200, 1, 0, 2), side(100, left=50), went_out=0)

@@ -7,7 +7,7 @@ import io
 
 from apidata import hand, side
 
-from scorer.csv_export import COLUMNS
+from scorer.games.csv_export import COLUMNS
 
 # 200 melded + natural canasta 500 + two red threes 200 + out 100 = 1 000; 100 - 50 = 50.
 FIRST = hand(side(200, 1, 0, 2), side(100, left=50), went_out=0)

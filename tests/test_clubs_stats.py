@@ -22,11 +22,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorer.errors import RuleError
-from scorer.game import GameState, Side, add_hand, make_table, new_game, play
-from scorer.hands import Hand, SideHand
-from scorer.rules import get_profile, with_target
-from scorer.stats import ClubGame, club_stats, streak
+from scorer.core.errors import RuleError
+from scorer.core.game import GameState, Side, add_hand, make_table, new_game, play
+from scorer.core.hands import Hand, SideHand
+from scorer.core.rules import get_profile, with_target
+from scorer.core.stats import ClubGame, club_stats, streak
 
 PROFILE = with_target(get_profile("classic"), 1000)
 

@@ -26,8 +26,8 @@ from serving import (
     server_env,
 )
 
-from scorer import db as dbmod
 from scorer import store
+from scorer.store import db as dbmod
 
 CLIENTS = 3
 HANDS_BEFORE_KILL = 24  # acknowledged hands in all, then the kill comes mid-stream

@@ -29,11 +29,11 @@ from deal import (
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from scorer.errors import RuleError
-from scorer.game import GameState, Side, add_hand, check_hand, make_table, new_game
-from scorer.hands import CardCounts, Hand
-from scorer.irregular import NeedsConfirmation
-from scorer.rules import get_profile, with_target
+from scorer.core.errors import RuleError
+from scorer.core.game import GameState, Side, add_hand, check_hand, make_table, new_game
+from scorer.core.hands import CardCounts, Hand
+from scorer.core.irregular import NeedsConfirmation
+from scorer.core.rules import get_profile, with_target
 
 DEALS = int(os.environ.get("SCORER_DEALS", "0"))
 DEALT = settings(

@@ -10,9 +10,10 @@ from apidata import hand, side
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import failures, store
-from scorer.errors import GameFinished, RuleError
-from scorer.payloads import PayloadError
+from scorer import store
+from scorer.core.errors import GameFinished, RuleError
+from scorer.store.payloads import PayloadError
+from scorer.web import failures
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 

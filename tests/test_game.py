@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.errors import GameFinished, RuleError
-from scorer.game import (
+from scorer.core.errors import GameFinished, RuleError
+from scorer.core.game import (
     Side,
     add_hand,
     correct,
@@ -21,8 +21,8 @@ from scorer.game import (
     winner,
     without_after_end,
 )
-from scorer.hands import Hand, SideHand
-from scorer.rules import get_profile, with_target
+from scorer.core.hands import Hand, SideHand
+from scorer.core.rules import get_profile, with_target
 
 CLASSIC = get_profile("classic")
 ANN_BOB = Side("Us", ("Ann", "Bob"))

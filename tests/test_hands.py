@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from scorer.errors import RuleError
-from scorer.hands import CardCounts, Hand, SideHand, SideScore, score_hand, validate_hand
-from scorer.rules import get_profile
+from scorer.core.errors import RuleError
+from scorer.core.hands import CardCounts, Hand, SideHand, SideScore, score_hand, validate_hand
+from scorer.core.rules import get_profile
 
 CLASSIC = get_profile("classic")
 NOTHING = SideHand()

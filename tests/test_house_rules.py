@@ -10,10 +10,10 @@ from dataclasses import FrozenInstanceError, replace
 
 import pytest
 
-from scorer.errors import GameFinished, RuleError
-from scorer.game import Side, add_hand, make_table, new_game, play
-from scorer.hands import Hand, SideHand, score_hand
-from scorer.rules import effective_rules, get_profile, with_house_rules
+from scorer.core.errors import GameFinished, RuleError
+from scorer.core.game import Side, add_hand, make_table, new_game, play
+from scorer.core.hands import Hand, SideHand, score_hand
+from scorer.core.rules import effective_rules, get_profile, with_house_rules
 
 CLASSIC = get_profile("classic")
 THREE = get_profile("three-player")

@@ -10,7 +10,7 @@ from apidata import hand, side
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer.db import connect
+from scorer.store.db import connect
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)

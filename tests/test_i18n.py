@@ -25,7 +25,7 @@ from flask import Flask, render_template, render_template_string, url_for
 from flask.testing import FlaskClient
 from flask_babel import force_locale
 
-from scorer.i18n import LANGUAGE_COOKIE, number, safe_next
+from scorer.web.i18n import LANGUAGE_COOKIE, number, safe_next
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scorer" / "translations"
@@ -821,14 +821,14 @@ def test_pages_tell_caches_they_vary_by_language(client: FlaskClient, language: 
 
 
 def test_no_request_means_english(app: Flask) -> None:
-    from scorer.i18n import select_locale
+    from scorer.web.i18n import select_locale
 
     with app.app_context():
         assert select_locale() == "en"
 
 
 def test_numbers_outside_a_request_are_english(app: Flask) -> None:
-    from scorer.i18n import number
+    from scorer.web.i18n import number
 
     with app.app_context():
         assert number(-12500) == "\u221212,500"

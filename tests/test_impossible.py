@@ -6,14 +6,14 @@ from itertools import product
 
 import pytest
 
-from scorer import meld
-from scorer.canastas import cheapest_canastas, counted_melds_fit
-from scorer.errors import RuleError
-from scorer.game import Side, add_hand, check_hand, make_table, new_game, play
-from scorer.hands import COUNTED_MELD_PROBLEMS, CardCounts, Hand, SideHand, validate_hand
-from scorer.irregular import NeedsConfirmation, hints, irregularities
-from scorer.meld import MeldOptions, PlannedMeld
-from scorer.rules import get_profile
+from scorer.core import meld
+from scorer.core.canastas import cheapest_canastas, counted_melds_fit
+from scorer.core.errors import RuleError
+from scorer.core.game import Side, add_hand, check_hand, make_table, new_game, play
+from scorer.core.hands import COUNTED_MELD_PROBLEMS, CardCounts, Hand, SideHand, validate_hand
+from scorer.core.irregular import NeedsConfirmation, hints, irregularities
+from scorer.core.meld import MeldOptions, PlannedMeld
+from scorer.core.rules import get_profile
 
 CLASSIC = get_profile("classic")
 TWO = get_profile("two-player")

@@ -13,7 +13,7 @@ import pytest
 from apidata import hand, side
 from flask.testing import FlaskClient
 
-from scorer import limits
+from scorer.core import limits
 
 TEAMS = [["Ann", "Bob"], ["Cy", "Dee"]]
 PROFILE_BY_SIDES = {2: "two-player", 3: "three-player", 6: "six-player"}
@@ -97,7 +97,7 @@ ACCEPTED = {"api": 201, "form": 303, "import": 201}
 
 
 def _stored(client: FlaskClient) -> int:
-    from scorer.db import get_db
+    from scorer.store.db import get_db
 
     with client.application.app_context():
         return get_db()["games"].count

@@ -13,8 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app
-from scorer.livecheck import version_reader
 from scorer.web import SECURITY_HEADERS
+from scorer.web.livecheck import version_reader
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 HAND = hand(side(meld=130, natural=1), side(meld=50, left=85), went_out=0)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.errors import RuleError
-from scorer.meld import (
+from scorer.core.errors import RuleError
+from scorer.core.meld import (
     REASONS,
     MeldOptions,
     PlannedMeld,
@@ -13,7 +13,7 @@ from scorer.meld import (
     parse_minimum,
     planned_meld,
 )
-from scorer.rules import get_profile
+from scorer.core.rules import get_profile
 
 M = PlannedMeld
 GOING_OUT = MeldOptions(going_out=True)

@@ -18,9 +18,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app, store
-from scorer.db import get_db
-from scorer.game import Side
-from scorer.hands import Hand, SideHand
+from scorer.core.game import Side
+from scorer.core.hands import Hand, SideHand
+from scorer.store.db import get_db
 
 XSS = "<script>alert(1)</script>"
 

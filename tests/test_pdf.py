@@ -17,10 +17,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import ROOT, store
-from scorer.db import get_db
-from scorer.game import Side
-from scorer.hands import Hand, SideHand
-from scorer.pdf import LocalOnlyFetcher
+from scorer.core.game import Side
+from scorer.core.hands import Hand, SideHand
+from scorer.sheets.pdf import LocalOnlyFetcher
+from scorer.store.db import get_db
 
 A4 = (595.3, 841.9)  # points
 LETTER = (612.0, 792.0)

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from qrsvg import expected_modules, svg_modules
 
-from scorer import ROOT, phones
+from scorer import ROOT
 from scorer.network import (
     choose_lan_address,
     is_private_ipv4,
@@ -18,6 +18,7 @@ from scorer.network import (
     split_host,
 )
 from scorer.qr import qr_svg, qr_terminal
+from scorer.web import phones
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 

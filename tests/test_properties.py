@@ -14,10 +14,10 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from scorer.errors import RuleError
-from scorer.game import Side, add_hand, make_table, new_game, winner
-from scorer.hands import CardCounts, Hand, SideHand, score_hand, validate_hand
-from scorer.rules import get_profile, with_target
+from scorer.core.errors import RuleError
+from scorer.core.game import Side, add_hand, make_table, new_game, winner
+from scorer.core.hands import CardCounts, Hand, SideHand, score_hand, validate_hand
+from scorer.core.rules import get_profile, with_target
 
 MODEST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

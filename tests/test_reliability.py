@@ -11,9 +11,9 @@ import pytest
 from apidata import delete_hand, dump, hand, put_hand, side
 from flask.testing import FlaskClient
 
-from scorer import db as dbmod
 from scorer import store
-from scorer.hands import Hand, SideHand
+from scorer.core.hands import Hand, SideHand
+from scorer.store import db as dbmod
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 

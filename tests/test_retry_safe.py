@@ -13,8 +13,8 @@ import threading
 import pytest
 from apidata import CYCLE, dump, hand, long_export, side
 
-from scorer import db as dbmod
-from scorer.limits import MAX_HANDS_PER_GAME
+from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.store import db as dbmod
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 
@@ -117,7 +117,7 @@ def test_a_deleted_game_frees_its_creation_key(app, client):
     first = client.post("/api/games", json={"sides": FOUR}, headers=key).json
     with app.app_context():
         from scorer import store
-        from scorer.db import get_db
+        from scorer.store.db import get_db
 
         store.delete_game(get_db(), first["id"])
     again = client.post("/api/games", json={"sides": FOUR}, headers=key)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.errors import RuleError
-from scorer.rules import PROFILES, RuleProfile, get_profile, validate_target, with_target
+from scorer.core.errors import RuleError
+from scorer.core.rules import PROFILES, RuleProfile, get_profile, validate_target, with_target
 
 CLASSIC = get_profile("classic")
 

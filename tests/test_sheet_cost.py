@@ -12,7 +12,8 @@ from apidata import hand, side
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorer import create_app, pdf, sheet_cache
+from scorer import create_app
+from scorer.sheets import pdf, sheet_cache
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)

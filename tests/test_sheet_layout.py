@@ -9,8 +9,8 @@ import pdfplumber
 import pytest
 from test_pdf import get_pdf, new_game
 
-from scorer.game import Side
-from scorer.hands import Hand, SideHand
+from scorer.core.game import Side
+from scorer.core.hands import Hand, SideHand
 
 MM = 72 / 25.4
 THREE = [Side("Ann", ("Ann",)), Side("Bob", ("Bob",)), Side("Cy", ("Cy",))]

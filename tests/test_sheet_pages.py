@@ -13,11 +13,11 @@ import pdfplumber
 import pytest
 from flask.testing import FlaskClient
 
-from scorer import pdf
-from scorer.display import points
-from scorer.sheet_cache import sheet_cache
-from scorer.sheet_html import SheetRow, SideCells, grid_columns
-from scorer.sheet_pages import Fit, plan_pages
+from scorer.sheets import pdf
+from scorer.sheets.sheet_cache import sheet_cache
+from scorer.sheets.sheet_html import SheetRow, SideCells, grid_columns
+from scorer.sheets.sheet_pages import Fit, plan_pages
+from scorer.web.display import points
 
 TWO = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cat", "Dan"]}]
 FOUR = [{"name": n, "players": [n]} for n in ("Eve", "Fay", "Gus", "Hal")]

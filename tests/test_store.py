@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from scorer import db as dbmod
 from scorer import store
-from scorer.errors import GameFinished, RuleError
-from scorer.game import Side
-from scorer.hands import CardCounts, Hand, SideHand
+from scorer.core.errors import GameFinished, RuleError
+from scorer.core.game import Side
+from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.store import db as dbmod
 
 SIDES = [Side("North", ("Ann", "Bob")), Side("South", ("Cy", "Di"))]
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from scorer.db import get_db
+from scorer.store.db import get_db
 
 CLASSIC_MINIMUMS = [[None, 15], [0, 50], [1500, 90], [3000, 120]]
 

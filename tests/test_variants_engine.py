@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorer.errors import RuleError
-from scorer.game import (
+from scorer.core.errors import RuleError
+from scorer.core.game import (
     Side,
     add_hand,
     dealer,
@@ -19,8 +19,8 @@ from scorer.game import (
     sitting_out,
     winner,
 )
-from scorer.hands import CardCounts, Hand, SideHand, score_hand, validate_hand
-from scorer.rules import (
+from scorer.core.hands import CardCounts, Hand, SideHand, score_hand, validate_hand
+from scorer.core.rules import (
     HOUSE_RULE_FIELDS,
     PROFILES,
     effective_rules,

@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from qrsvg import expected_modules, svg_modules
 
-from scorer import db as scorer_db
-from scorer import phones
+from scorer.store import db as scorer_db
+from scorer.web import phones
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 HAND = {

@@ -15,7 +15,7 @@ from flask import Flask
 from phone import BOARD_URL, wait_for_hand_form
 from serving import call
 
-from scorer import phones
+from scorer.web import phones
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 WAITING = "1 hand waiting to be sent"

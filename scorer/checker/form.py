@@ -1,0 +1,204 @@
+"""The checker as a plain form answered by the server, and the rules of play.
+
+Reached from a side's minimum on the scoreboard (``?game=<id>&side=<n>``): the page then
+starts from that side's minimum, names the side and links back to the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import render_template, request
+from flask_babel import gettext
+
+from scorer import store
+from scorer.checker.api import DEFAULT_MINIMUM, FORM_ROWS, RANK_LABELS, bp
+from scorer.core.errors import N_, RuleError
+from scorer.core.meld import (
+    RANKS,
+    REASONS,
+    MeldCheck,
+    MeldOptions,
+    PlannedMeld,
+    check_opening,
+    parse_minimum,
+    parse_rank,
+    planned_meld,
+)
+from scorer.core.rules import PROFILES
+from scorer.web import display, failures
+from scorer.web.i18n import error_text, number
+
+
+@dataclass(frozen=True)
+class SideAtTable:
+    """The side whose minimum the checker was opened from."""
+
+    game_id: str
+    index: int
+    name: str
+    minimum: int
+
+
+def side_at_table(values: Any) -> SideAtTable | None:
+    """The game and side named in the address, if any (404 when either is unknown)."""
+    game_id = values.get("game")
+    if not game_id:
+        return None
+    record = failures.load_game(game_id)
+    text = (values.get("side") or "").strip()
+    if not text.isdigit() or int(text) >= len(record.table.sides):
+        raise store.NotFound(game_id, N_("no side of this game at this address"))
+    index = int(text)
+    return SideAtTable(
+        game_id=record.id,
+        index=index,
+        name=display.side_label(record.table.sides[index], index),
+        minimum=record.state.minimums[index],
+    )
+
+
+# --- the page without JavaScript -----------------------------------------------------------
+
+
+@dataclass
+class Row:
+    """One row of the form: what was typed, and what the server says of it."""
+
+    index: int
+    rank: str = "K"
+    naturals: str = ""
+    jokers: str = ""
+    twos: str = ""
+    points: int | None = None
+    counted: bool = True
+    errors: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not any(v.strip() not in ("", "0") for v in (self.naturals, self.jokers, self.twos))
+
+
+def _count_of(row: Row, name: str) -> int:
+    text = getattr(row, name).strip()
+    if not text:
+        return 0
+    if not text.isdigit():
+        raise RuleError(
+            f"melds[{row.index}].{name}", N_("must be a whole number from 0 to {high}"), high=12
+        )
+    return int(text)
+
+
+def _form_minimum(text: str | None, default: int) -> tuple[int, str | None]:
+    if text is None or not text.strip():
+        return default, None
+    try:
+        return parse_minimum(int(text.strip()) if text.strip().isdigit() else text), None
+    except RuleError as error:
+        return default, error_text(error)
+
+
+@bp.route("/check-meld", methods=["GET", "POST"])
+def check_meld_page() -> str:
+    """The checker as a plain form: the server answers each submission."""
+    values = request.form if request.method == "POST" else request.args
+    side = side_at_table(values)
+    default = side.minimum if side else DEFAULT_MINIMUM
+    minimum, minimum_error = _form_minimum(values.get("minimum"), default)
+    rows = [
+        Row(
+            index=i,
+            rank=values.get(f"rank-{i}", "K"),
+            naturals=values.get(f"naturals-{i}", ""),
+            jokers=values.get(f"jokers-{i}", ""),
+            twos=values.get(f"twos-{i}", ""),
+        )
+        for i in range(FORM_ROWS)
+    ]
+    top = values.get("discard_top") or None
+    check = None
+    if request.method == "POST":
+        check = _check_rows(minimum, rows, values, top)
+    return render_template(
+        "checker/meld.html",
+        side=side,
+        rows=rows,
+        ranks=[(r, gettext(RANK_LABELS.get(r, r))) for r in (*RANKS, "3", "red-3")],
+        minimum=minimum,
+        minimum_error=minimum_error,
+        check=check,
+        verdict=verdict_text(check) if check else None,
+        top=top,
+        wild_rule=bool(values.get("wild_rule")),
+        going_out=bool(values.get("going_out")),
+        top_error=_top_error(check),
+        reasons={code: error_text(RuleError(None, template)) for code, template in REASONS.items()},
+    )
+
+
+def _check_rows(minimum: int, rows: list[Row], values: Any, top: str | None) -> MeldCheck | None:
+    """Check the rows that hold cards; a row that cannot be read gets its error instead."""
+    melds: list[PlannedMeld] = []
+    used: list[Row] = []
+    unreadable = False
+    for row in rows:
+        if row.empty:
+            continue
+        try:
+            counts = [_count_of(row, name) for name in ("naturals", "jokers", "twos")]
+            meld = planned_meld(row.index, row.rank, *counts)
+        except RuleError as error:
+            row.errors = (error_text(error),)
+            unreadable = True
+            continue
+        melds.append(meld)
+        used.append(row)
+    try:
+        options = MeldOptions(
+            wild_never_outnumber_naturals=bool(values.get("wild_rule")),
+            going_out=bool(values.get("going_out")),
+            discard_top=None if top is None else parse_rank("discard_top", top),
+        )
+    except RuleError:
+        options = MeldOptions(
+            wild_never_outnumber_naturals=bool(values.get("wild_rule")),
+            going_out=bool(values.get("going_out")),
+        )
+    if unreadable:
+        return None
+    check = check_opening(minimum, melds, options)
+    for position, row in enumerate(used):
+        row.points = check.meld_points[position]
+        row.counted = check.counted[position]
+        row.errors = tuple(error_text(p.as_error()) for p in check.problems if p.meld == position)
+    return check
+
+
+def _top_error(check: MeldCheck | None) -> str | None:
+    if check is None:
+        return None
+    found = [error_text(p.as_error()) for p in check.problems if p.meld is None]
+    return found[0] if found else None
+
+
+def verdict_text(check: MeldCheck) -> str:
+    """ "85 of 90: 5 short", or "95: you can open"."""
+    if check.enough:
+        return gettext("%(points)s: you can open", points=number(check.points))
+    return gettext(
+        "%(points)s of %(minimum)s: %(short)s short",
+        points=number(check.points),
+        minimum=number(check.minimum),
+        short=number(check.short),
+    )
+
+
+# --- the rules of play ---------------------------------------------------------------------
+
+
+@bp.get("/rules/play")
+def rules_of_play() -> str:
+    """How to play Canasta, section by section, in our own words."""
+    return render_template("rules/play.html", profiles=list(PROFILES.values()))

@@ -1,0 +1,161 @@
+"""The rules page: card values, bonuses, minimums and variants, in our own words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, render_template, request
+from flask_babel import gettext, ngettext
+
+from scorer import store
+from scorer.core.errors import N_
+from scorer.core.rules import PROFILES, Layout, RuleProfile, get_profile
+from scorer.web import display
+from scorer.web.failures import load_game
+from scorer.web.i18n import HOUSE_RULE_CHOICE_LABELS, HOUSE_RULE_LABELS, PROFILE_LABELS, number
+
+bp = Blueprint("rulebook", __name__)
+
+# Short names of the variants, for the first column of the variants table.
+SHORT_LABELS = {
+    "classic": N_("Classic"),
+    "two-player": N_("Two players"),
+    "three-player": N_("Three players"),
+    "five-player": N_("Five players"),
+    "six-player": N_("Six players"),
+}
+
+# The targets tables choose most, whatever the variant.
+COMMON_TARGETS = (5000, 10000)
+
+
+@dataclass(frozen=True)
+class MinimumRow:
+    """One row of the minimum table, with the sides of a game whose total falls in it."""
+
+    start: int | None
+    end: int | None
+    minimum: int
+    sides: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def current(self) -> bool:
+        return bool(self.sides)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One line of the variants table."""
+
+    key: str
+    short_label: str
+    seatings: tuple[tuple[str, int], ...]
+    packs: int
+    cards_dealt: int
+    canastas_to_go_out: int
+    red_threes: tuple[str, ...]
+    sits_out: bool
+
+
+def minimum_rows(
+    profile: RuleProfile, totals: list[tuple[str, int]] | None = None
+) -> list[MinimumRow]:
+    """The profile's minimum table; each side's total marks the row that applies to it."""
+    table = profile.minimum_table()
+    rows = []
+    for index, (start, minimum) in enumerate(table):
+        following = table[index + 1][0] if index + 1 < len(table) else None
+        end = None if following is None else following - 5  # scores move in steps of 5
+        sides = tuple(
+            (name, total)
+            for name, total in totals or ()
+            if profile.minimum_row_index(total) == index
+        )
+        rows.append(MinimumRow(start, end, minimum, sides))
+    return rows
+
+
+def seating_text(layout: Layout) -> str:
+    """How a layout seats its players: "2 teams of 2", "3 players, each alone"..."""
+    sizes = layout.team_sizes
+    if all(size == 1 for size in sizes):
+        return gettext("%(players)s players, each alone", players=len(sizes))
+    if len(set(sizes)) == 1:
+        return ngettext(
+            "%(num)s team of %(size)s", "%(num)s teams of %(size)s", len(sizes), size=sizes[0]
+        )
+    *first, last = [str(size) for size in sizes]
+    return gettext("teams of %(first)s and %(last)s", first=", ".join(first), last=last)
+
+
+def red_threes_text(profile: RuleProfile) -> tuple[str, ...]:
+    """Each red three's value, then the counts that score a set value."""
+    parts = [gettext("%(points)s each", points=number(profile.red_three))]
+    for count, points in sorted(profile.red_three_sets):
+        if count <= profile.red_threes_in_packs:
+            parts.append(
+                gettext("%(count)s of them: %(points)s", count=count, points=number(points))
+            )
+    return tuple(parts)
+
+
+def variants() -> list[Variant]:
+    return [
+        Variant(
+            key=profile.key,
+            short_label=gettext(SHORT_LABELS.get(profile.key, profile.key)),
+            seatings=tuple(
+                (seating_text(layout), layout.target) for layout in profile.allowed_layouts()
+            ),
+            packs=profile.packs,
+            cards_dealt=profile.cards_dealt,
+            canastas_to_go_out=profile.canastas_to_go_out,
+            red_threes=red_threes_text(profile),
+            sits_out=any(
+                size > profile.playing_side_size
+                for layout in profile.layouts
+                for size in layout.team_sizes
+            ),
+        )
+        for profile in PROFILES.values()
+    ]
+
+
+def _game_from_query() -> store.GameRecord | None:
+    game_id = request.args.get("game")
+    if not game_id:
+        return None
+    return load_game(game_id)
+
+
+@bp.get("/rules")
+def rules() -> str:
+    """The rule book; opened from a game, its minimum table and each side's row."""
+    game = _game_from_query()
+    profile = game.table.profile if game else get_profile(None)
+    totals = (
+        [
+            (side.name, total)
+            for side, total in zip(game.table.sides, game.state.totals, strict=True)
+        ]
+        if game
+        else None
+    )
+    return render_template(
+        "rules/rules.html",
+        game=game,
+        profile=profile,
+        profile_label=PROFILE_LABELS.get(profile.key, profile.key),
+        card_values=display.card_values(profile),
+        minimum_rows=minimum_rows(profile, totals),
+        high_target=profile.high_target,
+        high_row=profile.high_minimum_row,
+        variants=variants(),
+        # Passed as data: Jinja folds a filter applied to a literal at compile time, in
+        # whichever language the first reader used.
+        common_targets=COMMON_TARGETS,
+        house_rule_labels=list(HOUSE_RULE_LABELS.values()),
+        game_house_rules=display.house_rule_lines(profile, minimums=None) if game else [],
+        game_minimums_changed=bool(game and "minimums" in profile.house_rules),
+        tie_rule=HOUSE_RULE_CHOICE_LABELS["tie"][profile.tie] if game else None,
+    )

@@ -1,0 +1,1 @@
+"""Clubs: their JSON API, pages, charts, the club night sheet and the export format."""

@@ -1,0 +1,242 @@
+"""The JSON API of clubs, in the style of the games API: same errors, ETag and If-Match.
+
+A club's ETag is `<id>.<version>.<digest of its games' versions>`: a hand recorded in one of
+its games changes the standings, so the tag changes too. A write sent with If-Match only
+cares about the club itself (roster, list of games): it is refused with 412 when the club's
+version in the tag is not the current one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any, NoReturn
+
+from flask import Blueprint, Response, jsonify, request
+
+from scorer import store
+from scorer.clubs.exchange import club_json
+from scorer.core.errors import N_, GameFinished, RuleError
+from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
+from scorer.store import club_games, clubs
+from scorer.store.cache import replayed_game
+from scorer.store.club_board import board_cache
+from scorer.store.db import get_db
+from scorer.store.payloads import PayloadError, game_to_json, parse_game
+from scorer.web.i18n import error_text
+
+bp = Blueprint("api_clubs", __name__, url_prefix="/api/clubs")
+
+
+class ClubApiError(Exception):
+    def __init__(self, status: int, error: RuleError, **extra: Any) -> None:
+        super().__init__(error.reason)
+        self.status = status
+        self.error = error
+        self.extra = extra
+
+
+@bp.errorhandler(ClubApiError)
+def _api_error(exc: ClubApiError) -> tuple[Response, int]:
+    return jsonify(error=error_text(exc.error), field=exc.error.field, **exc.extra), exc.status
+
+
+def refuse(error: RuleError) -> NoReturn:
+    if isinstance(error, clubs.Ambiguous):
+        questions = [{"name": q.name, "candidates": list(q.candidates)} for q in error.questions]
+        raise ClubApiError(409, error, questions=questions)
+    if isinstance(error, PayloadError):
+        status = 400
+    elif isinstance(error, clubs.ClubConflict | GameFinished):
+        status = 409
+    elif isinstance(error, clubs.StaleClub):
+        status = 412
+    else:
+        status = 422
+    raise ClubApiError(status, error)
+
+
+def not_found(what: str = N_("no club at this address")) -> ClubApiError:
+    return ClubApiError(404, RuleError(None, what))
+
+
+def json_object(allowed: frozenset[str], max_bytes: int | None = None) -> dict[str, Any]:
+    """The request's JSON object; 400 unless it is application/json with known fields."""
+    if max_bytes is not None:
+        request.max_content_length = max_bytes
+    if not request.is_json:
+        refuse(PayloadError(None, N_("send the body as application/json")))
+    try:
+        data = json.loads(request.get_data(cache=True))
+    except (ValueError, RecursionError):
+        refuse(PayloadError(None, N_("the body is not valid JSON")))
+    if not isinstance(data, dict):
+        refuse(PayloadError(None, N_("must be a JSON object")))
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        refuse(PayloadError(unknown[0][:100], N_("is not a field this address takes")))
+    return data
+
+
+def text_field(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str):
+        refuse(PayloadError(key, N_("must be text")))
+    return value
+
+
+def _act(action: Any, *args: Any, **kwargs: Any) -> Any:
+    try:
+        return action(get_db(), *args, **kwargs)
+    except clubs.ClubNotFound as exc:
+        raise not_found(
+            N_("no player of that name in this club")
+            if "/players/" in str(exc)
+            else N_("no club at this address")
+        ) from None
+    except store.NotFound:
+        raise not_found(N_("no game at this address")) from None
+    except RuleError as error:
+        refuse(error)
+
+
+# --- ETags -----------------------------------------------------------------------------------
+
+
+def etag_of(view: club_games.ClubView) -> str:
+    versions = ",".join(f"{game.id}.{game.version}" for game in view.games)
+    digest = hashlib.sha256(versions.encode()).hexdigest()[:16]
+    return f"{view.club.id}.{view.club.version}.{digest}"
+
+
+def expected_version(club: clubs.ClubRecord) -> int | None:
+    """The club version an If-Match header expects (0, no club's, for a foreign tag)."""
+    if "If-Match" not in request.headers:
+        return None
+    if request.if_match.star_tag:
+        return club.version
+    prefix = f"{club.id}.{club.version}."
+    return club.version if any(t.startswith(prefix) for t in request.if_match.as_set()) else 0
+
+
+def _load(club_id: str) -> clubs.ClubRecord:
+    return _act(clubs.load_club, club_id)
+
+
+def this_year() -> str:
+    return str(datetime.now(UTC).year)
+
+
+def club_response(club_id: str, status: int = 200) -> Response:
+    try:
+        view = club_games.club_view(get_db(), club_id, this_year(), cache=board_cache())
+    except clubs.ClubNotFound:
+        raise not_found() from None
+    tag = etag_of(view)
+    if status == 200 and request.method == "GET" and tag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        response = jsonify(club_json(view))
+        response.status_code = status
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+# --- routes ----------------------------------------------------------------------------------
+
+
+@bp.post("")
+def create_club() -> Response:
+    data = json_object(frozenset({"name", "players", "settings"}))
+    text_field(data, "name")
+    club_id = _act(
+        clubs.create_club,
+        name=data["name"],
+        players=data.get("players", []),
+        settings=data.get("settings"),
+    )
+    response = club_response(club_id, 201)
+    response.headers["Location"] = f"/api/clubs/{club_id}"
+    return response
+
+
+@bp.get("/<club_id>")
+def get_club(club_id: str) -> Response:
+    return club_response(club_id)
+
+
+@bp.post("/<club_id>/players")
+def add_player(club_id: str) -> Response:
+    club = _load(club_id)
+    data = json_object(frozenset({"name"}))
+    _act(clubs.add_player, club_id, text_field(data, "name"), version=expected_version(club))
+    return club_response(club_id, 201)
+
+
+@bp.patch("/<club_id>/players/<path:name>")
+def rename_player(club_id: str, name: str) -> Response:
+    club = _load(club_id)
+    data = json_object(frozenset({"name"}))
+    new = text_field(data, "name")
+    _act(clubs.rename_player, club_id, name, new, version=expected_version(club))
+    return club_response(club_id)
+
+
+@bp.delete("/<club_id>/players/<path:name>")
+def remove_player(club_id: str, name: str) -> Response:
+    club = _load(club_id)
+    _act(clubs.remove_player, club_id, name, version=expected_version(club))
+    return club_response(club_id)
+
+
+@bp.post("/<club_id>/games")
+def create_game(club_id: str) -> Response:
+    club = _load(club_id)
+    try:
+        arguments = parse_game(json_object(frozenset(_GAME_FIELDS)))
+    except RuleError as error:
+        refuse(error)
+    game_id = _act(club_games.create_club_game, club_id, arguments, version=expected_version(club))
+    game = replayed_game(get_db(), game_id)
+    response = jsonify(game_to_json(game))
+    response.status_code = 201
+    response.set_etag(f"{game.id}.{game.version}")
+    response.headers["Location"] = f"/api/games/{game_id}"
+    return response
+
+
+_GAME_FIELDS = ("name", "profile", "target", "first_dealer", "sides", "rules")
+
+
+@bp.post("/<club_id>/games/file")
+def file_game(club_id: str) -> Response:
+    club = _load(club_id)
+    data = json_object(frozenset({"game", "players"}))
+    game_id = text_field(data, "game")
+    _act(
+        club_games.file_game,
+        club_id,
+        game_id,
+        data.get("players"),
+        version=expected_version(club),
+    )
+    return club_response(club_id)
+
+
+@bp.get("/<club_id>/export")
+def export_club(club_id: str) -> Response:
+    data = _act(club_games.export_club, club_id)
+    response = jsonify(data)
+    response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
+    return response
+
+
+@bp.post("/import")
+def import_club() -> Response:
+    data = json_object(club_games.EXPORT_FIELDS, IMPORT_MAX_BYTES)
+    club_id = _act(club_games.import_club, data)
+    response = club_response(club_id, 201)
+    response.headers["Location"] = f"/api/clubs/{club_id}"
+    return response

@@ -1,0 +1,186 @@
+"""Games and clubs: a new game from a club's roster, filing an existing game into a club.
+
+Both work without JavaScript: the sides are picked with selects (roster names) beside a box
+for a new name; a filing the club cannot match alone comes back with the question.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
+
+from scorer import store
+from scorer.clubs.pages.clubs import club_page, status_of
+from scorer.core.errors import N_, RuleError
+from scorer.core.game import Side
+from scorer.core.limits import check_game, check_name, check_target
+from scorer.core.rules import get_profile, with_house_rules
+from scorer.store import club_games, clubs
+from scorer.store.db import get_db
+from scorer.store.payloads import default_side_name
+from scorer.web import display
+from scorer.web.forms import FORM_PLAYERS, FORM_SIDES, profile_choices, target_choices
+from scorer.web.i18n import error_text
+from scorer.web.pages import Page, bp, remember, remember_club
+
+GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
+
+
+def load_club(club_id: str) -> clubs.ClubRecord:
+    try:
+        return clubs.load_club(get_db(), club_id)
+    except clubs.ClubNotFound:
+        abort(404)
+
+
+def seat_defaults(club: clubs.ClubRecord) -> MultiDict:
+    """The boxes' first values: the sides of the club's latest game, else the roster in order."""
+    data: MultiDict = MultiDict()
+    sides: list[tuple[str, ...]] = []
+    if club.game_ids:
+        try:
+            latest = store.load_game(get_db(), club.game_ids[-1])
+            sides = [side.players for side in latest.state.table.sides]
+        except RuleError:
+            sides = []
+    if not sides:
+        roster = list(club.players)
+        sides = [tuple(roster[0:2]), tuple(roster[2:4])]
+    for i, players in enumerate(sides[:FORM_SIDES]):
+        for k, player in enumerate(players[:FORM_PLAYERS]):
+            data[f"side-{i}-player-{k}"] = player
+    settings = club.settings
+    data["profile"] = settings.get("profile", "classic")
+    data["target"] = str(settings.get("target", ""))
+    return data
+
+
+def typed_sides() -> list[Side]:
+    """The sides picked: a new name typed beats the select beside it; empty seats are skipped."""
+    sides: list[Side] = []
+    for i in range(FORM_SIDES):
+        players: list[str] = []
+        for k in range(FORM_PLAYERS):
+            field = f"sides[{i}].players[{k}]"
+            new = request.form.get(f"side-{i}-new-{k}", "").strip()
+            picked = request.form.get(f"side-{i}-player-{k}", "").strip()
+            name = check_name(new, field, required=True) if new else picked
+            if name:
+                players.append(name)
+        if players:
+            sides.append(Side(default_side_name(tuple(players), len(sides)), tuple(players)))
+    if len(sides) < 2:
+        raise RuleError("sides", N_("enter the players of at least two sides"))
+    return sides
+
+
+def typed_target() -> int | None:
+    target = request.form.get("target", "")
+    if not target:
+        return None
+    return check_target(int(target) if target.isascii() and target.isdigit() else target)
+
+
+def preset_lines(club: clubs.ClubRecord) -> list[tuple[str, str]]:
+    """The club's own house rules (its preset for new games), as (label, value) lines."""
+    rules = club.settings.get("rules")
+    if not rules:
+        return []
+    profile = with_house_rules(get_profile(club.settings.get("profile")), rules)
+    return display.house_rule_lines(profile)
+
+
+def new_game_page(
+    club: clubs.ClubRecord, data: MultiDict, status: int = 200, error: str | None = None
+) -> Page:
+    return (
+        render_template(
+            "clubs/new_game.html",
+            club=club,
+            preset=preset_lines(club),
+            data=data,
+            sides=FORM_SIDES,
+            seats=FORM_PLAYERS,
+            profiles=profile_choices(),
+            targets=target_choices(),
+            error=error,
+        ),
+        status,
+    )
+
+
+@bp.route("/clubs/<club_id>/games/new", methods=["GET", "POST"])
+def new_club_game(club_id: str) -> Page:
+    club = load_club(club_id)
+    if request.method == "GET":
+        return new_game_page(club, seat_defaults(club))
+    name = request.form.get("name", "").strip()
+    try:
+        sides = typed_sides()
+        check_game(name, sides)
+        arguments: dict[str, Any] = {
+            "name": name or None,
+            "profile_key": request.form.get("profile") or None,
+            "target": typed_target(),
+            "house_rules": None,
+            "sides": sides,
+            "first_dealer": None,
+        }
+        game_id = club_games.create_club_game(get_db(), club_id, arguments)
+    except clubs.ClubNotFound:
+        abort(404)
+    except RuleError as error:
+        return new_game_page(club, request.form, status_of(error), error_text(error))
+    remember(game_id)
+    remember_club(club_id)
+    flash(_("Game started. Good luck!"))
+    return redirect(url_for("pages.scoreboard", game_id=game_id), code=303)
+
+
+# --- filing a game ---------------------------------------------------------------------------
+
+
+def game_id_of(text: str) -> str | None:
+    """The game id in a pasted address ("https://…/games/<id>") or the id itself."""
+    found = GAME_ADDRESS.search(text.strip())
+    return found.group(1) if found else None
+
+
+def typed_answers() -> dict[str, str]:
+    """The table's answers to the questions: a roster name picked, or a new name typed."""
+    answers: dict[str, str] = {}
+    for index, asked in enumerate(request.form.getlist("asked")):
+        new = request.form.get(f"answer-new-{index}", "").strip()
+        picked = request.form.get(f"answer-{index}", "").strip()
+        if new or picked:
+            answers[asked] = new or picked
+    return answers
+
+
+@bp.post("/clubs/<club_id>/file")
+def file_game(club_id: str) -> Page:
+    typed = request.form.get("game", "")
+    game_id = game_id_of(typed)
+    form: dict[str, Any] = {"value": typed}
+    try:
+        if game_id is None:
+            raise RuleError("game", N_("paste the game's address or its id"))
+        club_games.file_game(get_db(), club_id, game_id, typed_answers() or None)
+    except clubs.ClubNotFound:
+        abort(404)
+    except store.NotFound:
+        form["error"] = _("No game at this address.")
+        return club_page(club_id, 404, file=form)
+    except clubs.Ambiguous as error:
+        form["questions"] = error.questions
+        form["error"] = error_text(error)
+        return club_page(club_id, 409, file=form)
+    except RuleError as error:
+        form["error"] = error_text(error)
+        return club_page(club_id, status_of(error), file=form)
+    flash(_("The game is filed in this club."))
+    return redirect(url_for("pages.club", club_id=club_id) + "#games", code=303)

@@ -1,0 +1,74 @@
+"""A club night on one page of PDF: the night's standings and each game's result."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask import abort, render_template, request
+from flask_babel import format_date
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from scorer import store
+from scorer.clubs.pages.clubs import load_board, per_hand, rate, streak_text
+from scorer.core.errors import RuleError
+from scorer.core.stats import ClubGame, club_stats
+from scorer.sheets import pdf
+from scorer.store.club_board import GameLine
+from scorer.store.db import get_db
+from scorer.web.pages import bp
+
+
+def night_date(days: list[str]) -> str:
+    """The ?date= asked for (400 when not YYYY-MM-DD), else today's or the latest with games."""
+    asked = request.args.get("date", "").strip()
+    if asked:
+        try:
+            return date.fromisoformat(asked).isoformat() if len(asked) == 10 else _bad_date()
+        except ValueError:
+            return _bad_date()
+    today = date.today().isoformat()
+    return today if today in days or not days else days[0]
+
+
+def _bad_date() -> str:
+    abort(pdf.refused("date", _("date must be written YYYY-MM-DD")))
+
+
+def result_text(line: GameLine) -> str:
+    if line.winner is not None:
+        return _("Won by %(name)s", name=line.sides[line.winner])
+    if line.tied:
+        return _("Tied: one more hand")
+    return _("In progress")
+
+
+@bp.get("/clubs/<club_id>/night.pdf")
+def club_night(club_id: str) -> Response:
+    size = pdf.paper_size()
+    board = load_board(club_id)
+    night = night_date(board.days())
+    lines = [line for line in board.games if line.day == night]
+    replays = []
+    for line in lines:
+        try:
+            record = store.load_game(get_db(), line.id)
+        except (store.NotFound, RuleError):
+            continue
+        replays.append(ClubGame(record.id, record.created_at, record.state))
+    stats = club_stats(replays, night[:4])
+    html = render_template(
+        "pdf/club_night.html",
+        club=board.club,
+        night=format_date(date.fromisoformat(night), format="long"),
+        games=lines,
+        standings=stats.players,
+        result_text=result_text,
+        points=pdf.points,
+        rate=rate,
+        per_hand=per_hand,
+        streak_text=streak_text,
+        page_size=size,
+        page_counter=pdf.page_counter_css(),
+    )
+    return pdf.pdf_response(pdf.render_pdf(html), f"club-{pdf.slug(board.club.name)}-{night}.pdf")

@@ -1,0 +1,290 @@
+"""Clubs' pages: create a club, its page (standings, records, charts), its roster, its QR code.
+
+Every write is a POST form (CSRF) answered by a redirect; a refusal comes back with what was
+typed and the message beside its box, like the games' forms.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from babel.dates import format_skeleton
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import format_decimal, format_percent, get_locale, ngettext
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from scorer.clubs.charts import charts
+from scorer.core.errors import RuleError
+from scorer.core.stats import Standing
+from scorer.qr import qr_svg
+from scorer.store import clubs
+from scorer.store.club_board import ClubBoard, board_cache, club_board
+from scorer.store.db import get_db
+from scorer.web.forms import (
+    RULE_CHOICES,
+    RULE_NUMBERS,
+    ClubRulesForm,
+    new_game_data,
+    profile_choices,
+    target_choices,
+)
+from scorer.web.i18n import HOUSE_RULE_LABELS, error_text
+from scorer.web.pages import Page, bp, remember_club
+from scorer.web.phones import absolute_url, svg_response
+
+# Boxes for the roster on the new-club form (more players are added on the club's page).
+ROSTER_BOXES = 8
+
+
+# --- words and numbers -----------------------------------------------------------------------
+
+
+def this_year() -> str:
+    return str(datetime.now(UTC).year)
+
+
+def rate(value: float) -> str:
+    return str(format_percent(value))
+
+
+def per_hand(value: float) -> str:
+    return str(format_decimal(round(value, 2), format="0.00"))
+
+
+def day_month(iso: str) -> str:
+    """ "30 November" in the reader's language."""
+    try:
+        moment = datetime.fromisoformat(iso)
+    except ValueError:
+        return iso
+    return str(format_skeleton("MMMMd", moment, locale=str(get_locale() or "en")))
+
+
+def streak_text(streak: int) -> str:
+    if streak > 0:
+        return ngettext("won %(num)s", "won %(num)s in a row", streak)
+    if streak < 0:
+        return ngettext("lost %(num)s", "lost %(num)s in a row", -streak)
+    return "–"
+
+
+def load_board(club_id: str) -> ClubBoard:
+    try:
+        return club_board(get_db(), club_id, this_year(), cache=board_cache())
+    except clubs.ClubNotFound:
+        abort(404)
+
+
+def empty_standing(name: str) -> Standing:
+    return Standing((name,), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, None, None, 0)
+
+
+def roster_standings(board: ClubBoard) -> list[Standing]:
+    """Every roster player's standing (those without games too), best first."""
+    by_name = {standing.name: standing for standing in board.stats.players}
+    played = [s for s in board.stats.players if s.name in board.club.players]
+    return played + [empty_standing(n) for n in board.club.players if n not in by_name]
+
+
+# --- the club's page -------------------------------------------------------------------------
+
+
+def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
+    """The club's page; `forms` carries a refused form's typed values and messages."""
+    board = load_board(club_id)
+    remember_club(club_id)
+    head = board.stats.head_to_head
+    return (
+        render_template(
+            "clubs/club.html",
+            board=board,
+            club=board.club,
+            standings=roster_standings(board),
+            partnerships=board.stats.partnerships,
+            opponents=sorted({h.opponent for h in head}, key=str.casefold),
+            meetings={(h.player, h.opponent): h for h in head},
+            records=board.stats.records,
+            charts=charts(board.stats.series, board.club.players),
+            games=list(reversed(board.games)),
+            rate=rate,
+            per_hand=per_hand,
+            day_month=day_month,
+            streak_text=streak_text,
+            forms=forms,
+        ),
+        status,
+    )
+
+
+@bp.get("/clubs/<club_id>")
+def club(club_id: str) -> Page:
+    return club_page(club_id)
+
+
+@bp.get("/clubs/<club_id>/qr.svg")
+def club_qr(club_id: str) -> Response:
+    try:
+        clubs.load_club(get_db(), club_id)
+    except clubs.ClubNotFound:
+        abort(404)
+    return svg_response(qr_svg(absolute_url(f"/clubs/{club_id}")))
+
+
+def back_to_club(club_id: str, anchor: str = "") -> Response:
+    return redirect(url_for("pages.club", club_id=club_id) + anchor, code=303)
+
+
+def status_of(error: RuleError) -> int:
+    return 409 if isinstance(error, clubs.ClubConflict | clubs.StaleClub) else 422
+
+
+def posted_club_version() -> int | None:
+    value = request.form.get("version", "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else None
+
+
+# --- the roster ------------------------------------------------------------------------------
+
+
+@bp.post("/clubs/<club_id>/players")
+def add_player(club_id: str) -> Page:
+    name = request.form.get("name", "")
+    try:
+        clubs.add_player(get_db(), club_id, name)
+    except clubs.ClubNotFound:
+        abort(404)
+    except RuleError as error:
+        return club_page(club_id, status_of(error), add={"value": name, "error": error_text(error)})
+    flash(_("%(name)s joined the club.", name=name.strip()))
+    return back_to_club(club_id, "#roster")
+
+
+@bp.post("/clubs/<club_id>/players/rename")
+def rename_player(club_id: str) -> Page:
+    old, new = request.form.get("old", ""), request.form.get("name", "")
+    try:
+        clubs.rename_player(get_db(), club_id, old, new)
+    except clubs.ClubNotFound:
+        abort(404)
+    except RuleError as error:
+        typed = {"player": old, "value": new, "error": error_text(error)}
+        return club_page(club_id, status_of(error), rename=typed)
+    flash(_("%(old)s is now called %(new)s, in every game of the club.", old=old, new=new.strip()))
+    return back_to_club(club_id, "#roster")
+
+
+@bp.post("/clubs/<club_id>/players/remove")
+def remove_player(club_id: str) -> Page:
+    name = request.form.get("name", "")
+    try:
+        clubs.remove_player(get_db(), club_id, name)
+    except clubs.ClubNotFound:
+        abort(404)
+    except RuleError as error:
+        return club_page(
+            club_id, status_of(error), remove={"player": name, "error": error_text(error)}
+        )
+    flash(_("%(name)s left the club.", name=name))
+    return back_to_club(club_id, "#roster")
+
+
+# --- a new club ------------------------------------------------------------------------------
+
+
+def new_club_form(
+    status: int = 200,
+    error: str | None = None,
+    field: str = "",
+    rules: ClubRulesForm | None = None,
+) -> Page:
+    form = request.form
+    players = form.getlist("players") if request.method == "POST" else []
+    players = (players + [""] * ROSTER_BOXES)[:ROSTER_BOXES]
+    rules = rules or ClubRulesForm(data=new_game_data())
+    return (
+        render_template(
+            "clubs/new.html",
+            name=form.get("name", ""),
+            players=players,
+            profile=form.get("profile", "classic"),
+            target=form.get("target", ""),
+            profiles=profile_choices(),
+            targets=target_choices(),
+            error=error,
+            error_field=field,
+            rules_form=rules,
+            rules_open=field == "rules" or any(f.errors for f in _rule_fields(rules)),
+        ),
+        status,
+    )
+
+
+def _rule_fields(rules: ClubRulesForm) -> list[Any]:
+    rows = [f for entry in rules.minimums.entries for f in (entry.form.start, entry.form.minimum)]
+    return [rules[key] for key in RULE_NUMBERS + RULE_CHOICES] + rows
+
+
+def typed_settings(rules: ClubRulesForm | None = None) -> dict[str, Any]:
+    settings: dict[str, Any] = {"profile": request.form.get("profile") or None}
+    target = request.form.get("target", "")
+    settings["target"] = int(target) if target.isascii() and target.isdigit() else target or None
+    if rules is not None:
+        settings["rules"] = rules.house_rules() or None
+    return settings
+
+
+def place_rules_error(rules: ClubRulesForm, error: RuleError) -> bool:
+    """Put a refusal of the club's house rules under its input; False when it is not one."""
+    field = error.field or ""
+    if not field.startswith("settings.rules"):
+        return False
+    key = field.removeprefix("settings.rules.")
+    message = error_text(error)
+    if key.startswith("minimums"):
+        label = HOUSE_RULE_LABELS["minimums"]
+        rules.minimums_error = _("%(label)s: %(message)s", label=label, message=message)
+        return True
+    if key in RULE_NUMBERS + RULE_CHOICES:
+        target = rules[key]
+        target.errors = [_("%(label)s: %(message)s", label=target.label.text, message=message)]
+        return True
+    return False
+
+
+@bp.route("/clubs/new", methods=["GET", "POST"])
+def new_club() -> Page:
+    if request.method == "GET":
+        return new_club_form()
+    rules = ClubRulesForm(request.form)
+    if not rules.validate():
+        # A house rule that is not a whole number: refused at its input, nothing saved.
+        return new_club_form(400, _("a house rule needs a whole number"), "rules", rules)
+    players = [p for p in request.form.getlist("players")[:ROSTER_BOXES] if p.strip()]
+    try:
+        club_id = clubs.create_club(
+            get_db(),
+            name=request.form.get("name", ""),
+            players=players,
+            settings=typed_settings(rules),
+        )
+    except RuleError as error:
+        if place_rules_error(rules, error):
+            return new_club_form(422, error_text(error), "rules", rules)
+        return new_club_form(
+            422, error_text(error), roster_field(error.field or "", players), rules
+        )
+    remember_club(club_id)
+    flash(_("Club created. Start its first game from here."))
+    return back_to_club(club_id)
+
+
+def roster_field(field: str, players: list[str]) -> str:
+    """The box a refusal points at: "players[2]" is the third non-empty box typed."""
+    if field.startswith("players[") and field.endswith("]"):
+        index = field[8:-1]
+        if index.isdigit() and int(index) < len(players):
+            typed = [i for i, p in enumerate(request.form.getlist("players")) if p.strip()]
+            return f"players-{typed[int(index)]}"
+    return field.replace(".", "-")

@@ -1,0 +1,370 @@
+"""One hand of Canasta: what the table calls out, its validation and its score."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorer.core.canastas import MELDABLE_RANKS, cheapest_canastas, counted_melds_problem
+from scorer.core.errors import N_, N_plural, RuleError
+from scorer.core.rules import VALUE_GROUPS, RuleProfile
+
+
+@dataclass(frozen=True)
+class CardCounts:
+    """Cards counted by value group instead of adding up their points."""
+
+    jokers: int = 0
+    twenty: int = 0
+    ten: int = 0
+    five: int = 0
+
+    def points(self, profile: RuleProfile) -> int:
+        # Spelled out, not summed over VALUE_GROUPS: a long game's replay calls it thousands
+        # of times.
+        values = profile.card_values
+        return int(
+            self.jokers * values.jokers
+            + self.twenty * values.twenty
+            + self.ten * values.ten
+            + self.five * values.five
+        )
+
+    def of(self, group: str) -> int:
+        return int(getattr(self, group))
+
+
+@dataclass(frozen=True)
+class SideHand:
+    """What one side calls out at the end of a hand.
+
+    Meld and hand points may be given as points or as card counts; when counts are given
+    they decide the points (see :meth:`melded` and :meth:`left_in_hand`).
+    """
+
+    meld_points: int = 0
+    natural_canastas: int = 0
+    mixed_canastas: int = 0
+    red_threes: int = 0
+    hand_points: int = 0
+    meld_cards: CardCounts | None = None
+    hand_cards: CardCounts | None = None
+
+    def melded(self, profile: RuleProfile) -> int:
+        if self.meld_cards is not None:
+            return self.meld_cards.points(profile)
+        return self.meld_points
+
+    def left_in_hand(self, profile: RuleProfile) -> int:
+        if self.hand_cards is not None:
+            return self.hand_cards.points(profile)
+        return self.hand_points
+
+    @property
+    def canastas(self) -> int:
+        return self.natural_canastas + self.mixed_canastas
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A finished hand: each side's call, who went out (None: the stock ran out), concealed."""
+
+    sides: tuple[SideHand, ...]
+    went_out: int | None = None
+    concealed: bool = False
+
+
+@dataclass(frozen=True)
+class SideScore:
+    """A side's hand score, part by part; ``hand`` is negative (cards left are subtracted)."""
+
+    cards: int
+    canastas: int
+    red_threes: int
+    going_out: int
+    hand: int
+
+    @property
+    def total(self) -> int:
+        return self.cards + self.canastas + self.red_threes + self.going_out + self.hand
+
+
+def score_hand(profile: RuleProfile, hand: Hand) -> tuple[SideScore, ...]:
+    """Score every side of a hand that has passed :func:`validate_hand`."""
+    return tuple(_score_side(profile, hand, i) for i in range(len(hand.sides)))
+
+
+def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
+    side = hand.sides[index]
+    melded = side.melded(profile)
+    red_threes = profile.red_threes_score(side.red_threes)
+    # Red threes count against a side that melded nothing at all (not merely no canasta),
+    # or, as a house rule, against a side without a canasta.
+    if profile.red_threes_count_against == "no_canasta":
+        against = side.canastas == 0
+    else:
+        against = melded == 0
+    if against:
+        red_threes = -red_threes
+    going_out = 0
+    if hand.went_out == index:
+        going_out = profile.concealed_going_out if hand.concealed else profile.going_out
+    return SideScore(
+        cards=melded,
+        canastas=side.natural_canastas * profile.natural_canasta
+        + side.mixed_canastas * profile.mixed_canasta,
+        red_threes=red_threes,
+        going_out=going_out,
+        hand=-side.left_in_hand(profile),
+    )
+
+
+# A meld is at least three cards worth 5 or more (rule 10).
+SMALLEST_MELD = 15
+# Rule 6, all that stored hands were checked against: the cheapest canastas on any rank.
+STORED_NATURAL_CANASTA = 35
+STORED_MIXED_CANASTA = 50
+# Counts above this are refused outright, whatever the packs (keeps arithmetic small).
+MAX_COUNT = 1000
+
+
+def validate_hand(profile: RuleProfile, hand: Hand, sides: int, *, stored: bool = False) -> None:
+    """Raise RuleError naming the first field that breaks a consistency rule of §2.
+
+    ``stored=True`` checks a hand recorded before rules 10 to 13 existed against the rules it
+    was recorded under (1 to 9), so that replaying a stored game never refuses it.
+    """
+    if len(hand.sides) != sides:
+        raise RuleError(
+            "sides", N_("a hand needs one entry for each of the {count} sides"), count=sides
+        )
+    for i, side in enumerate(hand.sides):
+        _check_side_numbers(profile, side, f"sides[{i}]")
+    _check_going_out(profile, hand)
+    for i, side in enumerate(hand.sides):
+        _check_side_melds(profile, side, f"sides[{i}]", stored=stored, went_out=hand.went_out == i)
+    if not stored:
+        _check_empty_hand_of_who_went_out(profile, hand)
+    _check_red_threes(profile, hand)
+    _check_card_counts(profile, hand)
+    _check_total_points(profile, hand)
+
+
+def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None:
+    for name in ("natural_canastas", "mixed_canastas", "red_threes"):
+        _check_count(path, name, getattr(side, name))
+    for name, counts in (("meld_cards", side.meld_cards), ("hand_cards", side.hand_cards)):
+        if counts is not None:
+            for group in VALUE_GROUPS:
+                # The raw value: counts.of() converts to int and would let 1.5 pass as 1.
+                _check_count(f"{path}.{name}", group, getattr(counts, group))
+    for name in ("meld_points", "hand_points"):
+        value = getattr(side, name)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError(f"{path}.{name}", N_("must be a whole number of points"))
+        if value < 0:
+            raise RuleError(f"{path}.{name}", N_("cannot be negative"))
+        if value % 5:
+            raise RuleError(f"{path}.{name}", N_("must be a multiple of 5"))
+        if value > profile.card_value_of_packs:
+            raise RuleError(
+                f"{path}.{name}",
+                N_("at most {limit} points with {packs} packs"),
+                limit=profile.card_value_of_packs,
+                packs=profile.packs,
+            )
+
+
+def _check_count(path: str, name: str, value: object) -> None:
+    """A count of cards or canastas at `path`.`name` (the field is named only if it fails)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{path}.{name}", N_("must be a whole number"))
+    if value < 0:
+        raise RuleError(f"{path}.{name}", N_("cannot be negative"))
+    if value > MAX_COUNT:
+        raise RuleError(f"{path}.{name}", N_("is far more than the packs hold"))
+
+
+def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
+    went_out = hand.went_out
+    if went_out is not None and (
+        isinstance(went_out, bool)
+        or not isinstance(went_out, int)
+        or not 0 <= went_out < len(hand.sides)
+    ):
+        raise RuleError("went_out", N_("must name one of the sides, or nobody"))
+    if hand.concealed and went_out is None:
+        raise RuleError("concealed", N_("only the side that went out can go out concealed"))
+    if went_out is None:
+        return
+    side = hand.sides[went_out]
+    if side.melded(profile) == 0:
+        raise RuleError(
+            _meld_field(side, f"sides[{went_out}]"), N_("a side that melded nothing cannot go out")
+        )
+    if side.canastas < profile.canastas_to_go_out:
+        # A side that has a natural canasta but too few in all most likely left out a mixed
+        # one: the message goes under the box to fill in.
+        box = "mixed_canastas" if side.natural_canastas else "natural_canastas"
+        raise RuleError(
+            f"sides[{went_out}].{box}",
+            # A breach a player can make, not a typing slip: the rules have the table take
+            # the cards back, so the hand cannot end this way.
+            N_plural(
+                "going out takes at least {count} canasta: the table takes the cards back "
+                "and play goes on",
+                "going out takes at least {count} canastas: the table takes the cards back "
+                "and play goes on",
+            ),
+            count=profile.canastas_to_go_out,
+        )
+
+
+def _meld_field(side: SideHand, path: str) -> str:
+    """The field that holds a side's melds: its counted cards when given, else its points."""
+    return f"{path}.meld_cards" if side.meld_cards is not None else f"{path}.meld_points"
+
+
+def _check_side_melds(
+    profile: RuleProfile, side: SideHand, path: str, *, stored: bool, went_out: bool
+) -> None:
+    melded = side.melded(profile)
+    field = _meld_field(side, path)
+    if melded == 0 and side.canastas:
+        raise RuleError(field, N_("a side with canastas has melded cards: enter their points"))
+    if stored:
+        needed = STORED_NATURAL_CANASTA * side.natural_canastas
+        needed += STORED_MIXED_CANASTA * side.mixed_canastas
+        if melded < needed:
+            raise RuleError(
+                field, N_("these canastas hold at least {needed} points of cards"), needed=needed
+            )
+        return
+    if 0 < melded < SMALLEST_MELD:
+        raise RuleError(
+            field,
+            N_("a meld is at least three cards worth 5 or more: {least} points at least"),
+            least=SMALLEST_MELD,
+        )
+    _check_canasta_ranks(side, path)
+    needed = cheapest_canastas(side.natural_canastas, side.mixed_canastas) or 0
+    if melded < needed:
+        raise RuleError(
+            field,
+            N_("these canastas hold at least {needed} points of cards"),
+            needed=needed,
+        )
+    if side.meld_cards is not None:
+        _check_counted_melds(profile, side, field, went_out=went_out)
+
+
+def _check_canasta_ranks(side: SideHand, path: str) -> None:
+    """One canasta per rank at most, and only ranks 4 to ace make canastas (rule 11)."""
+    if side.natural_canastas > MELDABLE_RANKS:
+        name = "natural_canastas"
+    elif side.canastas > MELDABLE_RANKS:
+        name = "mixed_canastas"
+    else:
+        return
+    raise RuleError(
+        f"{path}.{name}",
+        N_("a side has at most {limit} canastas: one per rank from 4 to ace"),
+        limit=MELDABLE_RANKS,
+    )
+
+
+# Why counted melds cannot hold what a side declares (rule 12), in plain words.
+COUNTED_MELD_PROBLEMS: dict[str, str] = {
+    "meld": N_("a meld is at least three cards: count every melded card"),
+    "cards": N_("each canasta is at least seven cards: these counts hold too few"),
+    "wild": N_(
+        "each mixed canasta holds a wild card (a joker or a two): these counts hold too few"
+    ),
+    "natural": N_(
+        "a natural canasta is seven natural cards of one rank: these counts cannot make them"
+    ),
+    "melds": N_(
+        "these cards cannot all be laid down: besides the canastas, each meld is three to six "
+        "cards of one rank, with at least two natural cards and at most three jokers or twos "
+        "(black threes only for the side that went out)"
+    ),
+}
+
+
+def _check_counted_melds(
+    profile: RuleProfile, side: SideHand, field: str, *, went_out: bool
+) -> None:
+    assert side.meld_cards is not None
+    counts = side.meld_cards
+    problem = counted_melds_problem(
+        side.meld_cards,
+        side.natural_canastas,
+        side.mixed_canastas,
+        packs=profile.packs,
+        went_out=went_out,
+    )
+    if problem == "melds" and any(
+        counts.of(group) > profile.cards_in_packs(group) for group in VALUE_GROUPS
+    ):
+        return  # more cards than the packs hold: rule 7 says so, at the group's own box
+    if problem is not None:
+        raise RuleError(field, COUNTED_MELD_PROBLEMS[problem])
+
+
+def _check_empty_hand_of_who_went_out(profile: RuleProfile, hand: Hand) -> None:
+    """A player who went out holds no cards: a side of one player then holds nothing (13)."""
+    if hand.went_out is None or len(hand.sides) != profile.players:
+        return  # sides of several players: the partners still hold cards
+    side = hand.sides[hand.went_out]
+    if side.left_in_hand(profile):
+        name = "hand_cards" if side.hand_cards is not None else "hand_points"
+        raise RuleError(
+            f"sides[{hand.went_out}].{name}",
+            N_("the player who went out holds no cards: 0 points left in hand"),
+        )
+
+
+def _check_red_threes(profile: RuleProfile, hand: Hand) -> None:
+    total = sum(side.red_threes for side in hand.sides)
+    if total > profile.red_threes_in_packs:
+        last = max(i for i, side in enumerate(hand.sides) if side.red_threes)
+        raise RuleError(
+            f"sides[{last}].red_threes",
+            N_("at most {limit} red threes in all with {packs} packs"),
+            limit=profile.red_threes_in_packs,
+            packs=profile.packs,
+        )
+
+
+def _check_card_counts(profile: RuleProfile, hand: Hand) -> None:
+    """Counted cards (melds and hands of every side together) fit in the packs."""
+    for group in VALUE_GROUPS:
+        seen = 0
+        for i, side in enumerate(hand.sides):
+            for name, counts in (("meld_cards", side.meld_cards), ("hand_cards", side.hand_cards)):
+                if counts is None:
+                    continue
+                seen += counts.of(group)
+                if seen > profile.cards_in_packs(group):
+                    raise RuleError(
+                        f"sides[{i}].{name}.{group}",
+                        N_("the {packs} packs hold only {limit} of these cards"),
+                        packs=profile.packs,
+                        limit=profile.cards_in_packs(group),
+                    )
+
+
+def _check_total_points(profile: RuleProfile, hand: Hand) -> None:
+    """Every side's meld and hand points together fit in the packs' card value."""
+    running = 0
+    for i, side in enumerate(hand.sides):
+        for name, points in (
+            ("meld_points", side.melded(profile)),
+            ("hand_points", side.left_in_hand(profile)),
+        ):
+            running += points
+            if running > profile.card_value_of_packs:
+                raise RuleError(
+                    f"sides[{i}].{name}",
+                    N_("all sides together hold at most {limit} points of cards"),
+                    limit=profile.card_value_of_packs,
+                )

@@ -1,0 +1,237 @@
+"""The opening-meld checker: do the melds a side plans to lay down reach its minimum?
+
+Pure core: no Flask, no SQL. Only card values count toward the minimum (no canasta or red
+three bonus). When the discard pile is taken to open, only its top card counts, together
+with cards from the hand: the checker models that top card as one of the natural cards of
+the meld of its rank (the buried cards of the pile never count, so they are not asked for).
+A meld the rules refuse counts for nothing: its points are left out of the total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scorer.core.errors import N_, RuleError
+from scorer.core.rules import CardValues
+
+# Ranks a meld can be made of; "3" is black threes, "red-3" red threes (never a meld).
+BLACK_THREE = "3"
+RED_THREE = "red-3"
+RANKS: tuple[str, ...] = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+ALL_RANKS: tuple[str, ...] = (*RANKS, BLACK_THREE, RED_THREE)
+
+# The value group of each natural rank (see scorer.rules.VALUE_GROUPS).
+RANK_GROUPS: dict[str, str] = {
+    **{rank: "five" for rank in ("3", "4", "5", "6", "7")},
+    **{rank: "ten" for rank in ("8", "9", "10", "J", "Q", "K")},
+    "A": "twenty",
+    RED_THREE: "none",  # a bonus, not a card value
+}
+
+MIN_CARDS = 3  # the reasons below spell these numbers out
+MIN_NATURALS = 2
+MAX_WILD = 3
+BLACK_THREES_GOING_OUT = (3, 4)
+# Counts past these cannot be held even with three packs: malformed input, not a bad meld.
+MAX_NATURALS = 12
+MAX_JOKERS = 6
+MAX_TWOS = 12
+MAX_MINIMUM = 10000
+
+
+@dataclass(frozen=True)
+class PlannedMeld:
+    """One meld a player plans to lay down: a rank, its natural cards and its wild cards."""
+
+    rank: str
+    naturals: int
+    jokers: int = 0
+    twos: int = 0
+
+    @property
+    def wild(self) -> int:
+        return self.jokers + self.twos
+
+    @property
+    def cards(self) -> int:
+        return self.naturals + self.wild
+
+
+@dataclass(frozen=True)
+class MeldOptions:
+    """The table's habits and the moment of play the check is made for."""
+
+    wild_never_outnumber_naturals: bool = False  # a house rule some tables play
+    going_out: bool = False  # black threes may go down only by the player going out
+    discard_top: str | None = None  # the rank of the discard pile's top card, if taken
+
+
+# Every reason a meld can be refused, by a stable code (the browser's script uses the codes).
+REASONS: dict[str, str] = {
+    "red-three": N_("red threes are never melded: each one is laid down alone, as a bonus"),
+    "black-three-not-going-out": N_("black threes are melded only by the player going out"),
+    "black-three-count": N_("black threes go down three or four at a time"),
+    "black-three-wild": N_("no wild card goes with black threes"),
+    "too-few-cards": N_("a meld needs at least three cards"),
+    "too-few-naturals": N_("a meld needs at least two natural cards"),
+    "too-many-wild": N_("a meld holds at most three wild cards"),
+    "wild-outnumber": N_("house rule: wild cards may not outnumber natural cards"),
+    "pile-three-on-top": N_("the pile cannot be taken with a three on top"),
+    "pile-needs-pair": N_(
+        "to open with the pile, its top card needs two natural cards of its rank from the "
+        "hand: this meld needs at least three natural cards"
+    ),
+    "pile-no-meld": N_("no planned meld has the rank of the pile's top card"),
+}
+
+
+@dataclass(frozen=True)
+class MeldProblem:
+    """Why a meld (or the discard pile's top card) breaks a rule, by its reason's code."""
+
+    meld: int | None  # None: the problem is the pile's top card, not one meld
+    field: str
+    code: str
+
+    @property
+    def template(self) -> str:
+        return REASONS[self.code]
+
+    @property
+    def reason(self) -> str:
+        return self.template
+
+    def as_error(self) -> RuleError:
+        return RuleError(self.field, self.template)
+
+
+@dataclass(frozen=True)
+class MeldCheck:
+    """The verdict: points of the legal melds against the minimum, and what is wrong."""
+
+    points: int
+    minimum: int
+    meld_points: tuple[int, ...]  # each meld's card value, counted or not
+    counted: tuple[bool, ...]  # False for a meld the rules refuse: its points are left out
+    problems: tuple[MeldProblem, ...] = ()
+
+    @property
+    def enough(self) -> bool:
+        return self.points >= self.minimum
+
+    @property
+    def short(self) -> int:
+        return max(0, self.minimum - self.points)
+
+
+def meld_value(meld: PlannedMeld, values: CardValues) -> int:
+    """The card value of a meld: its natural cards by rank, jokers and twos by their own."""
+    group = RANK_GROUPS[meld.rank]
+    natural = 0 if group == "none" else values.of(group)
+    return meld.naturals * natural + meld.jokers * values.jokers + meld.twos * values.twenty
+
+
+def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[MeldProblem]:
+    """Every rule this meld breaks (empty when it is a legal meld)."""
+
+    def problem(name: str, code: str) -> MeldProblem:
+        return MeldProblem(index, f"melds[{index}].{name}", code)
+
+    wild_field = "jokers" if meld.jokers else "twos"
+    if meld.rank == RED_THREE:
+        return [problem("rank", "red-three")]
+    if meld.rank == BLACK_THREE:
+        if not options.going_out:
+            return [problem("rank", "black-three-not-going-out")]
+        found = []
+        if meld.naturals not in BLACK_THREES_GOING_OUT:
+            found.append(problem("naturals", "black-three-count"))
+        if meld.wild:
+            found.append(problem(wild_field, "black-three-wild"))
+        return found
+    found = []
+    if meld.cards < MIN_CARDS:
+        found.append(problem("naturals", "too-few-cards"))
+    if meld.naturals < MIN_NATURALS:
+        found.append(problem("naturals", "too-few-naturals"))
+    if meld.wild > MAX_WILD:
+        found.append(problem(wild_field, "too-many-wild"))
+    elif options.wild_never_outnumber_naturals and meld.wild > meld.naturals:
+        found.append(problem(wild_field, "wild-outnumber"))
+    return found
+
+
+def discard_top_problems(melds: tuple[PlannedMeld, ...], top: str) -> list[MeldProblem]:
+    """Taking the pile to open: the pile is frozen for a side that has not opened, so its
+    top card must join two natural cards of its rank from the hand."""
+    if top in (BLACK_THREE, RED_THREE):
+        return [MeldProblem(None, "discard_top", "pile-three-on-top")]
+    for index, meld in enumerate(melds):
+        if meld.rank == top:
+            if meld.naturals < 1 + MIN_NATURALS:
+                return [MeldProblem(index, f"melds[{index}].naturals", "pile-needs-pair")]
+            return []
+    return [MeldProblem(None, "discard_top", "pile-no-meld")]
+
+
+def check_opening(
+    minimum: int,
+    melds: tuple[PlannedMeld, ...] | list[PlannedMeld],
+    options: MeldOptions | None = None,
+    values: CardValues | None = None,
+) -> MeldCheck:
+    """Add up the legal melds' card values and compare them with the minimum."""
+    options = options or MeldOptions()
+    values = values or CardValues()
+    melds = tuple(melds)
+    problems: list[MeldProblem] = []
+    counted = []
+    for index, meld in enumerate(melds):
+        found = meld_problems(index, meld, options)
+        problems.extend(found)
+        counted.append(not found)
+    if options.discard_top is not None:
+        problems.extend(discard_top_problems(melds, options.discard_top))
+    meld_points = tuple(meld_value(meld, values) for meld in melds)
+    points = sum(p for p, ok in zip(meld_points, counted, strict=True) if ok)
+    return MeldCheck(points, minimum, meld_points, tuple(counted), tuple(problems))
+
+
+# --- reading input (shared by the JSON endpoint and the form) --------------------------------
+
+
+def parse_rank(name: str, value: Any) -> str:
+    text = value.strip().upper() if isinstance(value, str) else None
+    if text == RED_THREE.upper():
+        return RED_THREE
+    if text not in ALL_RANKS:
+        raise RuleError(name, N_("must be a rank: {ranks}"), ranks=", ".join(ALL_RANKS))
+    return text
+
+
+def parse_count(name: str, value: Any, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high:
+        raise RuleError(name, N_("must be a whole number from 0 to {high}"), high=high)
+    return value
+
+
+def parse_minimum(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_MINIMUM:
+        raise RuleError(
+            "minimum", N_("must be a whole number of points from 0 to {high}"), high=MAX_MINIMUM
+        )
+    return value
+
+
+def planned_meld(
+    index: int, rank: Any, naturals: Any, jokers: Any = 0, twos: Any = 0
+) -> PlannedMeld:
+    """A PlannedMeld from raw values; RuleError names the field at fault."""
+    where = f"melds[{index}]"
+    return PlannedMeld(
+        rank=parse_rank(f"{where}.rank", rank),
+        naturals=parse_count(f"{where}.naturals", naturals, MAX_NATURALS),
+        jokers=parse_count(f"{where}.jokers", jokers, MAX_JOKERS),
+        twos=parse_count(f"{where}.twos", twos, MAX_TWOS),
+    )

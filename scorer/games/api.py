@@ -1,0 +1,259 @@
+"""The JSON API: games and hands for scripts, integrations and tests.
+
+Every game response carries an ETag made from the game's version. Correcting or removing a
+hand requires If-Match (428 without it) and is refused with 412 when the game changed since,
+so a retried DELETE never removes a second hand. Adding a hand, creating a game and
+importing one take an optional Idempotency-Key: a retry is answered with the first result.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from scorer import store
+from scorer.core.errors import N_, GameFinished, ScorerError
+from scorer.core.hands import Hand
+from scorer.core.limits import GAME_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
+from scorer.games import rematch, watch
+from scorer.store.cache import app_cache, keep
+from scorer.store.db import get_db
+from scorer.store.payloads import (
+    PayloadError,
+    PreconditionRequired,
+    game_to_export,
+    game_to_json,
+    parse_confirm,
+    parse_export,
+    parse_game,
+    parse_hand,
+)
+from scorer.web.failures import load_game
+from scorer.web.livecheck import game_etag
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+# Visible ASCII only, and short: the key is stored with the game.
+_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
+# Game bodies kept per worker: a game at the cap on hands is about 600 KB of JSON.
+GAME_BODIES = 16
+
+
+def json_body() -> Any:
+    """The request's JSON; 400 unless the body is application/json and parses."""
+    if not request.is_json:
+        raise PayloadError(None, N_("send the body as application/json"))
+    raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        raise PayloadError(None, N_("the body is not valid JSON")) from None
+
+
+def etag_of(record: store.GameRecord | store.StoredGame) -> str:
+    return game_etag(record.id, record.version)
+
+
+def game_response(record: store.GameRecord, status: int = 200) -> Response:
+    body = app_cache("game_json", GAME_BODIES).get_or_make(
+        (record.id, record.version), lambda: _game_body(record)
+    )
+    response = current_app.response_class(body, status=status, mimetype="application/json")
+    response.set_etag(etag_of(record))
+    response.headers["Cache-Control"] = "no-cache"  # always revalidate: scores change
+    return response
+
+
+def _game_body(record: store.GameRecord) -> bytes:
+    """The game's JSON once per version: a write's answer serves the reads that follow it."""
+    # Every game answer names its watch address, so a write's answer equals the next GET.
+    return jsonify({**game_to_json(record), "watch_url": watch.watch_url(record.id)}).get_data()
+
+
+def _load(game_id: str) -> store.GameRecord:
+    return load_game(game_id)
+
+
+def _act(action: Any, *args: Any, **kwargs: Any) -> store.GameRecord:
+    """Run a store action; its refusals rise to scorer.failures."""
+    return action(get_db(), *args, **kwargs)
+
+
+def required_version(record: store.GameRecord) -> int:
+    """The version an If-Match header expects, which a correction or removal must send."""
+    version = expected_version(record)
+    if version is None:
+        raise PreconditionRequired(
+            "If-Match",
+            N_("send If-Match with the game's ETag: without it a retry could change it twice"),
+        )
+    # Before anything else: a retried removal finds the game changed (412), even when the
+    # hand it names is no longer there.
+    store.check_version(record, version)
+    return version
+
+
+def expected_version(record: store.GameRecord) -> int | None:
+    """The version an If-Match header expects (None without one).
+
+    A tag that is not this game's current one (an old one, another game's, a made-up one)
+    expects version 0, which no game has, so the store refuses the write as stale.
+    """
+    if "If-Match" not in request.headers:
+        return None
+    if request.if_match.star_tag or etag_of(record) in request.if_match.as_set():
+        return record.version  # the store checks it again inside its transaction
+    return 0
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is None:
+        return None
+    if not _KEY_PATTERN.fullmatch(key):
+        raise PayloadError(IDEMPOTENCY_HEADER, N_("must be 1 to 200 visible ASCII characters"))
+    return key
+
+
+def _hand_from_body() -> Hand:
+    return parse_hand(json_body())
+
+
+def created(game_id: str) -> Response:
+    """A new game (or, for a retry with the same key, the one the first request made)."""
+    response = game_response(_load(game_id), 201)
+    response.headers["Location"] = f"/api/games/{game_id}"
+    return response
+
+
+@bp.post("/games")
+def create_game() -> Response:
+    key = idempotency_key()
+    return created(store.create_game(get_db(), **parse_game(json_body()), idempotency_key=key))
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> Response:
+    # A phone polling the scoreboard, nothing new, is answered by scorer.livecheck before
+    # it gets here; this is the same answer for what that skips (a HEAD, a request racing a
+    # write): one indexed read, no replay.
+    version = watch.current_version(game_id)
+    if version is not None and game_etag(game_id, version) in request.if_none_match:
+        response = Response(status=304)
+        response.set_etag(game_etag(game_id, version))
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    return game_response(_load(game_id))
+
+
+@bp.post("/games/<game_id>/hands")
+def add_hand(game_id: str) -> Response:
+    record = _load(game_id)
+    if record.state.finished:
+        # Checked first: a won game answers 409 whatever else is wrong, the key included.
+        try:
+            key = idempotency_key()
+        except PayloadError:
+            key = None
+        return game_response(_retry_of_last_hand(record, key), 201)
+    key = idempotency_key()
+    hand = _hand_from_body()
+    return game_response(
+        keep(
+            _act(
+                store.record_hand,
+                game_id,
+                hand,
+                version=expected_version(record),
+                idempotency_key=key,
+                base=record,
+                confirmed=parse_confirm(json_body()),
+            )
+        ),
+        201,
+    )
+
+
+def _retry_of_last_hand(record: store.GameRecord, key: str | None) -> store.GameRecord:
+    """A won game refuses any hand, whatever else is wrong with it, except a retry.
+
+    The retry of the very hand that won (same key, same body) gets the first answer again.
+    """
+    if key is not None:
+        try:
+            hand: Hand | None = parse_hand(json_body())
+        except ScorerError:
+            hand = None
+        if hand is not None and store.key_recorded(get_db(), record.id, key, hand):
+            return record
+    raise GameFinished(None, N_("this game is over: it takes no further hands"))
+
+
+@bp.put("/games/<game_id>/hands/<int:number>")
+def replace_hand(game_id: str, number: int) -> Response:
+    record = _load(game_id)
+    version = required_version(record)
+    store.check_hand_number(record, number)
+    hand = _hand_from_body()
+    return game_response(
+        keep(
+            _act(
+                store.replace_hand,
+                game_id,
+                number,
+                hand,
+                version=version,
+                base=record,
+                confirmed=parse_confirm(json_body()),
+            )
+        )
+    )
+
+
+@bp.delete("/games/<game_id>/hands/<int:number>")
+def delete_hand(game_id: str, number: int) -> Response:
+    record = _load(game_id)
+    version = required_version(record)
+    store.check_hand_number(record, number)
+    return game_response(
+        keep(_act(store.delete_hand, game_id, number, version=version, base=record))
+    )
+
+
+@bp.delete("/games/<game_id>/hands/after-end")
+def delete_after_end(game_id: str) -> Response:
+    """One request removes every hand played after the game's end (§2c)."""
+    record = _load(game_id)
+    version = expected_version(record)
+    return game_response(keep(_act(store.delete_after_end, game_id, version=version, base=record)))
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id: str) -> Response:
+    # From the stored inputs, without replaying them: a game that no longer replays under
+    # the current rules can still be saved (and fixed, and imported back).
+    game = store.load_inputs(get_db(), game_id)
+    response = jsonify(game_to_export(game))
+    response.set_etag(etag_of(game))
+    response.headers["Content-Disposition"] = f'attachment; filename="game-{game.id}.json"'
+    return response
+
+
+@bp.post("/games/import")
+def import_game() -> Response:
+    request.max_content_length = IMPORT_MAX_BYTES
+    key = idempotency_key()
+    return created(store.import_game(get_db(), **parse_export(json_body()), idempotency_key=key))
+
+
+@bp.post("/games/<game_id>/again")
+def play_again(game_id: str) -> Response:
+    """A new game with the same sides, rules and target, the deal moved on: 201 + Location."""
+    new_id = rematch.play_again(get_db(), load_game(game_id))
+    response = game_response(load_game(new_id), 201)
+    response.headers["Location"] = f"/api/games/{new_id}"
+    return response

@@ -1,0 +1,35 @@
+"""Hands played after the end (RULES.md §2c): removed in one step, after asking."""
+
+from __future__ import annotations
+
+from flask import flash, request
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from scorer import store
+from scorer.store.db import get_db
+from scorer.web.pages import Page, back_to, bp, confirm_page, load, posted_version
+
+
+@bp.route("/games/<game_id>/hands/after-end/delete", methods=["GET", "POST"])
+def delete_after_end(game_id: str) -> Page:
+    record = load(game_id)
+    after_end = record.state.after_end
+    if not after_end:
+        flash(_("No hand was played after the end."))
+        return back_to(record)
+    if request.method == "GET":
+        return confirm_page(record, "after_end", after_end=after_end)
+    try:
+        store.delete_after_end(get_db(), record.id, version=posted_version(), base=record)
+    except store.StaleGame:
+        flash(_("The game changed on another phone meanwhile: nothing was removed."))
+    else:
+        flash(
+            ngettext(
+                "The hand played after the end was removed.",
+                "The %(num)s hands played after the end were removed.",
+                len(after_end),
+            )
+        )
+    return back_to(record)

@@ -1,0 +1,20 @@
+"""Play again from a finished game's scoreboard (a page POST with CSRF; the API's is in api.py)."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, url_for
+from flask_babel import gettext as _
+
+from scorer.games.rematch import play_again
+from scorer.store.db import get_db
+from scorer.web.pages import Page, bp, load, remember
+
+
+@bp.post("/games/<game_id>/again")
+def again(game_id: str) -> Page:
+    """One tap: the next game is stored and opened."""
+    new_id = play_again(get_db(), load(game_id))
+    remember(new_id)
+    dealer = load(new_id).state.dealer_next
+    flash(_("New game with the same players: %(name)s deals first.", name=dealer))
+    return redirect(url_for("pages.scoreboard", game_id=new_id), code=303)

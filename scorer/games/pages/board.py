@@ -1,0 +1,113 @@
+"""The scoreboard and its view helpers (totals, bars, chart, hands)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import (
+    render_template,
+)
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from markupsafe import Markup
+
+from scorer import store
+from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.store.cache import app_cache
+from scorer.web import display
+from scorer.web.i18n import PROFILE_LABELS
+from scorer.web.pages import Page, bp, game_title, load, remember
+
+
+def progress(total: int, target: int) -> int:
+    """Per cent of the way to the target, for the bars (0 to 100)."""
+    return max(0, min(100, round(100 * total / target))) if target > 0 else 0
+
+
+def sides_view(record: store.GameRecord) -> list[dict[str, Any]]:
+    state = record.state
+    target = record.table.profile.target
+    return [
+        {
+            "index": i,
+            "name": side.name,
+            "players": side.players,
+            "total": state.totals[i],
+            "minimum": state.minimums[i],
+            "progress": progress(state.totals[i], target),
+            "winner": state.winner == i,
+        }
+        for i, side in enumerate(record.table.sides)
+    ]
+
+
+def chart(record: store.GameRecord) -> dict[str, Any] | None:
+    """Running totals hand by hand as SVG polylines (a 100 x 50 box), the target on top."""
+    results = record.state.results
+    if not results:
+        return None
+    target = record.table.profile.target
+    totals = [(0,) * len(record.table.sides)] + [r.totals for r in results]
+    low = min(0, *(t for row in totals for t in row))
+    high = max(target, *(t for row in totals for t in row))
+    span = (high - low) or 1
+
+    def y(value: int) -> float:
+        return round(50 - 50 * (value - low) / span, 2)
+
+    step = 100 / max(1, len(totals) - 1)
+    lines = [
+        " ".join(f"{round(k * step, 2)},{y(row[i])}" for k, row in enumerate(totals))
+        for i in range(len(record.table.sides))
+    ]
+    return {"lines": lines, "target_y": y(target), "zero_y": y(0)}
+
+
+@bp.get("/games/<game_id>")
+def scoreboard(game_id: str) -> Page:
+    record = load(game_id)
+    remember(record.id)
+    return render_template(
+        "games/scoreboard.html", hands_html=hands_html(record), **board_context(record)
+    )
+
+
+def hands_html(record: store.GameRecord) -> Markup:
+    """The scoreboard's list of hands, rendered once per game version and language.
+
+    It is most of a long game's page. Every change to a game bumps its version, so a stored
+    fragment never goes stale: a new version is a new key.
+    """
+    key = (record.id, record.version, str(get_locale()))
+    return app_cache("hands_html").get_or_make(
+        key,
+        lambda: Markup(
+            render_template(
+                "games/_hands.html", game=record, hands=list(reversed(record.state.results))
+            )
+        ),
+    )
+
+
+def full_note() -> str:
+    """What a game at the cap on hands says instead of offering to record one."""
+    return _(
+        "This game has reached %(max)s hands, the most a game can hold: start a new game "
+        "to play on.",
+        max=MAX_HANDS_PER_GAME,
+    )
+
+
+def board_context(record: store.GameRecord) -> dict[str, Any]:
+    state = record.state
+    return {
+        "game": record,
+        "title": game_title(record),
+        "sides": sides_view(record),
+        "hands": list(reversed(state.results)),
+        "profile": record.table.profile,
+        "profile_label": PROFILE_LABELS.get(record.profile_key, record.profile_key),
+        "house_rules": display.house_rule_lines(record.table.profile),
+        "chart": chart(record),
+        "full_note": full_note() if record.full else None,
+    }

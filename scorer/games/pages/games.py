@@ -1,0 +1,253 @@
+"""Games: the home page, starting a game, deleting one."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+
+from flask import (
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from scorer import store
+from scorer.core.errors import N_, RuleError
+from scorer.core.game import Side
+from scorer.core.limits import check_target, default_side_name
+from scorer.core.rules import PROFILES, get_profile
+from scorer.core.seatings import Seating, seatings_of
+from scorer.core.seatings import blank_seatings as all_seatings
+from scorer.games.pages.board import sides_view
+from scorer.store.db import get_db
+from scorer.web.display import seating_label
+from scorer.web.forms import (
+    FORM_SIDES,
+    RULE_CHOICES,
+    RULE_NUMBERS,
+    NewGameForm,
+    is_index,
+    new_game_data,
+    rules_defaults,
+)
+from scorer.web.i18n import HOUSE_RULE_LABELS, error_text, number
+from scorer.web.pages import (
+    Page,
+    bp,
+    confirm_page,
+    field_errors_note,
+    forget,
+    game_title,
+    label_errors,
+    load,
+    my_clubs,
+    my_games,
+    remember,
+)
+
+
+@bp.get("/")
+def home() -> Page:
+    return render_template("games/home.html", games=my_games(), clubs=my_clubs())
+
+
+def match_dealer(typed: str | None, sides: list[Side]) -> str | None:
+    """The player typed as "deals first", whatever the case and spaces ("alice" is Alice);
+    an unknown name goes on as typed, for the rules to refuse at its field."""
+    wanted = (typed or "").strip().casefold()
+    if not wanted:
+        return None
+    players = [player for side in sides for player in side.players]
+    return next((p for p in players if p.strip().casefold() == wanted), typed)
+
+
+def chosen_seating(form: NewGameForm) -> Seating:
+    """The seating asked for, among the chosen variant's (its first when unknown)."""
+    choices = seatings_of(get_profile(form.profile.data or None))
+    return next((s for s in choices if s.key == form.seating.data), choices[0])
+
+
+def seated_sides(form: NewGameForm, seating: Seating) -> list[Side]:
+    """The sides of a seating, from the boxes it shows; empty boxes are left out (the rules
+    then say how many players the variant seats)."""
+    sides = []
+    for index, size in enumerate(seating.team_sizes):
+        entry = form.sides.entries[index].form
+        players = [p.data for p in entry.players.entries[:size] if p.data]
+        if seating.alone:
+            sides.extend(Side(player, (player,)) for player in players)
+        elif players:
+            name = entry.name.data or default_side_name(tuple(players), index)
+            sides.append(Side(name, tuple(players)))
+    if len(sides) < 2:
+        raise RuleError("sides", N_("enter the players of at least two sides"))
+    return sides
+
+
+def form_sides(form: NewGameForm) -> list[Side]:
+    """The sides typed in the form; empty inputs are ignored."""
+    if form.seating.data:
+        return seated_sides(form, chosen_seating(form))
+    typed = []
+    for entry in form.sides.entries:
+        players = [p.data for p in entry.form.players.entries if p.data]
+        if players:
+            typed.append((entry.form.name.data or "", players))
+    if form.solo.data:
+        sides = [Side(player, (player,)) for _name, players in typed for player in players]
+    else:
+        sides = [
+            Side(name or default_side_name(tuple(players), index), tuple(players))
+            for index, (name, players) in enumerate(typed)
+        ]
+    if len(sides) < 2:
+        raise RuleError("sides", N_("enter the players of at least two sides"))
+    return sides
+
+
+GAME_FIELDS = ("name", "profile", "target", "first_dealer")
+_MINIMUM_ROW = re.compile(r"^rules\.minimums\[(\d+)\]")
+
+
+def place_game_error(form: NewGameForm, error: RuleError) -> str | None:
+    """Put a refusal at its field; returns the message for the banner when it has none."""
+    field = error.field or ""
+    message = error_text(error)
+    if field.startswith("rules.minimums"):
+        form.minimums_error = _(
+            "%(label)s: %(message)s", label=HOUSE_RULE_LABELS["minimums"], message=message
+        )
+        form.rules_open = True
+        return None
+    if field.startswith("rules.") and field[6:] in RULE_NUMBERS + RULE_CHOICES:
+        target = form[field[6:]]
+        target.errors = [_("%(label)s: %(message)s", label=target.label.text, message=message)]
+        form.rules_open = True
+        return None
+    if field in GAME_FIELDS:
+        form[field].errors = [
+            _("%(label)s: %(message)s", label=form[field].label.text, message=message)
+        ]
+        return None
+    if field.startswith("sides"):
+        form.sides_error = _("Players: %(reason)s", reason=message)
+        return None
+    return message
+
+
+def rules_open(form: NewGameForm) -> bool:
+    """Open the house rules when they hold an error or a change."""
+    if getattr(form, "rules_open", False):
+        return True
+    return any(f.errors for key in RULE_NUMBERS + RULE_CHOICES for f in [form[key]]) or any(
+        e.form.start.errors or e.form.minimum.errors for e in form.minimums.entries
+    )
+
+
+def sides_note(form: NewGameForm) -> str | None:
+    if getattr(form, "sides_error", None) or getattr(form, "minimums_error", None):
+        return _("Nothing was saved: see the message in red below.")
+    return None
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> Page:
+    form = NewGameForm() if request.method == "POST" else NewGameForm(data=new_game_data())
+    banner = None
+    status = 200
+    if request.method == "GET" and request.args.get("profile") in PROFILES:
+        # Without JavaScript, the variant and the seating are chosen first (a GET form).
+        form = NewGameForm(data=new_game_data(request.args["profile"]))
+        form.seating.data = request.args.get("seating", "")
+    if request.method == "POST" and request.form.get("show"):
+        # "Show these seats" without JavaScript: the same form for the new seating, nothing saved.
+        form.validate()
+        for field in form:
+            field.errors = []
+    elif form.validate_on_submit():
+        target = form.target.data or None
+        try:
+            sides = form_sides(form)
+            game_id = store.create_game(
+                get_db(),
+                name=form.name.data or None,
+                profile_key=form.profile.data or None,
+                target=int(target) if is_index(target) else _bad_target(target),
+                sides=sides,
+                first_dealer=match_dealer(form.first_dealer.data, sides),
+                house_rules=form.house_rules() or None,
+            )
+        except RuleError as error:
+            banner = place_game_error(form, error)
+            status = 422
+        else:
+            remember(game_id)
+            flash(_("Game started. Good luck!"))
+            return redirect(url_for("pages.scoreboard", game_id=game_id), code=303)
+    elif request.method == "POST":
+        label_errors(form)
+        status = 400
+    defaults = {key: rules_defaults(profile) for key, profile in PROFILES.items()}
+    seating = chosen_seating(form)
+    form.target.choices[0] = ("", usual_target(seating))
+    return (
+        render_template(
+            "games/new.html",
+            form=form,
+            seating=seating,
+            seatings=seating_choices(),
+            boxes=[
+                max(s.team_sizes[i] for s in all_seatings() if s.sides > i)
+                for i in range(FORM_SIDES)
+            ],
+            banner=banner or field_errors_note(form) or sides_note(form),
+            defaults=defaults,
+            rules_open=rules_open(form),
+        ),
+        status,
+    )
+
+
+def usual_target(seating: Seating) -> str:
+    return _("%(target)s (the usual target for this variant)", target=number(seating.target))
+
+
+def seating_choices() -> dict[str, list[dict[str, object]]]:
+    """Each variant's seatings for the form's JavaScript: key, words, sizes, usual target."""
+    return {
+        key: [
+            {
+                "key": s.key,
+                "label": seating_label(s),
+                "sizes": s.team_sizes,
+                "target": number(s.target),
+            }
+            for s in seatings_of(profile)
+        ]
+        for key, profile in PROFILES.items()
+    }
+
+
+def _bad_target(target: str | None) -> int | None:
+    return check_target(target) if target else None
+
+
+@bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
+def delete_game(game_id: str) -> Page:
+    if request.method == "POST":
+        try:
+            record = store.load_game(get_db(), game_id)
+        except (store.NotFound, RuleError):
+            forget(game_id)  # deleted already (a second tap): nothing more to do
+            return redirect(url_for("pages.home"), code=303)
+    record = load(game_id)
+    if request.method == "GET":
+        return confirm_page(record, "delete_game", sides=sides_view(record))
+    with contextlib.suppress(store.NotFound):  # a second tap: already gone
+        store.delete_game(get_db(), record.id)
+    forget(record.id)
+    flash(_("Game “%(name)s” deleted.", name=game_title(record)))
+    return redirect(url_for("pages.home"), code=303)

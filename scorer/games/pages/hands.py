@@ -1,0 +1,305 @@
+"""A hand: record, correct, undo and remove."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import (
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+
+from scorer import store
+from scorer.core.errors import RuleError
+from scorer.core.irregular import CONFIRMABLE, NeedsConfirmation
+from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.core.rules import VALUE_GROUPS
+from scorer.games.pages.board import full_note, sides_view
+from scorer.store.cache import keep
+from scorer.store.db import get_db
+from scorer.web.failures import status_of
+from scorer.web.forms import NOBODY, HandForm, hand_data, hand_form, is_index, new_token
+from scorer.web.i18n import FIELD_LABELS, error_text, side_field
+from scorer.web.pages import (
+    Page,
+    back_to,
+    bp,
+    confirm_page,
+    field_errors_note,
+    game_title,
+    label_errors,
+    load,
+    posted_version,
+    remember,
+)
+
+_CARD_FIELD = re.compile(r"^sides\[\d+\]\.(meld|hand)_cards(?:\.(\w+))?")
+
+
+def place_hand_error(form: HandForm, error: RuleError) -> str | None:
+    """Put a refusal at its field (its column); returns the banner text when it has none."""
+    message = error_text(error)
+    located = side_field(error.field)
+    if located is not None and located[0] < form.side_count():
+        index, name = located
+        column = form.sides.entries[index].form
+        label = FIELD_LABELS.get(name, name)
+        cards = _CARD_FIELD.match(error.field or "")
+        if cards:
+            part, group = cards.group(1), cards.group(2)
+            name = f"{part}_{group if group in VALUE_GROUPS else VALUE_GROUPS[0]}"
+            form.open_counters.add((index, part))
+        if name in column._fields:
+            column[name].errors = [_("%(label)s: %(message)s", label=label, message=message)]
+            return None
+    if error.field in ("went_out", "concealed"):
+        form[error.field].errors = [
+            _("%(label)s: %(message)s", label=FIELD_LABELS[error.field], message=message)
+        ]
+        return None
+    return message
+
+
+def hand_page(
+    record: store.GameRecord,
+    form: HandForm,
+    *,
+    number: int | None,
+    banner: str | None = None,
+    stale: bool = False,
+    status: int = 200,
+    focus: bool = False,
+    question: NeedsConfirmation | None = None,
+) -> Page:
+    state = record.state
+    if number is None or number > len(state.results):  # (removed on another phone)
+        minimums = state.minimums
+        dealer = state.dealer_next
+    else:
+        result = state.results[number - 1]
+        minimums, dealer = result.minimums, result.dealer
+    profile = record.table.profile
+    columns = [
+        {"index": i, "name": side.name, "minimum": minimums[i], "form": entry.form}
+        for i, (side, entry) in enumerate(zip(record.table.sides, form.sides.entries, strict=True))
+    ]
+    return (
+        render_template(
+            "games/hand.html",
+            game=record,
+            title=game_title(record),
+            form=form,
+            columns=columns,
+            number=number,
+            dealer=dealer,
+            banner=banner or field_errors_note(form),
+            stale=stale,
+            sides=sides_view(record),
+            profile=profile,
+            red_options=[(str(n), str(n)) for n in range(profile.red_threes_in_packs + 1)],
+            went_out_options=[(str(i), side.name) for i, side in enumerate(record.table.sides)]
+            + [(NOBODY, _("Nobody: the stock ran out"))],
+            autofocus=autofocus_column(form) if focus else None,
+            card_values={g: profile.card_values.of(g) for g in VALUE_GROUPS},
+            red_sets=dict(profile.red_three_sets),
+            question=_question(question),
+        ),
+        status,
+    )
+
+
+def _question(asked: NeedsConfirmation | None) -> dict[str, Any] | None:
+    """What the form asks the table (§2b): the column it sits in and what to send back."""
+    if asked is None:
+        return None
+    located = side_field(asked.field)
+    return {"column": located[0] if located else 0, "confirm": asked.confirm}
+
+
+def confirmed_kinds() -> frozenset[str]:
+    """What the table confirmed with its "Record it anyway" button (only what can be)."""
+    return frozenset(request.form.getlist("confirm")) & CONFIRMABLE
+
+
+def autofocus_column(form: HandForm) -> int:
+    """On a new hand, the cursor waits in the meld points of the side that went out."""
+    value = form.went_out.data or ""
+    return int(value) if is_index(value) and int(value) < form.side_count() else 0
+
+
+def _prepare(form: HandForm) -> HandForm:
+    form.open_counters = set()
+    return form
+
+
+@bp.route("/games/<game_id>/hands/new", methods=["GET", "POST"])
+def new_hand(game_id: str) -> Page:
+    record = load(game_id)
+    sides = len(record.table.sides)
+    if request.method == "GET":
+        if record.state.finished:
+            flash(_("This game is over: it takes no further hands."))
+            return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+        if record.full:
+            flash(full_note())
+            return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+        out = request.args.get("out", "")
+        went_out = out if out == NOBODY or (is_index(out) and int(out) < sides) else ""
+        form = _prepare(
+            hand_form(sides, data={"went_out": went_out, "version": str(record.version)})
+        )
+        form.token.data = new_token()
+        return hand_page(record, form, number=None, focus=True)
+    form = _prepare(hand_form(sides))
+    return save_hand(record, form, number=None)
+
+
+@bp.route("/games/<game_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+def edit_hand(game_id: str, number: int) -> Page:
+    record = load(game_id)
+    sides = len(record.table.sides)
+    if not 1 <= number <= len(record.state.results):
+        if request.method == "GET" or not 1 <= number <= MAX_HANDS_PER_GAME:
+            abort(404)
+        # Removed on another phone while this correction was typed: keep it, say so.
+        form = _prepare(hand_form(sides))
+        form.version.data = str(record.version)
+        message = _("This hand was removed on another phone: nothing was saved.")
+        return hand_page(record, form, number=number, banner=message, stale=True, status=409)
+    if request.method == "GET":
+        data = hand_data(record.state.results[number - 1].hand)
+        data["version"] = str(record.version)
+        form = _prepare(hand_form(sides, data=data))
+        return hand_page(record, form, number=number)
+    return save_hand(record, _prepare(hand_form(sides)), number=number)
+
+
+def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -> Page:
+    """Validate, store, redirect; or show the form again with what was typed."""
+    if not form.validate_on_submit():
+        label_errors(form)
+        return hand_page(record, form, number=number, status=400)
+    try:
+        hand = form.hand()
+    except ValueError:
+        reason = _("choose a side, or nobody")
+        form.went_out.errors = [
+            _("%(label)s: %(message)s", label=FIELD_LABELS["went_out"], message=reason)
+        ]
+        return hand_page(record, form, number=number, status=400)
+    db = get_db()
+    try:
+        if number is None:
+            saved = store.record_hand(
+                db,
+                record.id,
+                hand,
+                version=form.version_number(),
+                idempotency_key=form.token_value(),
+                base=record,
+                confirmed=confirmed_kinds(),
+            )
+            flash(_("Hand %(number)s saved.", number=len(saved.state.results)))
+        else:
+            saved = store.replace_hand(
+                db,
+                record.id,
+                number,
+                hand,
+                version=form.version_number(),
+                base=record,
+                confirmed=confirmed_kinds(),
+            )
+            flash(_("Hand %(number)s corrected.", number=number))
+            if saved.state.after_end:
+                flash(
+                    _(
+                        "The game now ends at hand %(end)s: the hands after it count for nothing.",
+                        end=saved.state.ended_at,
+                    )
+                )
+    except store.NotFound:
+        abort(404)
+    except store.GameFull:
+        flash(full_note())
+        return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+    except store.StaleGame:
+        current = load(record.id)
+        if number is not None and _already_saved(current, number, hand):
+            return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+        # Keep what was typed; the next save is checked against what is there now.
+        form.version.raw_data = [str(current.version)]
+        form.version.data = str(current.version)
+        message = _(
+            "Someone changed this game on another phone. Check the totals below: "
+            "nothing of yours was saved yet; save again to add it."
+        )
+        return hand_page(current, form, number=number, banner=message, stale=True, status=409)
+    except store.KeyReused:
+        message = _("This form was already saved. Check the scoreboard before saving again.")
+        form.token.data = new_token()
+        return hand_page(load(record.id), form, number=number, banner=message, status=409)
+    except RuleError as error:
+        banner = place_hand_error(form, error)
+        asked = error if isinstance(error, NeedsConfirmation) else None
+        return hand_page(
+            record, form, number=number, banner=banner, status=status_of(error), question=asked
+        )
+    keep(saved)
+    remember(record.id)
+    return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+
+
+def _already_saved(record: store.GameRecord, number: int, hand: Any) -> bool:
+    """A correction sent twice: the stored hand is already this one."""
+    results = record.state.results
+    return number <= len(results) and results[number - 1].hand == hand
+
+
+@bp.route("/games/<game_id>/undo", methods=["GET", "POST"])
+def undo(game_id: str) -> Page:
+    record = load(game_id)
+    results = record.state.results
+    if not results:
+        flash(_("There is no hand to undo."))
+        return back_to(record)
+    if request.method == "GET":
+        return confirm_page(record, "undo", hand=results[-1], sides=sides_view(record))
+    try:
+        store.undo_last_hand(get_db(), record.id, version=posted_version(), base=record)
+    except store.StaleGame:
+        flash(_("The game changed on another phone meanwhile: nothing was undone."))
+    except (store.NotFound, RuleError):
+        flash(_("Nothing was undone."))
+    else:
+        flash(_("Hand %(number)s undone.", number=len(results)))
+    return back_to(record)
+
+
+@bp.route("/games/<game_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+def delete_hand(game_id: str, number: int) -> Page:
+    record = load(game_id)
+    results = record.state.results
+    if not 1 <= number <= len(results):
+        abort(404)
+    if request.method == "GET":
+        return confirm_page(
+            record, "delete_hand", hand=results[number - 1], sides=sides_view(record)
+        )
+    try:
+        store.delete_hand(get_db(), record.id, number, version=posted_version(), base=record)
+    except store.StaleGame:
+        flash(_("The game changed on another phone meanwhile: nothing was removed."))
+    except store.NotFound:
+        flash(_("That hand was already removed."))
+    except RuleError as error:
+        flash(_("The hand was not removed: %(reason)s", reason=error_text(error)))
+    else:
+        flash(_("Hand %(number)s removed; the hands after it were recomputed.", number=number))
+    return back_to(record)

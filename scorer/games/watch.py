@@ -1,0 +1,126 @@
+"""The watch link: a game's second address, read only, for a club screen or a relative at home.
+
+`/watch/<watch_id>` shows the live scoreboard with no form and no link to any write; with
+`Accept: application/json` it answers the game's JSON without its `id` (nor `watch_url`).
+The watch id is random on its own (table `watch_ids`, migration m006), so it cannot be
+turned into the game's address; and there is no write route under /watch at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlite_utils
+from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
+from flask_babel import get_locale
+from markupsafe import Markup
+
+from scorer import store
+from scorer.games.pages.board import board_context
+from scorer.qr import qr_svg
+from scorer.store.cache import app_cache
+from scorer.store.db import get_db
+from scorer.store.payloads import game_to_json
+from scorer.web import livecheck
+from scorer.web.failures import load_game
+from scorer.web.livecheck import version_reader, watch_etag
+from scorer.web.phones import absolute_url, svg_response
+
+bp = Blueprint("watch", __name__)
+
+
+def watch_id_of(db: sqlite_utils.Database, game_id: str) -> str:
+    """The game's watch id (made with the game, or by m006_watch_ids for older games)."""
+    row = db.execute("select watch_id from watch_ids where game_id = ?", [game_id]).fetchone()
+    return str(row[0])
+
+
+def watch_url(game_id: str) -> str:
+    return f"/watch/{watch_id_of(get_db(), game_id)}"
+
+
+def game_of(watch_id: str) -> str:
+    """The game a watch id shows; 404 for an unknown one (nothing says whether it was one)."""
+    game_id = version_reader(current_app).watched_game(watch_id)
+    if game_id is None:
+        abort(404)
+    return game_id
+
+
+def current_version(game_id: str) -> int | None:
+    """The game's version alone: enough to answer a live check that finds nothing new."""
+    return version_reader(current_app).game_version(game_id)
+
+
+def wants_json() -> bool:
+    return livecheck.wants_json(request.headers.get("Accept"))
+
+
+def watch_json(record: store.GameRecord) -> dict[str, Any]:
+    game = game_to_json(record)
+    game.pop("id", None)
+    game.pop("watch_url", None)
+    return game
+
+
+def hands_html(record: store.GameRecord, watch_id: str) -> Markup:
+    """The list of hands without the correction buttons, once per version and language."""
+    key = ("watch", record.id, record.version, str(get_locale()))
+    return app_cache("hands_html").get_or_make(
+        key,
+        lambda: Markup(
+            render_template(
+                "games/_hands.html",
+                game=record,
+                hands=list(reversed(record.state.results)),
+                read_only=True,
+            )
+        ),
+    )
+
+
+@bp.get("/watch/<watch_id>")
+def watch(watch_id: str) -> Response | str:
+    game_id = game_of(watch_id)
+    version = current_version(game_id)
+    if version is None:
+        abort(404)
+    etag = watch_etag(watch_id, version)
+    as_json = wants_json()
+    if as_json and etag in request.if_none_match:
+        response = Response(status=304)
+    else:
+        record = load_game(game_id)
+        etag = watch_etag(watch_id, record.version)
+        if as_json:
+            response = jsonify(watch_json(record))
+        else:
+            response = Response(render_watch(record, watch_id), mimetype="text/html")
+    if as_json:
+        response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Accept")  # one address, a page or JSON
+    return response
+
+
+def render_watch(record: store.GameRecord, watch_id: str) -> str:
+    return render_template(
+        "watch/board.html",
+        watch_id=watch_id,
+        watch_etag=watch_etag(watch_id, record.version),
+        hands_html=hands_html(record, watch_id),
+        **board_context(record),
+    )
+
+
+@bp.get("/watch/<watch_id>/qr.svg")
+def watch_qr(watch_id: str) -> Response:
+    game_of(watch_id)
+    return svg_response(qr_svg(absolute_url(f"/watch/{watch_id}")))
+
+
+def init_app(app: Flask) -> None:
+    """Register the watch page once, and its address for the scoreboard's "Add a phone"."""
+    if bp.name not in app.blueprints:
+        app.register_blueprint(bp)
+    app.jinja_env.globals.update(watch_url=watch_url)

@@ -1,0 +1,1 @@
+"""Printed sheets: PDF rendering (WeasyPrint), the game and blank sheets, their cache."""

@@ -1,0 +1,399 @@
+"""Games in SQLite: each user action is one transaction; scores are always derived.
+
+Creating a game is importing one with no hands; loading (scorer.records) is replaying the
+stored inputs, read from one snapshot. A write validates and replays outside
+the write lock, then takes the lock only to check that the game's version is still the one
+it replayed and to write its rows (else it starts again once, else StaleGame).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import sqlite_utils
+
+from scorer.core.errors import N_, GameFinished, RuleError, ScorerError
+from scorer.core.game import (
+    GameState,
+    Side,
+    Table,
+    add_hand,
+    correct,
+    play,
+    remove,
+    rescore,
+    without_after_end,
+)
+from scorer.core.hands import Hand
+from scorer.core.irregular import CONFIRMABLE
+from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
+from scorer.store.db import snapshot, transaction
+from scorer.store.idempotency import (
+    KeyReused,
+    created_game,
+    digest,
+    key_recorded,
+    remember_game,
+    remember_hand,
+    seen_hand,
+)
+from scorer.store.records import (
+    GameRecord,
+    NotFound,
+    StoredGame,
+    build_table,
+    load_game,
+    load_inputs,
+    replay,
+    version_of,
+)
+from scorer.store.rows import hand_row, side_to_dict, sides_json
+from scorer.store.stamps import now
+
+# Read from here by the web layer and the clubs: one module to import for a game's life.
+__all__ = [
+    "GameRecord",
+    "KeyReused",
+    "NotFound",
+    "StoredGame",
+    "build_table",
+    "key_recorded",
+    "load_game",
+    "load_inputs",
+    "now",
+    "replay",
+    "side_to_dict",
+    "version_of",
+]
+
+
+class StaleGame(ScorerError):
+    """The game changed since the client read it (another phone saved first)."""
+
+
+class GameFull(ScorerError):
+    """The game holds the most hands a game may hold: it takes no further hand."""
+
+
+def new_game_id() -> str:
+    """128 bits of randomness, URL-safe: a game's address is its only key."""
+    return secrets.token_urlsafe(16)
+
+
+# --- creating: importing a game, with or without hands ----------------------------------------
+
+
+def create_game(db: sqlite_utils.Database, **arguments: Any) -> str:
+    """Store a new game and return its id: importing a game that has no hands yet."""
+    return import_game(db, **arguments)
+
+
+def import_game(
+    db: sqlite_utils.Database,
+    *,
+    name: str | None,
+    profile_key: str | None,
+    target: int | None,
+    sides: list[Side],
+    first_dealer: str | None = None,
+    house_rules: dict[str, Any] | None = None,
+    hands: list[Hand] | tuple[Hand, ...] = (),
+    created_at: str | None = None,
+    idempotency_key: str | None = None,
+) -> str:
+    """Store a game under a new id, all its hands in the same transaction; returns the id.
+
+    The hands are replayed first, against every rule of §2: a refusal names the hand
+    (`hands[2].sides[0]...`) and nothing is stored. Irregular hands (§2b) are taken as the
+    table confirmed them, and hands after the end are kept, counting for nothing (§2c).
+    A new id keeps ids unguessable whatever the file says. With an idempotency key, a retry
+    of the same request returns the game it created the first time.
+    """
+    check_game(name, sides)
+    check_hand_count(len(hands))
+    table = build_table(profile_key, target, house_rules, sides, first_dealer)
+    try:
+        play(table, hands, strict=True)
+    except RuleError as error:
+        index = (error.hand_number or 1) - 1
+        field = f"hands[{index}].{error.field}" if error.field else f"hands[{index}]"
+        raise RuleError(field, error.template, **error.params) from error
+    request = digest([name, profile_key, target, sides, first_dealer, house_rules, hands])
+    game_id = new_game_id()
+    with transaction(db):
+        if idempotency_key is not None:
+            first = created_game(db, idempotency_key, request)
+            if first is not None:
+                return first
+            # (The game row comes first: the key's row points at it.)
+        insert_game(db, game_id, name, table, house_rules, created_at or now())
+        db["hands"].insert_all(hand_row(game_id, n, hand) for n, hand in enumerate(hands, 1))
+        if idempotency_key is not None:
+            remember_game(db, idempotency_key, request, game_id)
+    return game_id
+
+
+def insert_game(
+    db: sqlite_utils.Database,
+    game_id: str,
+    name: str | None,
+    table: Table,
+    house_rules: dict[str, Any] | None,
+    created_at: str,
+) -> None:
+    """The rows of a new game, its sides and its watch address (inside the caller's
+    transaction). The watch id is random on its own, never derived from the game's id."""
+    db["games"].insert(
+        {
+            "id": game_id,
+            "name": name or "",
+            "profile": table.profile.key,
+            "target": table.profile.target,
+            "rules": json.dumps(house_rules or {}),
+            "first_dealer": table.seating[table.first_dealer],
+            "version": 1,
+            "created_at": created_at,
+            "updated_at": now(),
+        }
+    )
+    db["sides"].insert_all(
+        {"game_id": game_id, "position": i, "name": s.name, "players": json.dumps(s.players)}
+        for i, s in enumerate(table.sides)
+    )
+    db["watch_ids"].insert({"watch_id": secrets.token_urlsafe(16), "game_id": game_id})
+
+
+# --- writing: replay outside the lock, commit if nobody saved meanwhile -----------------------
+
+# A change: given the game as read, the state it makes (checked) and how to write its rows.
+Change = Callable[[GameRecord], tuple[GameState, Callable[[sqlite_utils.Database], None]]]
+
+
+class _AlreadyDone(Exception):
+    """Inside the lock: the same request was recorded meanwhile (a retry that raced)."""
+
+
+def _commit(
+    db: sqlite_utils.Database, game_id: str, change: Change, base: GameRecord | None
+) -> GameRecord:
+    """Apply a change, holding the write lock only for the version check and the rows.
+
+    `base` is the game as the caller just read it (no second replay when it is current).
+    Two tries run the change outside the lock; if other writes landed in between both times
+    (a busy game), a last try holds the lock while it reads and replays, so it cannot lose
+    again. A change pinned to a version (If-Match) still fails as stale there.
+    """
+    for attempt in range(2):
+        record = base if attempt == 0 and base is not None and base.id == game_id else None
+        record = record or load_game(db, game_id)
+        state, write = change(record)  # validates and replays: no lock held
+        with transaction(db):
+            if version_of(db, game_id) == record.version:
+                write(db)
+                return _written(db, game_id, record, state)
+    with transaction(db):
+        record = load_game(db, game_id)
+        state, write = change(record)
+        write(db)
+        return _written(db, game_id, record, state)
+
+
+def _written(
+    db: sqlite_utils.Database, game_id: str, record: GameRecord, state: GameState
+) -> GameRecord:
+    """Bump the version; the game as written: the state it validated, one version on."""
+    stamp = now()
+    db.execute(
+        "update games set version = version + 1, updated_at = ? where id = ?", [stamp, game_id]
+    )
+    return replace(record, state=state, version=record.version + 1, updated_at=stamp)
+
+
+def _stale() -> StaleGame:
+    return StaleGame(
+        None, N_("this game was changed on another device; check the scoreboard and retry")
+    )
+
+
+def check_version(record: GameRecord, expected: int | None) -> None:
+    if expected is not None and expected != record.version:
+        raise _stale()
+
+
+def record_hand(
+    db: sqlite_utils.Database,
+    game_id: str,
+    hand: Hand,
+    *,
+    version: int | None = None,
+    idempotency_key: str | None = None,
+    base: GameRecord | None = None,
+    confirmed: frozenset[str] | None = None,
+) -> GameRecord:
+    """Add a hand at the end of the game; returns the new game.
+
+    With ``confirmed`` (the pages and the API always give it), an irregular hand (§2b) is
+    refused (NeedsConfirmation) unless its kind is in it; without, it is not asked about.
+    With an idempotency key, a repeat of the same request records nothing and returns the
+    game as it is (a double tap, a resubmitted form, a retry after the network dropped).
+    """
+    key = idempotency_key
+    if key is not None and _seen(db, game_id, key, hand):
+        return load_game(db, game_id)
+
+    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
+        if record.state.finished:
+            raise GameFinished(None, N_("this game is over: it takes no further hands"))
+        check_version(record, version)
+        if record.full:
+            raise GameFull(
+                "hands",
+                N_("this game has {max} hands, the most a game holds: start a new one"),
+                max=MAX_HANDS_PER_GAME,
+            )
+        # Validates (and asks); raises before anything is written.
+        state = add_hand(record.state, hand, confirmed=confirmed)
+        number = len(record.state.results) + 1
+
+        def write(db: sqlite_utils.Database) -> None:
+            if key is not None and seen_hand(db, game_id, key, hand):
+                raise _AlreadyDone
+            db["hands"].insert(hand_row(game_id, number, hand))
+            if key is not None:
+                remember_hand(db, game_id, key, hand)
+
+        return state, write
+
+    try:
+        return _commit(db, game_id, change, base)
+    except _AlreadyDone:
+        return load_game(db, game_id)
+
+
+def _seen(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool:
+    with snapshot(db):
+        version_of(db, game_id)  # NotFound first
+        return seen_hand(db, game_id, key, hand)
+
+
+def check_hand_number(record: GameRecord, number: int) -> None:
+    """NotFound unless the game has a hand `number` (from 1)."""
+    if not 1 <= number <= len(record.state.results):
+        raise NotFound(f"{record.id}/hands/{number}", N_("no hand with that number"))
+
+
+def replace_hand(
+    db: sqlite_utils.Database,
+    game_id: str,
+    number: int,
+    hand: Hand,
+    *,
+    version: int | None = None,
+    base: GameRecord | None = None,
+    confirmed: frozenset[str] | None = None,
+) -> GameRecord:
+    """Correct hand `number` (from 1); everything after it is recomputed.
+
+    The corrected hand is checked as a new one (asked about if irregular, as in
+    :func:`record_hand`). If it makes the game end earlier, the later hands stay, played
+    after the end (§2c).
+    """
+    agreed = CONFIRMABLE if confirmed is None else confirmed
+
+    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
+        check_hand_number(record, number)
+        check_version(record, version)
+        state = correct(record.state, number, hand, confirmed=agreed)
+
+        def write(db: sqlite_utils.Database) -> None:
+            db.execute(
+                "update hands set went_out = ?, concealed = ?, sides = ? "
+                "where game_id = ? and number = ?",
+                [hand.went_out, int(hand.concealed), sides_json(hand), game_id, number],
+            )
+
+        return state, write
+
+    return _commit(db, game_id, change, base)
+
+
+def delete_hand(
+    db: sqlite_utils.Database,
+    game_id: str,
+    number: int,
+    *,
+    version: int | None = None,
+    base: GameRecord | None = None,
+) -> GameRecord:
+    """Remove hand `number`; later hands are renumbered and recomputed."""
+
+    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
+        check_hand_number(record, number)
+        check_version(record, version)
+        return remove(record.state, number), write
+
+    def write(db: sqlite_utils.Database) -> None:
+        db.execute("delete from hands where game_id = ? and number = ?", [game_id, number])
+        # Two steps keep (game_id, number) unique while the later hands move down by one.
+        db.execute(
+            "update hands set number = -number where game_id = ? and number > ?",
+            [game_id, number],
+        )
+        db.execute(
+            "update hands set number = -number - 1 where game_id = ? and number < 0", [game_id]
+        )
+
+    return _commit(db, game_id, change, base)
+
+
+def delete_after_end(
+    db: sqlite_utils.Database,
+    game_id: str,
+    *,
+    version: int | None = None,
+    base: GameRecord | None = None,
+) -> GameRecord:
+    """Remove, in one step, every hand played after the game's end (§2c).
+
+    A game with none is returned as it is: a repeated request changes nothing.
+    """
+    record = base if base is not None and base.id == game_id else load_game(db, game_id)
+    check_version(record, version)
+    if not record.state.after_end:
+        return record
+
+    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
+        check_version(record, version)
+        kept = without_after_end(record.state)
+
+        def write(db: sqlite_utils.Database) -> None:
+            db.execute("delete from hands where game_id = ? and number > ?", [game_id, len(kept)])
+
+        return rescore(record.table, list(kept)), write
+
+    return _commit(db, game_id, change, record)
+
+
+def undo_last_hand(
+    db: sqlite_utils.Database,
+    game_id: str,
+    *,
+    version: int | None = None,
+    base: GameRecord | None = None,
+) -> GameRecord:
+    """Remove the last hand (nothing to undo: NotFound)."""
+    record = base if base is not None and base.id == game_id else load_game(db, game_id)
+    return delete_hand(db, game_id, len(record.state.results), version=version, base=record)
+
+
+def delete_game(db: sqlite_utils.Database, game_id: str) -> None:
+    """The game and everything of it, its place in a club too."""
+    with transaction(db):
+        version_of(db, game_id)  # NotFound
+        for table in ("hands", "idempotency_keys", "creation_keys", "sides", "club_games"):
+            db.execute(f"delete from {table} where game_id = ?", [game_id])  # noqa: S608
+        db.execute("delete from games where id = ?", [game_id])

@@ -1,0 +1,324 @@
+"""A club's games: starting one from the club, filing one in, export, import, the view."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from scorer import store
+from scorer.core.errors import N_, GameFinished, RuleError
+from scorer.core.game import Side, play
+from scorer.core.limits import GAMES_PER_CLUB, same_name
+from scorer.core.limits import check_club_name as check_name
+from scorer.core.stats import ClubStats
+from scorer.store.club_board import BoardCache, GameLine, club_board
+from scorer.store.clubs import (
+    Ambiguous,
+    ClubConflict,
+    ClubRecord,
+    Question,
+    _check_roster,
+    _check_version,
+    _insert_club,
+    _join_roster,
+    _read_club,
+    _rename_in_games,
+    _touch,
+    check_room_for_games,
+    check_settings,
+    club_of_game,
+    snapshot,
+)
+from scorer.store.db import transaction
+from scorer.store.payloads import default_side_name, game_to_export, parse_export
+from scorer.store.rows import hand_row
+
+EXPORT_FORMAT = "scorer-club"
+EXPORT_VERSION = 1
+EXPORT_FIELDS = frozenset(
+    {"format", "format_version", "id", "name", "settings", "players", "games"}
+)
+
+
+def with_club_defaults(club: ClubRecord, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A new game's arguments with the club's usual variant, target and house rules."""
+    settings = club.settings
+    merged = dict(arguments)
+    same_variant = merged.get("profile_key") in (None, settings.get("profile"))
+    if merged.get("profile_key") is None:
+        merged["profile_key"] = settings.get("profile")
+    # The usual target goes with the usual variant; another variant keeps its own.
+    if merged.get("target") is None and same_variant:
+        merged["target"] = settings.get("target")
+    if merged.get("house_rules") is None:
+        merged["house_rules"] = settings.get("rules") or None
+    return merged
+
+
+def _link(db: sqlite_utils.Database, club_id: str, game_id: str) -> None:
+    db["club_games"].insert({"game_id": game_id, "club_id": club_id, "filed_at": store.now()})
+
+
+def create_club_game(
+    db: sqlite_utils.Database,
+    club_id: str,
+    arguments: dict[str, Any],
+    *,
+    version: int | None = None,
+) -> str:
+    """A new game of the club (arguments as payloads.parse_game reads them); its id.
+
+    Its players take the roster's spelling; a new name joins the roster.
+    """
+    with transaction(db):
+        club = _read_club(db, club_id)
+        _check_version(club, version)
+        check_room_for_games(db, club_id)
+        roster = list(club.players)
+        arguments = with_club_defaults(club, arguments)
+        sides = []
+        for i, side in enumerate(arguments["sides"]):
+            names = tuple(
+                _join_roster(db, club_id, roster, player, f"sides[{i}].players[{k}]")
+                for k, player in enumerate(side.players)
+            )
+            named = side.name != default_side_name(side.players, i)
+            sides.append(Side(side.name if named else default_side_name(names, i), names))
+        dealer = arguments.get("first_dealer")
+        if dealer is not None:
+            dealer = next((name for name in roster if same_name(name, dealer)), dealer)
+        table = store.build_table(
+            arguments["profile_key"], arguments["target"], arguments["house_rules"], sides, dealer
+        )
+        game_id = store.new_game_id()
+        rules = arguments["house_rules"]
+        store.insert_game(db, game_id, arguments["name"], table, rules, store.now())
+        _link(db, club_id, game_id)
+        _touch(db, club_id)
+    return game_id
+
+
+# --- filing an existing game -------------------------------------------------------------------
+
+
+def match_players(
+    roster: tuple[str, ...], names: list[str], answers: dict[str, str]
+) -> dict[str, str]:
+    """Each game player's roster name; Ambiguous with the questions the table must answer.
+
+    An exact name, or the only roster name equal to it case-insensitively, matches. A name
+    nobody matches, or two game players who would be the same roster player, are asked.
+    """
+    mapping: dict[str, str] = {}
+    guessed: set[str] = set()
+    questions: list[Question] = []
+    for name in names:
+        if name in answers:
+            mapping[name] = next((p for p in roster if same_name(p, answers[name])), answers[name])
+        elif name in roster:
+            mapping[name] = name
+        else:
+            candidates = tuple(p for p in roster if same_name(p, name))
+            if len(candidates) == 1:
+                mapping[name] = candidates[0]
+                guessed.add(name)
+            else:
+                questions.append(Question(name, candidates))
+    for name, player in mapping.items():
+        twins = [other for other, p in mapping.items() if p == player and other != name]
+        if twins and name in guessed:
+            questions.append(Question(name, (player,)))
+        elif twins and not any(twin in guessed for twin in twins):
+            # Name the player the table answered for: that answer is what clashes.
+            answered = next((n for n in (name, *twins) if n in answers), name)
+            raise RuleError(
+                f"players.{answered}"[:100],
+                N_("two players of this game cannot be the same person"),
+            )
+    if questions:
+        raise Ambiguous(tuple(questions))
+    return mapping
+
+
+def _check_answers(answers: Any, names: list[str]) -> dict[str, str]:
+    if answers is None:
+        return {}
+    if not isinstance(answers, dict):
+        raise RuleError("players", N_("must be a JSON object"))
+    checked = {}
+    for name, player in answers.items():
+        field = f"players.{name}"[:100]
+        if name not in names:
+            raise RuleError(field, N_("is not a player of this game"))
+        checked[name] = check_name(player, field)
+    return checked
+
+
+def file_game(
+    db: sqlite_utils.Database,
+    club_id: str,
+    game_id: str,
+    answers: Any = None,
+    *,
+    version: int | None = None,
+) -> ClubRecord:
+    """File an existing game into the club; its players' names become the roster's."""
+    with transaction(db):
+        club = _read_club(db, club_id)
+        _check_version(club, version)
+        sides = list(
+            db.query(
+                "select game_id, position, name, players from sides where game_id = ?", [game_id]
+            )
+        )
+        if not sides:
+            raise store.NotFound(game_id)
+        if club_of_game(db, game_id) is not None:
+            raise ClubConflict("game", N_("this game is already filed in a club"))
+        names = list(dict.fromkeys(p for row in sides for p in json.loads(row["players"])))
+        mapping = match_players(club.players, names, _check_answers(answers, names))
+        check_room_for_games(db, club_id)
+        roster = list(club.players)
+        for name, player in mapping.items():
+            mapping[name] = _join_roster(db, club_id, roster, player, f"players.{name}"[:100])
+        _rename_in_games(db, sides, mapping)
+        _link(db, club_id, game_id)
+        _touch(db, club_id)
+        return _read_club(db, club_id)
+
+
+# --- export and import -----------------------------------------------------------------------
+
+
+def export_club(db: sqlite_utils.Database, club_id: str) -> dict[str, Any]:
+    """The club, its roster and every game as the games API exports it (one snapshot)."""
+    with snapshot(db):
+        club = _read_club(db, club_id)
+        games = [game_to_export(store.load_inputs(db, game_id)) for game_id in club.game_ids]
+    return {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_VERSION,
+        "id": club.id,
+        "name": club.name,
+        "settings": club.settings,
+        "players": list(club.players),
+        "games": games,
+    }
+
+
+def _import_arguments(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise RuleError(None, N_("must be a JSON object"))
+    unknown = sorted(set(data) - EXPORT_FIELDS)
+    if unknown:
+        raise RuleError(unknown[0][:100], N_("is not a field this address takes"))
+    if data.get("format") != EXPORT_FORMAT:
+        raise RuleError("format", N_("must be {format}"), format=EXPORT_FORMAT)
+    if data.get("format_version") != EXPORT_VERSION:
+        raise RuleError("format_version", N_("must be {version}"), version=EXPORT_VERSION)
+    games = data.get("games", [])
+    if not isinstance(games, list):
+        raise RuleError("games", N_("must be a list of games"))
+    if len(games) > GAMES_PER_CLUB:
+        raise RuleError("games", N_("a club has at most {max} games"), max=GAMES_PER_CLUB)
+    return {
+        "name": check_name(data.get("name"), "name"),
+        "settings": check_settings(data.get("settings")),
+        "players": _check_roster(data.get("players", []), "players"),
+        "games": [_import_game(raw, f"games[{i}]") for i, raw in enumerate(games)],
+    }
+
+
+def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any]:
+    """One exported game, checked and replayed like a game import; (arguments, table)."""
+    try:
+        arguments = parse_export(raw)
+        table = store.build_table(
+            arguments["profile_key"],
+            arguments["target"],
+            arguments["house_rules"],
+            arguments["sides"],
+            arguments["first_dealer"],
+        )
+        play(table, arguments["hands"])
+    except GameFinished as error:
+        raise RuleError(f"{path}.hands", error.template, **error.params) from error
+    except RuleError as error:
+        number = getattr(error, "hand_number", None)
+        inner = error.field if number is None else f"hands[{number - 1}].{error.field}"
+        field = f"{path}.{inner}" if inner else path
+        # The same kind of refusal (a PayloadError stays a 400), under the game's path.
+        raise type(error)(field, error.template, **error.params) from error
+    return arguments, table
+
+
+def import_club(db: sqlite_utils.Database, data: Any) -> str:
+    """An exported club under a new address, its games under new ones, all or nothing."""
+    arguments = _import_arguments(data)
+    with transaction(db):
+        club_id = _insert_club(db, arguments["name"], arguments["players"], arguments["settings"])
+        for i, (game, table) in enumerate(arguments["games"]):
+            for k, side in enumerate(table.sides):
+                for player in side.players:
+                    if player not in arguments["players"]:
+                        raise RuleError(
+                            f"games[{i}].sides[{k}].players",
+                            N_("{name} is not one of the club's players"),
+                            name=player,
+                        )
+            game_id = store.new_game_id()
+            created = game["created_at"] or store.now()
+            store.insert_game(db, game_id, game["name"], table, game["house_rules"], created)
+            db["hands"].insert_all(
+                hand_row(game_id, n, hand) for n, hand in enumerate(game["hands"], 1)
+            )
+            _link(db, club_id, game_id)
+    return club_id
+
+
+# --- what the club page shows ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClubView:
+    """A club, its readable games' lines (id, version, result) and their statistics."""
+
+    club: ClubRecord
+    games: tuple[GameLine, ...]
+    stats: ClubStats
+    unreadable: tuple[str, ...]  # games whose hands no longer fit the rules
+
+
+# How a game is loaded: the store's own replay, or the web layer's cached one.
+Loader = Callable[[sqlite_utils.Database, str], store.GameRecord]
+
+
+def club_view(
+    db: sqlite_utils.Database, club_id: str, year: str, *, cache: BoardCache | None = None
+) -> ClubView:
+    """The club and its statistics (`year`: the records' year, from the caller's clock).
+
+    The same board as the club's page: with a cache, only games changed since the last
+    view are replayed."""
+    board = club_board(db, club_id, year, cache=cache)
+    return ClubView(board.club, board.games, board.stats, board.unreadable)
+
+
+def replay_games(
+    db: sqlite_utils.Database, club: ClubRecord, *, load: Loader = store.load_game
+) -> tuple[tuple[store.GameRecord, ...], tuple[str, ...]]:
+    """The club's games replayed, oldest first, and the ids of those that no longer replay."""
+    games: list[store.GameRecord] = []
+    unreadable: list[str] = []
+    for game_id in club.game_ids:
+        try:
+            games.append(load(db, game_id))
+        except store.NotFound:
+            continue  # deleted since the club was read
+        except RuleError:
+            unreadable.append(game_id)
+    return tuple(games), tuple(unreadable)

@@ -1,0 +1,360 @@
+"""Clubs in SQLite: a roster, its games, one short transaction per action.
+
+A club's games keep their players as names (in sides.players), and those names are the
+roster's: a game started from the club takes the roster's spelling, filing a game rewrites
+its names to the roster's, and renaming a player rewrites every game of the club. The name
+is the link, so the games' own JSON and sheets need no change and reveal no club.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from scorer import store
+from scorer.core.errors import N_, RuleError
+from scorer.core.limits import GAMES_PER_CLUB, PLAYERS_PER_CLUB, default_side_name, same_name
+from scorer.core.limits import check_club_name as check_name
+from scorer.core.rules import get_profile, validate_target, with_house_rules
+from scorer.store.db import transaction
+
+
+class ClubNotFound(LookupError):
+    """No club (or no such player in it) at that address."""
+
+
+class StaleClub(RuleError):
+    """The club changed since the client read it."""
+
+
+class ClubConflict(RuleError):
+    """The request clashes with the club as it is (HTTP 409)."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A game's player the club cannot match alone: which roster players they could be."""
+
+    name: str
+    candidates: tuple[str, ...]
+
+
+class Ambiguous(ClubConflict):
+    """Filing a game needs the table to say who is who."""
+
+    def __init__(self, questions: tuple[Question, ...]) -> None:
+        super().__init__(
+            "players", N_("say who is who for {count} player(s) of this game"), count=len(questions)
+        )
+        self.questions = questions
+
+
+@dataclass(frozen=True)
+class ClubRecord:
+    """A club's row, its roster in order and its games' ids (oldest first)."""
+
+    id: str
+    name: str
+    settings: dict[str, Any]
+    version: int
+    created_at: str
+    updated_at: str
+    players: tuple[str, ...]
+    game_ids: tuple[str, ...]
+
+    def roster_name(self, name: str) -> str | None:
+        """The roster's spelling of `name` (case folded), None when nobody matches."""
+        for player in self.players:
+            if same_name(player, name):
+                return player
+        return None
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+@contextmanager
+def snapshot(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
+    """Several reads that see the database at one moment (a read transaction)."""
+    db.execute("BEGIN")
+    try:
+        yield db
+    finally:
+        db.conn.commit()
+
+
+def load_club(db: sqlite_utils.Database, club_id: str) -> ClubRecord:
+    """The club, its roster and its game ids in one snapshot; ClubNotFound if unknown."""
+    with snapshot(db):
+        return _read_club(db, club_id)
+
+
+def _read_club(db: sqlite_utils.Database, club_id: str) -> ClubRecord:
+    rows = list(db.query("select * from clubs where id = ?", [club_id]))
+    if not rows:
+        raise ClubNotFound(club_id)
+    row = rows[0]
+    players = tuple(
+        r["name"]
+        for r in db.query(
+            "select name from club_players where club_id = ? order by position", [club_id]
+        )
+    )
+    # Joined on games: a game deleted since it was filed is no longer the club's.
+    game_ids = tuple(
+        r["game_id"]
+        for r in db.query(
+            "select c.game_id from club_games c join games g on g.id = c.game_id "
+            "where c.club_id = ? order by g.created_at, c.filed_at, g.rowid",
+            [club_id],
+        )
+    )
+    return ClubRecord(
+        id=row["id"],
+        name=row["name"],
+        settings=json.loads(row["settings"] or "{}"),
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        players=players,
+        game_ids=game_ids,
+    )
+
+
+def club_of_game(db: sqlite_utils.Database, game_id: str) -> str | None:
+    row = db.execute("select club_id from club_games where game_id = ?", [game_id]).fetchone()
+    return None if row is None else row[0]
+
+
+# --- settings and names ----------------------------------------------------------------------
+
+SETTINGS_FIELDS = ("profile", "target", "rules")
+
+
+def check_settings(settings: Any) -> dict[str, Any]:
+    """The club's usual variant, target and house rules, checked like a new game's."""
+    if settings is None:
+        return {}
+    if not isinstance(settings, dict):
+        raise RuleError("settings", N_("must be a JSON object"))
+    for key in settings:
+        if key not in SETTINGS_FIELDS:
+            raise RuleError(f"settings.{key}"[:100], N_("is not a field this address takes"))
+    profile_key = settings.get("profile")
+    if profile_key is not None and not isinstance(profile_key, str):
+        raise RuleError("settings.profile", N_("must be text"))
+    profile = _prefixed(get_profile, profile_key)
+    target = settings.get("target")
+    if target is not None:
+        _prefixed(validate_target, target)
+    rules = settings.get("rules")
+    if rules is not None:
+        if not isinstance(rules, dict):
+            raise RuleError("settings.rules", N_("must be a JSON object"))
+        _prefixed(with_house_rules, profile, rules)
+    return {key: settings[key] for key in SETTINGS_FIELDS if settings.get(key) is not None}
+
+
+def _prefixed(check: Any, *args: Any) -> Any:
+    try:
+        return check(*args)
+    except RuleError as error:
+        field = f"settings.{error.field}" if error.field else "settings"
+        raise RuleError(field, error.template, **error.params) from error
+
+
+def _check_roster(names: Any, field: str) -> list[str]:
+    if not isinstance(names, list):
+        raise RuleError(field, N_("must be a list of names"))
+    if len(names) > PLAYERS_PER_CLUB:
+        raise RuleError(field, N_("a club has at most {max} players"), max=PLAYERS_PER_CLUB)
+    roster: list[str] = []
+    for index, raw in enumerate(names):
+        name = check_name(raw, f"{field}[{index}]")
+        if any(same_name(name, other) for other in roster):
+            raise RuleError(f"{field}[{index}]", N_("this name is already in the club"))
+        roster.append(name)
+    return roster
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _check_version(club: ClubRecord, expected: int | None) -> None:
+    if expected is not None and expected != club.version:
+        raise StaleClub(None, N_("this club was changed on another device; reload it and retry"))
+
+
+def _touch(db: sqlite_utils.Database, club_id: str) -> None:
+    db.execute(
+        "update clubs set version = version + 1, updated_at = ? where id = ?",
+        [store.now(), club_id],
+    )
+
+
+def _insert_club(
+    db: sqlite_utils.Database, name: str, players: list[str], settings: dict[str, Any]
+) -> str:
+    club_id = store.new_game_id()  # the same 128 random bits as a game's address
+    stamp = store.now()
+    db["clubs"].insert(
+        {
+            "id": club_id,
+            "name": name,
+            "settings": json.dumps(settings),
+            "version": 1,
+            "created_at": stamp,
+            "updated_at": stamp,
+        }
+    )
+    db["club_players"].insert_all(
+        {"club_id": club_id, "name": player, "position": i} for i, player in enumerate(players)
+    )
+    return club_id
+
+
+def create_club(
+    db: sqlite_utils.Database, *, name: Any, players: Any = (), settings: Any = None
+) -> str:
+    """Store a new club and return its id (RuleError names a bad field)."""
+    name = check_name(name, "name")
+    roster = _check_roster(list(players) if isinstance(players, tuple) else players, "players")
+    settings = check_settings(settings)
+    with transaction(db):
+        return _insert_club(db, name, roster, settings)
+
+
+def _join_roster(
+    db: sqlite_utils.Database, club_id: str, roster: list[str], name: str, field: str
+) -> str:
+    """The roster's spelling of `name`, adding it to the roster (and to `roster`) when new."""
+    for player in roster:
+        if same_name(player, name):
+            return player
+    if len(roster) >= PLAYERS_PER_CLUB:
+        raise RuleError(field, N_("a club has at most {max} players"), max=PLAYERS_PER_CLUB)
+    position = db.execute(
+        "select coalesce(max(position), -1) + 1 from club_players where club_id = ?", [club_id]
+    ).fetchone()[0]
+    db["club_players"].insert({"club_id": club_id, "name": name, "position": position})
+    roster.append(name)
+    return name
+
+
+def add_player(
+    db: sqlite_utils.Database, club_id: str, name: Any, *, version: int | None = None
+) -> ClubRecord:
+    name = check_name(name, "name")
+    with transaction(db):
+        club = _read_club(db, club_id)
+        _check_version(club, version)
+        if club.roster_name(name) is not None:
+            raise ClubConflict("name", N_("this name is already in the club"))
+        _join_roster(db, club_id, list(club.players), name, "name")
+        _touch(db, club_id)
+        return _read_club(db, club_id)
+
+
+def _games_of(db: sqlite_utils.Database, club_id: str) -> list[dict[str, Any]]:
+    """Every side of every game of the club (rows of sides)."""
+    return list(
+        db.query(
+            "select s.game_id, s.position, s.name, s.players from sides s "
+            "join club_games c on c.game_id = s.game_id where c.club_id = ?",
+            [club_id],
+        )
+    )
+
+
+def games_of_player(db: sqlite_utils.Database, club_id: str, name: str) -> int:
+    return len(
+        {row["game_id"] for row in _games_of(db, club_id) if name in json.loads(row["players"])}
+    )
+
+
+def rename_player(
+    db: sqlite_utils.Database,
+    club_id: str,
+    old: str,
+    new: Any,
+    *,
+    version: int | None = None,
+) -> ClubRecord:
+    """Rename a roster player, and them in every game of the club, in one transaction."""
+    new = check_name(new, "name")
+    with transaction(db):
+        club = _read_club(db, club_id)
+        _check_version(club, version)
+        if old not in club.players:
+            raise ClubNotFound(f"{club_id}/players/{old}")
+        clash = club.roster_name(new)
+        if clash is not None and clash != old:
+            raise ClubConflict("name", N_("this name is already in the club"))
+        db.execute(
+            "update club_players set name = ? where club_id = ? and name = ?", [new, club_id, old]
+        )
+        _rename_in_games(db, _games_of(db, club_id), {old: new})
+        _touch(db, club_id)
+        return _read_club(db, club_id)
+
+
+def _rename_in_games(
+    db: sqlite_utils.Database, sides: list[dict[str, Any]], names: dict[str, str]
+) -> None:
+    """Rewrite players' names in these sides; a side named after its players follows."""
+    changed: set[str] = set()
+    for row in sides:
+        players = tuple(json.loads(row["players"]))
+        renamed = tuple(names.get(player, player) for player in players)
+        if renamed == players:
+            continue
+        side_name = row["name"]
+        if side_name == default_side_name(players, row["position"]):
+            side_name = default_side_name(renamed, row["position"])
+        db.execute(
+            "update sides set players = ?, name = ? where game_id = ? and position = ?",
+            [json.dumps(renamed), side_name, row["game_id"], row["position"]],
+        )
+        changed.add(row["game_id"])
+    stamp = store.now()
+    for game_id in changed:
+        # The first dealer is stored by name too; a new version makes cached replays and
+        # open scoreboards see the new names.
+        dealer = db.execute("select first_dealer from games where id = ?", [game_id]).fetchone()
+        db.execute(
+            "update games set version = version + 1, updated_at = ?, first_dealer = ? where id = ?",
+            [stamp, names.get(dealer[0], dealer[0]), game_id],
+        )
+
+
+def remove_player(
+    db: sqlite_utils.Database, club_id: str, name: str, *, version: int | None = None
+) -> ClubRecord:
+    """Take a player off the roster; refused while they have games in the club."""
+    with transaction(db):
+        club = _read_club(db, club_id)
+        _check_version(club, version)
+        if name not in club.players:
+            raise ClubNotFound(f"{club_id}/players/{name}")
+        games = games_of_player(db, club_id, name)
+        if games:
+            raise ClubConflict(
+                "name",
+                N_("{name} has played {count} game(s) of this club: rename them instead"),
+                name=name,
+                count=games,
+            )
+        db.execute("delete from club_players where club_id = ? and name = ?", [club_id, name])
+        _touch(db, club_id)
+        return _read_club(db, club_id)
+
+
+def check_room_for_games(db: sqlite_utils.Database, club_id: str, more: int = 1) -> None:
+    count = db.execute("select count(*) from club_games where club_id = ?", [club_id]).fetchone()[0]
+    if count + more > GAMES_PER_CLUB:
+        raise RuleError("games", N_("a club has at most {max} games"), max=GAMES_PER_CLUB)

@@ -1,0 +1,328 @@
+"""JSON shapes of the API: reading requests (type checks) and writing games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorer.core.errors import N_, ScorerError
+from scorer.core.game import Side
+from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.irregular import CONFIRMABLE
+from scorer.core.limits import (
+    SIDES_MAX,
+    check_hand_count,
+    check_name,
+    check_player_count,
+    check_side_count,
+    default_side_name,
+)
+from scorer.core.rules import VALUE_GROUPS, effective_rules
+from scorer.store.records import GameRecord, StoredGame
+from scorer.store.rows import side_to_dict
+from scorer.store.stamps import is_rfc3339
+
+# What a client may send. Fields the API itself writes (scores, totals, numbers) are
+# accepted and ignored, so a hand read from a game can be sent back as it is; any other
+# field is refused, because a misspelt one ("meld_point") would silently count as 0.
+GAME_FIELDS = frozenset({"name", "profile", "target", "first_dealer", "sides", "rules"})
+SIDE_FIELDS = frozenset({"name", "players"})
+SIDE_OUTPUT_FIELDS = frozenset({"total", "opening_minimum"})
+HAND_FIELDS = frozenset({"went_out", "concealed", "sides", "confirm"})
+HAND_OUTPUT_FIELDS = frozenset({"number", "dealer", "irregular", "after_end"})
+SIDE_HAND_FIELDS = frozenset(
+    {
+        "meld_points",
+        "natural_canastas",
+        "mixed_canastas",
+        "red_threes",
+        "hand_points",
+        "meld_cards",
+        "hand_cards",
+    }
+)
+SIDE_HAND_OUTPUT_FIELDS = frozenset({"score", "running_total", "opening_minimum"})
+EXPORT_FORMAT = "scorer-game"
+EXPORT_VERSION = 1
+EXPORT_FIELDS = GAME_FIELDS | {"format", "format_version", "id", "created_at", "hands"}
+
+
+class PayloadError(ScorerError):
+    """A request of the wrong shape or type (HTTP 400), as opposed to a broken rule (422)."""
+
+
+class PreconditionRequired(ScorerError):
+    """A write that must name the version it changes (If-Match) and does not (HTTP 428)."""
+
+
+def _type_error(field: str | None, template: str, **params: Any) -> PayloadError:
+    return PayloadError(field, template, **params)
+
+
+def _object(
+    value: Any,
+    field: str | None,
+    allowed: frozenset[str] | None = None,
+    ignored: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """A JSON object; with `allowed`, any key outside allowed and ignored is refused."""
+    if not isinstance(value, dict):
+        raise _type_error(field, N_("must be a JSON object"))
+    if allowed is not None:
+        unknown = sorted(set(value) - allowed - ignored)
+        if unknown:
+            path = f"{field}.{unknown[0]}" if field else unknown[0]
+            raise _type_error(path[:100], N_("is not a field this address takes"))
+    return value
+
+
+def _int(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _type_error(field, N_("must be a whole number"))
+    return value
+
+
+def _optional_int(data: dict[str, Any], key: str, field: str, default: int = 0) -> int:
+    value = data.get(key)
+    return default if value is None else _int(value, field)
+
+
+def _name(value: Any, field: str, *, required: bool) -> str:
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str):
+        raise _type_error(field, N_("must be text"))
+    return check_name(value, field, required=required)
+
+
+def parse_game(data: Any) -> dict[str, Any]:
+    """Arguments for store.create_game from a POST /api/games body."""
+    data = _object(data, None, GAME_FIELDS)
+    return _game_arguments(data)
+
+
+def _game_arguments(data: dict[str, Any]) -> dict[str, Any]:
+    profile = data.get("profile")
+    if profile is not None and not isinstance(profile, str):
+        raise _type_error("profile", N_("must be text"))
+    target = data.get("target")
+    if target is not None:
+        target = _int(target, "target")
+    rules = data.get("rules")
+    if rules is not None:
+        rules = _object(rules, "rules")
+    first_dealer = data.get("first_dealer")
+    if first_dealer is not None and not isinstance(first_dealer, str):
+        raise _type_error("first_dealer", N_("must be text"))
+    raw_sides = data.get("sides")
+    if not isinstance(raw_sides, list):
+        raise _type_error("sides", N_("must be a list of sides"))
+    check_side_count(len(raw_sides))
+    return {
+        "name": _name(data.get("name"), "name", required=False),
+        "profile_key": profile,
+        "target": target,
+        "sides": [_side(raw, i) for i, raw in enumerate(raw_sides)],
+        "first_dealer": first_dealer,
+        "house_rules": rules,
+    }
+
+
+def _side(raw: Any, index: int) -> Side:
+    path = f"sides[{index}]"
+    raw = _object(raw, path, SIDE_FIELDS, SIDE_OUTPUT_FIELDS)
+    players = raw.get("players")
+    if not isinstance(players, list):
+        raise _type_error(f"{path}.players", N_("must be a list of names"))
+    check_player_count(len(players), f"{path}.players")
+    names = tuple(
+        _name(player, f"{path}.players[{k}]", required=True) for k, player in enumerate(players)
+    )
+    name = _name(raw.get("name"), f"{path}.name", required=False)
+    return Side(name or default_side_name(names, index), names)
+
+
+def _cards(value: Any, field: str) -> CardCounts:
+    data = _object(value, field)
+    unknown = set(data) - set(VALUE_GROUPS)
+    if unknown:
+        raise _type_error(
+            f"{field}.{sorted(unknown)[0]}"[:100],
+            N_("is not a card group (jokers, twenty, ten, five)"),
+        )
+    return CardCounts(**{g: _optional_int(data, g, f"{field}.{g}") for g in VALUE_GROUPS})
+
+
+def _side_hand(raw: Any, path: str) -> SideHand:
+    data = _object(raw, path, SIDE_HAND_FIELDS, SIDE_HAND_OUTPUT_FIELDS)
+    meld_cards = data.get("meld_cards")
+    hand_cards = data.get("hand_cards")
+    return SideHand(
+        meld_points=_optional_int(data, "meld_points", f"{path}.meld_points"),
+        natural_canastas=_optional_int(data, "natural_canastas", f"{path}.natural_canastas"),
+        mixed_canastas=_optional_int(data, "mixed_canastas", f"{path}.mixed_canastas"),
+        red_threes=_optional_int(data, "red_threes", f"{path}.red_threes"),
+        hand_points=_optional_int(data, "hand_points", f"{path}.hand_points"),
+        meld_cards=None if meld_cards is None else _cards(meld_cards, f"{path}.meld_cards"),
+        hand_cards=None if hand_cards is None else _cards(hand_cards, f"{path}.hand_cards"),
+    )
+
+
+def parse_hand(data: Any) -> Hand:
+    """A Hand from an API body (shape and types only; the rules engine judges the rest)."""
+    return _hand(data, None)
+
+
+def parse_confirm(data: Any) -> frozenset[str]:
+    """What the table confirms with a hand (§2b): ``"confirm": ["opening_minimum"]``.
+
+    Only irregularities can be confirmed; a name that is not one is refused, so a misspelt
+    one is not taken for a confirmation. One the hand does not need is ignored later.
+    """
+    if not isinstance(data, dict) or data.get("confirm") is None:
+        return frozenset()
+    raw = data["confirm"]
+    if not isinstance(raw, list):
+        raise _type_error("confirm", N_("must be a list of what the table confirms"))
+    for k, kind in enumerate(raw[:10]):
+        if kind not in CONFIRMABLE:
+            raise _type_error(
+                f"confirm[{k}]", N_("is not something the scorer asks the table to confirm")
+            )
+    if len(raw) > 10:
+        raise _type_error("confirm", N_("must be a list of what the table confirms"))
+    return frozenset(raw)
+
+
+def _hand(data: Any, path: str | None) -> Hand:
+    prefix = f"{path}." if path else ""
+    data = _object(data, path, HAND_FIELDS, HAND_OUTPUT_FIELDS)
+    went_out = data.get("went_out")
+    if went_out is not None:
+        went_out = _int(went_out, f"{prefix}went_out")
+    concealed = data.get("concealed", False)
+    if not isinstance(concealed, bool):
+        raise _type_error(f"{prefix}concealed", N_("must be true or false"))
+    sides = data.get("sides")
+    if not isinstance(sides, list):
+        raise _type_error(f"{prefix}sides", N_("must be a list with one entry per side"))
+    if len(sides) > SIDES_MAX:
+        check_side_count(len(sides), f"{prefix}sides")
+    return Hand(
+        sides=tuple(_side_hand(raw, f"{prefix}sides[{i}]") for i, raw in enumerate(sides)),
+        went_out=went_out,
+        concealed=concealed,
+    )
+
+
+def parse_export(data: Any) -> dict[str, Any]:
+    """Arguments for store.import_game from an exported game (see game_to_export)."""
+    data = _object(data, None, EXPORT_FIELDS)
+    if data.get("format") != EXPORT_FORMAT:
+        raise _type_error("format", N_("must be {format}"), format=EXPORT_FORMAT)
+    if data.get("format_version") != EXPORT_VERSION:
+        raise _type_error("format_version", N_("must be {version}"), version=EXPORT_VERSION)
+    hands = data.get("hands", [])
+    if not isinstance(hands, list):
+        raise _type_error("hands", N_("must be a list of hands"))
+    check_hand_count(len(hands))
+    arguments = _game_arguments(data)
+    arguments["hands"] = [_hand(raw, f"hands[{i}]") for i, raw in enumerate(hands)]
+    arguments["created_at"] = _timestamp(data.get("created_at"), "created_at")
+    return arguments
+
+
+def _timestamp(value: Any, field: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value) > 40 or not is_rfc3339(value):
+        raise _type_error(
+            field, N_("must be a date and time as RFC 3339 writes it, like 2024-05-01T20:30:00Z")
+        )
+    return value
+
+
+def game_to_export(game: StoredGame) -> dict[str, Any]:
+    """Everything needed to rebuild the game elsewhere: its table and each hand's inputs."""
+    return {
+        "format": EXPORT_FORMAT,
+        "format_version": EXPORT_VERSION,
+        "id": game.id,
+        "name": game.name,
+        "profile": game.profile_key,
+        "target": game.target,
+        "rules": game.house_rules,
+        "first_dealer": game.first_dealer,
+        "created_at": game.created_at,
+        "sides": [{"name": side.name, "players": list(side.players)} for side in game.sides],
+        "hands": [
+            {
+                "went_out": hand.went_out,
+                "concealed": hand.concealed,
+                "sides": [side_to_dict(side) for side in hand.sides],
+            }
+            for hand in game.hands
+        ],
+    }
+
+
+def game_to_json(record: GameRecord) -> dict[str, Any]:
+    """The game as the API returns it (the exact contract of the API)."""
+    state = record.state
+    profile = record.table.profile
+    return {
+        "id": record.id,
+        "name": record.name,
+        "profile": profile.key,
+        "target": profile.target,
+        "rules": effective_rules(profile),
+        "house_rules": list(profile.house_rules),
+        "version": record.version,
+        "created_at": record.created_at,
+        "sides": [
+            {
+                "name": side.name,
+                "players": list(side.players),
+                "total": state.totals[i],
+                "opening_minimum": state.minimums[i],
+            }
+            for i, side in enumerate(record.table.sides)
+        ],
+        "hands": [
+            {
+                "number": result.number,
+                "went_out": result.hand.went_out,
+                "concealed": result.hand.concealed,
+                "dealer": result.dealer,
+                # What the table confirmed (§2b), and whether it came after the end (§2c).
+                "irregular": list(dict.fromkeys(item.kind for item in result.irregular)),
+                "after_end": result.after_end,
+                "sides": [
+                    {
+                        **side_to_dict(side),
+                        "score": {
+                            "cards": score.cards,
+                            "canastas": score.canastas,
+                            "red_threes": score.red_threes,
+                            "going_out": score.going_out,
+                            "hand": score.hand,
+                            "total": score.total,
+                        },
+                        "opening_minimum": result.minimums[i],
+                        "running_total": result.totals[i],
+                    }
+                    for i, (side, score) in enumerate(
+                        zip(result.hand.sides, result.scores, strict=True)
+                    )
+                ],
+            }
+            for result in state.results
+        ],
+        "dealer_next": state.dealer_next,
+        "sitting_out_next": list(state.sitting_out_next),
+        "winner": state.winner,
+        # The sides sharing the win (the house rule "tie": "shared"), else [].
+        "shared_win": list(state.shared_by),
+        "ended_at": state.ended_at,
+        "tied": state.tied,
+        "finished": state.finished,
+    }

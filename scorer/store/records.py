@@ -1,0 +1,149 @@
+"""A stored game read back: its inputs from one snapshot, and their replay.
+
+Only the inputs of each hand are stored. The game's state (totals, minimums, winner) is
+replayed by the rules engine on every load, so a rules fix corrects every stored game.
+The game row and its hands are read in one read transaction, so a game's version always
+matches the hands read with it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from scorer.core.errors import N_, RuleError, ScorerError
+from scorer.core.game import GameState, Side, Table, make_table, play
+from scorer.core.hands import Hand
+from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.core.rules import get_profile, with_house_rules, with_target
+from scorer.store.db import snapshot
+from scorer.store.rows import hand_from_row
+from scorer.store.stamps import now, readable
+
+
+class NotFound(ScorerError, LookupError):
+    """No game (or no hand) at that address."""
+
+    def __init__(self, address: str, template: str = N_("no game at this address")) -> None:
+        super().__init__(None, template)
+        self.address = address
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's inputs exactly as stored, not replayed: what an export needs, and all it
+    needs, so even a game a later rules fix no longer accepts can be saved elsewhere."""
+
+    id: str
+    name: str
+    profile_key: str
+    target: int
+    house_rules: dict[str, Any]
+    first_dealer: str
+    created_at: str
+    updated_at: str
+    version: int
+    sides: tuple[Side, ...]
+    hands: tuple[Hand, ...]
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A stored game: its row and the state replayed from its hands."""
+
+    id: str
+    name: str
+    profile_key: str
+    house_rules: dict[str, Any]
+    version: int
+    created_at: str
+    updated_at: str
+    state: GameState
+
+    @property
+    def table(self) -> Table:
+        return self.state.table
+
+    @property
+    def full(self) -> bool:
+        """At the cap on hands: the game takes no further hand."""
+        return len(self.state.results) >= MAX_HANDS_PER_GAME
+
+
+def build_table(
+    profile_key: str | None,
+    target: int | None,
+    house_rules: dict[str, Any] | None,
+    sides: list[Side] | tuple[Side, ...],
+    first_dealer: str | None,
+) -> Table:
+    """The validated table of a new game (RuleError names what does not fit)."""
+    profile = get_profile(profile_key)
+    if not sides:
+        raise RuleError("sides", N_("a game needs sides"))
+    layout = profile.layout_for(tuple(len(side.players) for side in sides))
+    profile = with_target(profile, target if target is not None else layout.target)
+    if house_rules:
+        profile = with_house_rules(profile, house_rules)
+    return make_table(profile, tuple(sides), first_dealer)
+
+
+def version_of(db: sqlite_utils.Database, game_id: str) -> int:
+    """The game's current version; NotFound for an unknown id."""
+    row = db.execute("select version from games where id = ?", [game_id]).fetchone()
+    if row is None:
+        raise NotFound(game_id)
+    return int(row[0])
+
+
+def load_inputs(db: sqlite_utils.Database, game_id: str) -> StoredGame:
+    """The stored inputs of a game, its row and hands from one snapshot; NotFound if none."""
+    with snapshot(db):
+        rows = list(db.query("select * from games where id = ?", [game_id]))
+        if not rows:
+            raise NotFound(game_id)
+        sides = db.execute(
+            "select name, players from sides where game_id = ? order by position", [game_id]
+        ).fetchall()
+        hands = db.query("select * from hands where game_id = ? order by number", [game_id])
+        hands = tuple(hand_from_row(r) for r in hands)
+    row = rows[0]
+    updated = readable(row["updated_at"], now())
+    return StoredGame(
+        id=row["id"],
+        name=row["name"] or "",
+        profile_key=row["profile"],
+        target=row["target"],
+        house_rules=json.loads(row["rules"] or "{}"),
+        first_dealer=row["first_dealer"],
+        created_at=readable(row["created_at"], updated),
+        updated_at=updated,
+        version=row["version"],
+        sides=tuple(Side(name, tuple(json.loads(players))) for name, players in sides),
+        hands=hands,
+    )
+
+
+def replay(game: StoredGame) -> GameRecord:
+    """The game's state from its inputs (RuleError when they no longer fit the rules)."""
+    table = build_table(
+        game.profile_key, game.target, game.house_rules, game.sides, game.first_dealer
+    )
+    return GameRecord(
+        id=game.id,
+        name=game.name,
+        profile_key=game.profile_key,
+        house_rules=game.house_rules,
+        version=game.version,
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+        state=play(table, game.hands),
+    )
+
+
+def load_game(db: sqlite_utils.Database, game_id: str) -> GameRecord:
+    """The game and its replayed state; NotFound for an unknown id."""
+    return replay(load_inputs(db, game_id))

@@ -1,0 +1,111 @@
+"""What every response gets: security headers and friendly errors (never a bare 500)."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask_babel import gettext
+from werkzeug.exceptions import HTTPException
+
+from scorer.core.errors import N_
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; object-src 'none'"
+)
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=()",
+}
+
+# Plain words for the errors the API can meet outside its own refusals.
+API_MESSAGES = {
+    400: N_("the request could not be read"),
+    404: N_("nothing at this address"),
+    405: N_("this address does not take that method"),
+    413: N_("the request is too large"),
+    415: N_("send the body as application/json"),
+    429: N_("too many requests from this address; wait and try again"),
+    500: N_("something went wrong on our side; nothing was changed"),
+    503: N_("the server is busy; try again in a few seconds"),
+}
+# Marked on its own line: Babel's extractor does not see N_() nested in another call.
+API_REFUSED = N_("the request was refused")
+
+log = logging.getLogger(__name__)
+
+
+def security_headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def _wants_json() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def api_message(status: int) -> str:
+    return gettext(API_MESSAGES.get(status, API_REFUSED))
+
+
+def _page(status: int, error: HTTPException | None) -> tuple[Response | str, int]:
+    try:
+        return render_template("error.html", status=status, error=error), status
+    except Exception:  # the error page itself failed: still answer, in plain text
+        log.exception("error page failed to render")
+        body = f"{status} {error.name if error else 'Internal Server Error'}"
+        return Response(body, status, mimetype="text/plain"), status
+
+
+def http_error(error: HTTPException) -> Response:
+    status = error.code or 500
+    if _wants_json():
+        response = jsonify(error=api_message(status), field=None)
+        response.status_code = status
+        allowed = getattr(error, "valid_methods", None)
+        if allowed:
+            response.headers["Allow"] = ", ".join(allowed)
+    else:
+        response = make_response(_page(status, error))
+    retry_after = getattr(error, "retry_after", None)  # 503 of a busy worker
+    if retry_after is not None and "Retry-After" not in response.headers:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+def unexpected_error(error: Exception) -> tuple[Response | str, int]:
+    """Last resort: a plain page (or JSON) instead of a stack trace."""
+    log.exception("unexpected error", exc_info=error)
+    if _wants_json():
+        return jsonify(error=api_message(500), field=None), 500
+    return _page(500, None)
+
+
+_INDENTATION = re.compile(r"\n[ \t]+")
+
+
+def fold_indentation(response: Response) -> Response:
+    """Drop the templates' indentation from HTML pages: bytes a phone need not download.
+
+    Safe because no page has <pre> or <textarea>, where leading spaces would matter.
+    """
+    if response.mimetype == "text/html" and not response.direct_passthrough:
+        response.set_data(_INDENTATION.sub("\n", response.get_data(as_text=True)))
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.after_request(fold_indentation)
+    app.after_request(security_headers)
+    app.register_error_handler(HTTPException, http_error)
+    if not app.testing:
+        app.register_error_handler(Exception, unexpected_error)

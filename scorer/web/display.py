@@ -1,0 +1,154 @@
+"""How numbers, rules and names are shown: the one home of display logic.
+
+Pages, score sheets (PDF) and the rules page all use these functions (the templates through
+the Jinja filters registered by :func:`init_app`), so a number or a label reads the same
+everywhere. Negative numbers carry the true minus sign U+2212, never a hyphen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from flask import Flask
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
+
+from scorer.core.game import Side, game_title  # noqa: F401  (a page's title: core's)
+from scorer.core.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
+from scorer.core.seatings import Seating
+from scorer.web.i18n import HOUSE_RULE_CHOICE_LABELS, HOUSE_RULE_LABELS, number
+
+# The cards of each value group, one wording for the hand form, the sheets and the rules.
+CARD_GROUP_LABELS = {
+    "jokers": _l("Jokers"),
+    "twenty": _l("Aces, twos"),
+    "ten": _l("K to 8"),
+    "five": _l("7 to 3"),
+}
+
+
+def card_group_label(group: str) -> str:
+    return str(CARD_GROUP_LABELS[group])
+
+
+def card_values(profile: RuleProfile) -> list[tuple[str, int]]:
+    """(label, points of each card) per value group, in the rule book's order."""
+    return [(card_group_label(group), profile.card_values.of(group)) for group in VALUE_GROUPS]
+
+
+def points(value: int) -> str:
+    """A number in the reader's locale, a negative one with the true minus sign."""
+    return number(value)
+
+
+def signed(value: int) -> str:
+    """A hand score with its sign: +1,200, −35, 0 (locale digits)."""
+    return "+" + number(value) if value > 0 else number(value)
+
+
+def spoken(value: int) -> str:
+    """A number as a screen reader should say it: "minus 35" rather than a dash."""
+    return _("minus %(n)s", n=number(-value)) if value < 0 else number(value)
+
+
+def signed_html(value: int) -> Markup:
+    """A signed score whose accessible name says "minus" for a negative one."""
+    if value >= 0:
+        return Markup(escape(signed(value)))
+    return Markup('<span aria-label="{}">{}</span>').format(spoken(value), signed(value))
+
+
+def side_label(side: Side, index: int) -> str:
+    return side.name or _("Side %(n)s", n=index + 1)
+
+
+def minimum_row_text(rows: Sequence[Sequence[int | None]], index: int) -> str:
+    """One row of a minimum table: "from 1,500: 90", or "below 0: 15" for the first."""
+    start, minimum = rows[index]
+    if start is not None:
+        return _("from %(start)s: %(minimum)s", start=number(start), minimum=number(minimum))
+    if index + 1 < len(rows):
+        return _(
+            "below %(start)s: %(minimum)s",
+            start=number(rows[index + 1][0]),
+            minimum=number(minimum),
+        )
+    return _("any total: %(minimum)s", minimum=number(minimum))
+
+
+def minimum_range(table: Sequence[MinimumRow], index: int) -> str:
+    """The running totals a minimum-table row covers, e.g. "1 500 to 2 995".
+
+    The first row also covers every total below it, whatever its own start.
+    """
+    start = None if index == 0 else table[index][0]
+    following = table[index + 1][0] if index + 1 < len(table) else None
+    if start is None and following is None:
+        return _("any total")
+    if start is None:
+        if table[0][0] is None:
+            return _("below %(total)s", total=number(following))
+        return _("up to %(total)s", total=number(following - 5))
+    if following is None:
+        return _("%(total)s and more", total=number(start))
+    # Scores are multiples of 5: the row ends one step before the next one starts.
+    return _("%(low)s to %(high)s", low=number(start), high=number(following - 5))
+
+
+def minimum_ranges(profile: RuleProfile) -> list[tuple[str, str]]:
+    """The opening-minimum table as (running totals, minimum) texts."""
+    table = profile.minimum_table()
+    return [(minimum_range(table, i), number(row[1])) for i, row in enumerate(table)]
+
+
+def house_rule_lines(
+    profile: RuleProfile, *, minimums: str = "rows", separator: str = ", "
+) -> list[tuple[str, str]]:
+    """(label, value) of each rule a game changed from its variant.
+
+    The minimum table is shown as its rows ("from 1,500: 90"), as ranges ("1 500 to 2 995:
+    90") or left out (``minimums=None``: a page that shows the whole table instead).
+    """
+    rules = effective_rules(profile)
+    lines = []
+    for key in profile.house_rules:
+        value = rules[key]
+        if key == "minimums":
+            if minimums is None:
+                continue
+            if minimums == "ranges":
+                shown = separator.join(f"{low}: {m}" for low, m in minimum_ranges(profile))
+            else:
+                shown = separator.join(minimum_row_text(value, i) for i in range(len(value)))
+        elif key in HOUSE_RULE_CHOICE_LABELS:
+            shown = str(HOUSE_RULE_CHOICE_LABELS[key].get(value, value))
+        else:
+            shown = number(value)
+        lines.append((str(HOUSE_RULE_LABELS.get(key, key)), shown))
+    return lines
+
+
+def init_app(app: Flask) -> None:
+    app.jinja_env.filters.update(signed_html=signed_html)
+    app.jinja_env.globals.update(points=points)
+
+
+def seating_label(seating: Seating) -> str:
+    """How a seating sits the table, in plain words: "3 players, each on their own"."""
+    sizes = seating.team_sizes
+    if seating.alone:
+        return _("%(num)s players, each on their own", num=seating.players)
+    if len(set(sizes)) == 1:
+        return _(
+            "%(players)s players in %(sides)s teams of %(size)s",
+            players=seating.players,
+            sides=len(sizes),
+            size=sizes[0],
+        )
+    return _(
+        "%(players)s players: a team of %(big)s and a team of %(small)s",
+        players=seating.players,
+        big=max(sizes),
+        small=min(sizes),
+    )

@@ -1,0 +1,335 @@
+"""The forms of the pages (Flask-WTF: CSRF on every POST).
+
+Numbers are typed on a phone keypad, so every number is a :class:`NumberField`: empty means
+"nothing typed" and text that is not a whole number is refused at the field, in our words.
+The rules engine judges everything else (multiples of 5, red threes in the packs...).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
+from wtforms.validators import Optional
+
+from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.limits import ALLOWED_TARGETS
+from scorer.core.rules import (
+    HOUSE_RULE_CHOICES,
+    HOUSE_RULE_FIELDS,
+    PROFILES,
+    VALUE_GROUPS,
+    RuleProfile,
+    effective_rules,
+    get_profile,
+)
+from scorer.web.display import CARD_GROUP_LABELS
+from scorer.web.i18n import HOUSE_RULE_CHOICE_LABELS, PROFILE_LABELS, number
+
+# A number longer than this is no score anybody typed on purpose.
+NUMBER_MAX_DIGITS = 7
+# The new-game form seats up to this many sides of this many players (six alone, 3+3).
+FORM_SIDES = 6
+FORM_PLAYERS = 3
+# Rows of the opening-minimum table a table may write (the rule book has 4, or 5).
+MINIMUM_ROWS = 5
+NOBODY = "none"
+
+
+def is_index(text: str | None) -> bool:
+    """Plain ASCII digits, short enough to be a side, a version or a target."""
+    return bool(text) and text.isascii() and text.isdigit() and len(text) < 12
+
+
+class NumberField(StringField):
+    """A whole number; ``data`` is None when nothing was typed."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        self.data = None
+        if not valuelist:
+            return
+        text = str(valuelist[0]).strip().replace("\u2212", "-")
+        if not text:
+            return
+        digits = text[1:] if text[:1] in "+-" else text
+        if not digits.isascii() or not digits.isdigit() or len(digits) > NUMBER_MAX_DIGITS:
+            raise ValueError(_l("enter a whole number"))
+        self.data = int(text)
+
+    def _value(self) -> str:
+        if self.raw_data:
+            return str(self.raw_data[0])
+        return "" if self.data is None else str(self.data)
+
+
+def _name_field(label: Any) -> StringField:
+    """A name; its limits are scorer.limits', checked with the game (as the API does)."""
+    return StringField(
+        label,
+        validators=[Optional()],
+        filters=[lambda value: value.strip() if isinstance(value, str) else value],
+    )
+
+
+# --- a hand ----------------------------------------------------------------------------------
+
+
+class SideHandForm(Form):
+    """One side's call at the end of a hand (a column of the hand form)."""
+
+    meld_points = NumberField(_l("Meld points"))
+    natural_canastas = NumberField(_l("Natural canastas"))
+    mixed_canastas = NumberField(_l("Mixed canastas"))
+    red_threes = NumberField(_l("Red threes"))
+    hand_points = NumberField(_l("Left in hand"))
+    meld_jokers = NumberField(CARD_GROUP_LABELS["jokers"])
+    meld_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
+    meld_ten = NumberField(CARD_GROUP_LABELS["ten"])
+    meld_five = NumberField(CARD_GROUP_LABELS["five"])
+    hand_jokers = NumberField(CARD_GROUP_LABELS["jokers"])
+    hand_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
+    hand_ten = NumberField(CARD_GROUP_LABELS["ten"])
+    hand_five = NumberField(CARD_GROUP_LABELS["five"])
+
+    def counts(self, part: str) -> CardCounts | None:
+        """The card counter of `part` ("meld" or "hand"); None when nothing was counted."""
+        values = {group: self[f"{part}_{group}"].data for group in VALUE_GROUPS}
+        if all(value is None for value in values.values()):
+            return None
+        return CardCounts(**{group: value or 0 for group, value in values.items()})
+
+    def side_hand(self) -> SideHand:
+        meld_cards = self.counts("meld")
+        hand_cards = self.counts("hand")
+        return SideHand(
+            # Counted cards decide the points (the API does the same with meld_cards).
+            meld_points=0 if meld_cards else self.meld_points.data or 0,
+            natural_canastas=self.natural_canastas.data or 0,
+            mixed_canastas=self.mixed_canastas.data or 0,
+            red_threes=self.red_threes.data or 0,
+            hand_points=0 if hand_cards else self.hand_points.data or 0,
+            meld_cards=meld_cards,
+            hand_cards=hand_cards,
+        )
+
+
+class HandForm(FlaskForm):
+    """A whole hand: a column per side, who went out, concealed, and the two guards."""
+
+    sides = FieldList(FormField(SideHandForm), min_entries=0, max_entries=6)
+    went_out = StringField(_l("Who went out"))
+    concealed = BooleanField(_l("Went out concealed"))
+    # A fresh one-time token per rendering: a double tap or a resubmit records the hand once.
+    token = HiddenField()
+    # The game's version when the form was shown: a stale save is refused, never merged.
+    version = HiddenField()
+
+    def side_count(self) -> int:
+        return len(self.sides.entries)
+
+    def went_out_index(self) -> int | None:
+        """The side that went out; None for nobody. ValueError when not chosen."""
+        value = (self.went_out.data or "").strip()
+        if value == NOBODY:
+            return None
+        if is_index(value) and int(value) < self.side_count():
+            return int(value)
+        raise ValueError(value)
+
+    def hand(self) -> Hand:
+        return Hand(
+            sides=tuple(entry.form.side_hand() for entry in self.sides.entries),
+            went_out=self.went_out_index(),
+            concealed=bool(self.concealed.data),
+        )
+
+    def version_number(self) -> int | None:
+        value = (self.version.data or "").strip()
+        return int(value) if is_index(value) else None
+
+    def token_value(self) -> str | None:
+        value = (self.token.data or "").strip()
+        return value if value and len(value) <= 64 and value.isascii() else None
+
+
+def hand_form(sides: int, **kwargs: Any) -> HandForm:
+    """A hand form with exactly one column per side of the game."""
+
+    class GameHandForm(HandForm):
+        pass
+
+    GameHandForm.sides = FieldList(FormField(SideHandForm), min_entries=sides, max_entries=sides)
+    return GameHandForm(**kwargs)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def hand_data(hand: Hand) -> dict[str, Any]:
+    """The inputs of a stored hand, as the form shows them for a correction."""
+    sides = []
+    for side in hand.sides:
+        data: dict[str, Any] = {
+            "natural_canastas": side.natural_canastas,
+            "mixed_canastas": side.mixed_canastas,
+            "red_threes": side.red_threes,
+        }
+        for part, points, counts in (
+            ("meld", side.meld_points, side.meld_cards),
+            ("hand", side.hand_points, side.hand_cards),
+        ):
+            if counts is None:
+                data[f"{part}_points"] = points or None
+            else:
+                data.update({f"{part}_{group}": counts.of(group) for group in VALUE_GROUPS})
+        sides.append(data)
+    return {
+        "sides": sides,
+        "went_out": NOBODY if hand.went_out is None else str(hand.went_out),
+        "concealed": hand.concealed,
+    }
+
+
+# --- a new game ------------------------------------------------------------------------------
+
+
+class SideNamesForm(Form):
+    name = _name_field(_l("Team name"))
+    players = FieldList(
+        _name_field(_l("Player")), min_entries=FORM_PLAYERS, max_entries=FORM_PLAYERS
+    )
+
+
+class MinimumRowForm(Form):
+    start = NumberField(_l("From a total of"))
+    minimum = NumberField(_l("Minimum"))
+
+
+# The house rules the form offers, in order: numbers, then ways of playing (chosen among a
+# few), and the minimums as their own table.
+RULE_NUMBERS = tuple(
+    key for key in HOUSE_RULE_FIELDS if key != "minimums" and key not in HOUSE_RULE_CHOICES
+)
+RULE_CHOICES = tuple(HOUSE_RULE_CHOICES)
+
+
+def profile_choices() -> list[tuple[str, Any]]:
+    return [(key, PROFILE_LABELS.get(key, key)) for key in PROFILES]
+
+
+def target_choices() -> list[tuple[str, Any]]:
+    return [("", _l("The variant's usual target"))] + [
+        (str(target), number(target)) for target in ALLOWED_TARGETS
+    ]
+
+
+class HouseRulesFields:
+    """The house-rules editor, shared by the new-game and the new-club forms.
+
+    Which variant's values the inputs showed is kept in ``rules_for``: only what the user
+    changed from them counts as a house rule.
+    """
+
+    rules_for = HiddenField(default="classic")
+    going_out = NumberField(_l("Going-out bonus"))
+    concealed_going_out = NumberField(_l("Concealed going-out bonus"))
+    natural_canasta = NumberField(_l("Natural canasta bonus"))
+    mixed_canasta = NumberField(_l("Mixed canasta bonus"))
+    red_three = NumberField(_l("Each red three"))
+    all_red_threes = NumberField(_l("All the red threes"))
+    canastas_to_go_out = NumberField(_l("Canastas needed to go out"))
+    # Ways of playing, one tap each (chips): the rule book's is the default. The engine
+    # checks the value, so that a refusal names the rule as the API's does.
+    tie = StringField(_l("A tie at the top"), default="play_on")
+    red_threes_count_against = StringField(_l("Red threes count against"), default="no_meld")
+    minimums = FieldList(
+        FormField(MinimumRowForm), min_entries=MINIMUM_ROWS, max_entries=MINIMUM_ROWS
+    )
+
+    def set_rule_choices(self) -> None:
+        """The chips of each way of playing: (value, label) in the reader's language."""
+        for key in RULE_CHOICES:
+            self[key].choices = list(HOUSE_RULE_CHOICE_LABELS[key].items())
+
+    def shown_profile(self) -> RuleProfile:
+        """The profile whose values the house-rule inputs were rendered with."""
+        return PROFILES.get(self.rules_for.data or "", PROFILES["classic"])
+
+    def house_rules(self) -> dict[str, Any]:
+        """Only the rules the user changed from the values the form showed."""
+        shown = effective_rules(self.shown_profile())
+        rules: dict[str, Any] = {}
+        for key in RULE_NUMBERS + RULE_CHOICES:
+            value = self[key].data
+            if isinstance(value, str):
+                value = value.strip()
+            if value not in (None, "") and value != shown[key]:
+                rules[key] = value
+        rows = self.minimum_rows()
+        if rows and rows != [list(row) for row in shown["minimums"]]:
+            rules["minimums"] = rows
+        return rules
+
+    def minimum_rows(self) -> list[list[int | None]]:
+        """The minimum table as typed: the first row covers every total below the second."""
+        rows: list[list[int | None]] = []
+        for index, entry in enumerate(self.minimums.entries):
+            start, minimum = entry.form.start.data, entry.form.minimum.data
+            if minimum is None:
+                continue
+            rows.append([None if index == 0 else start, minimum])
+        return rows
+
+
+class NewGameForm(HouseRulesFields, FlaskForm):
+    name = _name_field(_l("Name of the game"))
+    profile = SelectField(_l("Variant"), validate_choice=False, default="classic")
+    target = SelectField(_l("Play to"), validate_choice=False, default="")
+    solo = BooleanField(_l("Every player for themselves"))
+    # How the table sits (a key of scorer.seatings: "2-2", "3-2", "alone"...); the boxes
+    # shown follow it, and only those are read.
+    seating = SelectField(_l("Seating"), validate_choice=False, default="")
+    sides = FieldList(FormField(SideNamesForm), min_entries=FORM_SIDES, max_entries=FORM_SIDES)
+    first_dealer = _name_field(_l("Deals first"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.profile.choices = profile_choices()
+        self.target.choices = target_choices()
+        self.set_rule_choices()
+
+
+class ClubRulesForm(HouseRulesFields, Form):
+    """The new-club form's house rules: the club's own preset for its new games (the page
+    checks the CSRF token itself)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_rule_choices()
+
+
+def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
+    """The house-rule inputs' values for a profile (also given to JS to switch variants)."""
+    rules = effective_rules(profile)
+    values: dict[str, Any] = {key: rules[key] for key in RULE_NUMBERS + RULE_CHOICES}
+    rows = list(rules["minimums"]) + [[None, None]] * MINIMUM_ROWS
+    values["minimums"] = [list(row) for row in rows[:MINIMUM_ROWS]]
+    return values
+
+
+def new_game_data(profile_key: str = "classic") -> dict[str, Any]:
+    """The new-game form's starting values: two teams of two, the variant's own rules."""
+    profile = get_profile(profile_key)
+    defaults = rules_defaults(profile)
+    data: dict[str, Any] = {key: defaults[key] for key in RULE_NUMBERS + RULE_CHOICES}
+    data["minimums"] = [
+        {"start": start, "minimum": minimum} for start, minimum in defaults["minimums"]
+    ]
+    data["profile"] = profile.key
+    data["rules_for"] = profile.key
+    data["target"] = ""
+    return data

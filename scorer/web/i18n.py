@@ -1,0 +1,280 @@
+"""Languages: English, French and Spanish, from the browser or the visible switch."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+from functools import lru_cache
+from numbers import Number
+from urllib.parse import urlsplit
+
+from babel import numbers as babel_numbers
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    has_request_context,
+    redirect,
+    request,
+    url_for,
+)
+from flask_babel import (
+    Babel,
+    format_date,
+    format_datetime,
+    format_decimal,
+    get_locale,
+    gettext,
+    ngettext,
+)
+from flask_babel import lazy_gettext as _l
+
+from scorer.core.errors import ScorerError
+
+LANGUAGES = ("en", "fr", "es")
+LANGUAGE_COOKIE = "lang"
+LANGUAGE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60  # a year: the table's choice outlives the evening
+# Each language names itself, in its own words, whatever the page's language.
+LANGUAGE_NAMES = {"en": "English", "fr": "Français", "es": "Español"}
+
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    """The switch's cookie first, then the browser's Accept-Language, else English."""
+    if not has_request_context():
+        return "en"  # a command or a background job: no reader to ask
+    chosen = request.cookies.get(LANGUAGE_COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return browser_language() or "en"
+
+
+def browser_language() -> str | None:
+    """The first language of Accept-Language, by quality, that the scorer speaks.
+
+    Matched on the primary subtag: "es-UY,en;q=0.5" is Spanish. (Werkzeug's best_match
+    prefers any exact tag, so it would answer English there.)
+    """
+    ranked = sorted(request.accept_languages, key=lambda item: -item[1])  # stable: ties keep order
+    for tag, quality in ranked:
+        primary = tag.replace("_", "-").split("-")[0].lower()
+        if quality > 0 and primary in LANGUAGES:
+            return primary
+    return None
+
+
+def init_app(app: Flask) -> None:
+    Babel(app, locale_selector=select_locale, default_translation_directories="translations")
+    app.jinja_env.globals.update(
+        error_text=error_text,
+        get_locale=get_locale,
+        current_language=current_language,
+        language_links=language_links,
+    )
+    app.jinja_env.filters.update(number=number, date=date_text, datetime=datetime_text)
+    app.after_request(vary_by_language)
+    app.register_blueprint(bp)
+
+
+def vary_by_language(response: Response) -> Response:
+    """A page's words depend on the switch's cookie and on Accept-Language: tell caches."""
+    if request.endpoint != "static":
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+        response.headers.setdefault("Content-Language", current_language())
+    return response
+
+
+def current_language() -> str:
+    """The code of the language this response is written in ("en", "fr" or "es")."""
+    return str(get_locale() or "en")
+
+
+# --- the switch ------------------------------------------------------------------------------
+
+
+def safe_next(target: str | None) -> str:
+    """A local path to go back to; anything that could leave the site becomes "/"."""
+    if not target or not target.startswith("/") or target.startswith("//"):
+        return "/"
+    # Browsers read a backslash as a slash ("/\\evil.example") and drop control characters.
+    if "\\" in target or any(ord(char) < 32 or ord(char) == 127 for char in target):
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return "/"
+    return target
+
+
+def here() -> str:
+    """The current page's local path with its query string (where a switch link returns)."""
+    query = request.query_string.decode("utf-8", "replace")
+    return request.path + (f"?{query}" if query else "")
+
+
+def language_links() -> list[dict[str, object]]:
+    """One link per language for templates/_lang_switch.html."""
+    back = here()
+    return [
+        {
+            "code": code,
+            "label": code.upper(),
+            "name": LANGUAGE_NAMES[code],
+            "url": url_for("i18n.switch", code=code, next=back),
+            "current": code == current_language(),
+        }
+        for code in LANGUAGES
+    ]
+
+
+@bp.get("/lang/<code>")
+def switch(code: str) -> Response:
+    """Remember the chosen language for a year and go back to the page it was chosen on."""
+    if code not in LANGUAGES:
+        abort(404)
+    response = redirect(safe_next(request.args.get("next")), code=303)
+    response.set_cookie(
+        LANGUAGE_COOKIE,
+        code,
+        max_age=LANGUAGE_COOKIE_MAX_AGE,
+        samesite="Lax",
+        httponly=True,
+        secure=request.is_secure,
+    )
+    return response
+
+
+# --- numbers and dates -----------------------------------------------------------------------
+
+
+def number(value: object) -> str:
+    """A number in the reader's locale: 5 000 in French, 5.000 in Spanish, 5,000 in English,
+    −35 with the minus sign (U+2212)."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, bool) or not isinstance(value, Number):
+        return str(value)
+    if isinstance(value, int):
+        # Scores are whole numbers, and a scoreboard shows hundreds of them: group the
+        # digits with the locale's symbols directly (Babel's general formatter is ~20x slower).
+        group = _group_symbol(str(get_locale() or "en"))
+        digits = f"{abs(value):,}".replace(",", group)
+        return MINUS + digits if value < 0 else digits
+    return str(format_decimal(value)).replace("-", MINUS)
+
+
+# One minus sign everywhere, pages and sheets: the true one, never a hyphen.
+MINUS = "\u2212"
+
+
+@lru_cache(maxsize=8)
+def _group_symbol(locale: str) -> str:
+    """The locale's digit-group separator (every locale here groups by three)."""
+    return babel_numbers.get_group_symbol(locale)
+
+
+def _as_datetime(value: object) -> datetime | date | None:
+    if isinstance(value, datetime | date):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            return datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+def date_text(value: object, style: str = "medium") -> str:
+    """A date in the reader's locale: 29 nov. 2026 in French, Nov 29, 2026 in English."""
+    moment = _as_datetime(value)
+    if moment is None:
+        return "" if value is None else str(value)
+    return str(format_date(moment, style))
+
+
+def datetime_text(value: object, style: str = "short") -> str:
+    """A date and time in the reader's locale (and time zone)."""
+    moment = _as_datetime(value)
+    if moment is None:
+        return "" if value is None else str(value)
+    if not isinstance(moment, datetime):
+        return str(format_date(moment, style))
+    return str(format_datetime(moment, style))
+
+
+# --- messages --------------------------------------------------------------------------------
+
+
+def error_text(error: ScorerError) -> str:
+    """A domain refusal in the reader's language (the domain speaks English templates)."""
+    params = {
+        name: number(value) if _is_amount(value) else value for name, value in error.params.items()
+    }
+    plural = getattr(error, "plural", None)
+    if plural:
+        return ngettext(*plural, num=error.params["count"]).format(**params)
+    return gettext(error.template).format(**params)
+
+
+def _is_amount(value: object) -> bool:
+    # Only amounts that need a thousands separator change: counts stay plain digits.
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 1000
+
+
+FIELD_LABELS = {
+    "meld_points": _l("Meld points"),
+    "natural_canastas": _l("Natural canastas"),
+    "mixed_canastas": _l("Mixed canastas"),
+    "red_threes": _l("Red threes"),
+    "hand_points": _l("Points left in hand"),
+    "meld_cards": _l("Melded cards"),
+    "hand_cards": _l("Cards left in hand"),
+    "went_out": _l("Went out"),
+    "concealed": _l("Concealed"),
+}
+
+# The variants, by profile key, as the new-game form and the rules page name them.
+PROFILE_LABELS = {
+    "classic": _l("Classic (4 players, 2 teams)"),
+    "two-player": _l("Two players"),
+    "three-player": _l("Three players"),
+    "five-player": _l("Five players (teams of 3 and 2)"),
+    "six-player": _l("Six players (3 packs)"),
+}
+
+# The house rules a table may change, by the API's key.
+HOUSE_RULE_LABELS = {
+    "going_out": _l("Going-out bonus"),
+    "concealed_going_out": _l("Concealed going-out bonus"),
+    "natural_canasta": _l("Natural canasta bonus"),
+    "mixed_canasta": _l("Mixed canasta bonus"),
+    "red_three": _l("Each red three"),
+    "all_red_threes": _l("All the red threes"),
+    "canastas_to_go_out": _l("Canastas needed to go out"),
+    "minimums": _l("Opening minimums"),
+    "tie": _l("A tie at the top"),
+    "red_threes_count_against": _l("Red threes count against"),
+}
+
+# The ways of playing a chosen house rule offers, by the API's key and value.
+HOUSE_RULE_CHOICE_LABELS = {
+    "tie": {
+        "play_on": _l("one more hand"),
+        "went_out_wins": _l("the side that went out wins"),
+        "shared": _l("the game ends, a shared win"),
+    },
+    "red_threes_count_against": {
+        "no_meld": _l("a side that melded nothing"),
+        "no_canasta": _l("a side without a canasta"),
+    },
+}
+
+_SIDE_FIELD = re.compile(r"^sides\[(\d+)\]\.(\w+)")
+
+
+def side_field(field: str | None) -> tuple[int, str] | None:
+    """(side index, input name) of a field path like sides[1].red_threes, else None."""
+    match = _SIDE_FIELD.match(field or "")
+    return (int(match.group(1)), match.group(2)) if match else None
