@@ -12,7 +12,7 @@ the meld rules of :mod:`scorer.meld`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import Protocol
 
@@ -140,7 +140,8 @@ def counted_melds_fit(
     return False
 
 
-@cache
+# Bounded: counts come from the outside (rule 7 refuses those beyond the packs only later).
+@lru_cache(maxsize=4096)
 def _groups_fit(naturals: tuple[int, ...], natural: int, mixed: int, wild: int, cap: int) -> bool:
     """Whether the natural cards of each rank group (RANK_GROUPS order) and the wild cards
     make exactly these canastas and legal melds."""
@@ -154,7 +155,7 @@ def _groups_fit(naturals: tuple[int, ...], natural: int, mixed: int, wild: int, 
     return False
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _group_options(ranks: int, cap: int, naturals: int) -> frozenset[tuple[int, int, int]]:
     """Every (natural canastas, mixed canastas, wild cards) that ``naturals`` natural cards
     spread over ``ranks`` ranks of one group make, every one of them melded: each rank holds
