@@ -15,10 +15,9 @@
     return n > 0 ? "+" + grouped(n) : n < 0 ? "\u2212" + grouped(-n) : "0";
   }
 
-  // Steppers: - and + around the small counts.
-  function addSteppers(form) {
-    var words = form.dataset;
-    each(form.querySelectorAll(".count input"), function (input) {
+  // Steppers: - and + around the small counts (of `root`, the form or a new meld row).
+  function addSteppers(root, words) {
+    each(root.querySelectorAll(".count input"), function (input) {
       var box = document.createElement("div");
       box.className = "stepper";
       input.parentNode.insertBefore(box, input);
@@ -43,6 +42,41 @@
     var values = JSON.parse(d.values);
     var sets = JSON.parse(d.redSets);
     var words = JSON.parse(d.parts);  // [[part, label]], in the rule book's order
+
+    var rankGroups = JSON.parse(d.rankGroups);
+
+    // The melds typed rank by rank (rows with cards): null when none.
+    function byRank(column) {
+      var found = null;
+      each(column.querySelectorAll("[data-meld-row]"), function (row) {
+        var n = function (name) {
+          var input = row.querySelector('[name$="-' + name + '"]');
+          return toInt(input.value) || 0;
+        };
+        var meld = { rank: row.querySelector("select").value, naturals: n("naturals"),
+                     jokers: n("jokers"), twos: n("twos") };
+        var wild = meld.jokers + meld.twos;
+        if (meld.naturals + wild <= 0) return;
+        found = found || { points: 0, natural: 0, mixed: 0 };
+        found.points += meld.naturals * (values[rankGroups[meld.rank]] || 0) +
+          meld.jokers * values.jokers + meld.twos * values.twenty;
+        // A canasta is seven cards or more: natural without a wild card (scorer/meld.py).
+        if (meld.naturals + wild >= 7) {
+          if (wild) found.mixed += 1; else found.natural += 1;
+        }
+      });
+      return found;
+    }
+
+    // The adjustment as signed points: a sign typed in the box wins over the chips.
+    function adjustment(column) {
+      var input = box(column, "adjustment");
+      var amount = toInt(input.value);
+      if (!amount) return 0;
+      if (/^\s*[+\-\u2212]/.test(input.value)) return amount;
+      var chip = column.querySelector('.adjust-sign input[type="radio"]:checked');
+      return chip && chip.value === "+" ? Math.abs(amount) : -Math.abs(amount);
+    }
 
     function counted(column, part) {
       var points = null;
@@ -75,8 +109,18 @@
 
     // Counted cards decide (as on the server): the points box shows their total, locked.
     function follow(column, part, points) {
-      var input = box(column, part + "_points");
-      var note = input.parentNode.querySelector(".from-counter");
+      lock(box(column, part + "_points"), points, d.counted);
+    }
+
+    // A box the cards decide: it shows their number, locked, with a note saying why.
+    function lock(input, points, why) {
+      // A count's box sits in its stepper: the note goes under the stepper, whose buttons
+      // rest while the box is locked.
+      var stepper = input.parentNode.classList.contains("stepper") ? input.parentNode : null;
+      var note = (stepper || input).parentNode.querySelector(".from-counter");
+      if (stepper) {
+        each(stepper.querySelectorAll("button"), function (b) { b.disabled = points !== null; });
+      }
       if (points !== null) {
         if (!input.readOnly) {
           input.dataset.typed = input.value;
@@ -84,12 +128,13 @@
           note = document.createElement("p");
           note.className = "from-counter";
           note.id = input.id + "-counted";
-          note.textContent = d.counted;
-          input.insertAdjacentElement("afterend", note);
+          note.textContent = why;
+          (stepper || input).insertAdjacentElement("afterend", note);
           input.setAttribute("aria-describedby",
             ((input.getAttribute("aria-describedby") || "") + " " + note.id).trim());
         }
         input.value = String(points);
+        if (note) note.textContent = why;
       } else if (input.readOnly) {
         input.readOnly = false;
         input.value = input.dataset.typed || "";
@@ -101,11 +146,16 @@
     }
 
     function parts(column, out, concealed) {
-      var meldCards = counted(column, "meld");
+      var melds = byRank(column);
+      // Melds rank by rank decide over counted cards, as on the server.
+      var meldCards = melds ? melds.points : counted(column, "meld");
       var handCards = counted(column, "hand");
-      follow(column, "meld", meldCards);
+      lock(box(column, "meld_points"), meldCards, melds ? d.byRank : d.counted);
+      lock(box(column, "natural_canastas"), melds ? melds.natural : null, d.fromMelds);
+      lock(box(column, "mixed_canastas"), melds ? melds.mixed : null, d.fromMelds);
       follow(column, "hand", handCards);
-      badge(column, "meld", meldCards);
+      badge(column, "meld", melds ? null : counted(column, "meld"));
+      badge(column, "melds", melds ? melds.points : null);
       badge(column, "hand", handCards);
       var meld = meldCards === null ? num(column, "meld_points") : meldCards;
       var chip = column.querySelector('.red-threes input[type="radio"]:checked');
@@ -118,7 +168,8 @@
           num(column, "mixed_canastas") * toInt(d.mixed),
         red_threes: meld === 0 ? -red : red,
         going_out: wentOut ? toInt(concealed ? d.concealed : d.out) : 0,
-        hand: -(handCards === null ? num(column, "hand_points") : handCards)
+        hand: -(handCards === null ? num(column, "hand_points") : handCards),
+        adjustment: adjustment(column)
       };
     }
 
@@ -171,6 +222,52 @@
     update();
   }
 
+  // "Add a meld" without a round trip: a copy of the first row, empty, with the next index.
+  function setupAddMeld(form, blank) {
+    var d = form.dataset;
+    each(form.querySelectorAll("[data-add-meld]"), function (button) {
+      button.addEventListener("click", function (event) {
+        var list = button.parentNode.querySelector("[data-meld-rows]");
+        var count = list.querySelectorAll("[data-meld-row]").length;
+        event.preventDefault();
+        var row = blank.cloneNode(true);
+        var column = button.closest("[data-column]").dataset.column;
+        var rename = function (text) {
+          return text.replace(/sides-\d+-melds-\d+-/g, "sides-" + column + "-melds-" + count + "-");
+        };
+        each(row.querySelectorAll("[name], [id], [for], [aria-describedby]"), function (el) {
+          ["name", "id", "for", "aria-describedby"].forEach(function (attr) {
+            if (el.hasAttribute(attr)) el.setAttribute(attr, rename(el.getAttribute(attr)));
+          });
+        });
+        row.querySelector("legend").textContent = d.meldLegend.replace("{number}", count + 1);
+        list.appendChild(row);
+        addSteppers(row, d);
+        if (count + 1 >= toInt(d.meldsMax)) button.hidden = true;
+        row.querySelector("select").focus();
+      });
+    });
+  }
+
+  // An empty copy of a meld row, taken before steppers are added.
+  function blankMeldRow(form) {
+    var first = form.querySelector("[data-meld-row]");
+    if (!first) return null;
+    var row = first.cloneNode(true);
+    each(row.querySelectorAll("input"), function (input) {
+      input.value = "";
+      input.removeAttribute("value");
+      input.removeAttribute("aria-invalid");
+      input.removeAttribute("aria-describedby");
+    });
+    each(row.querySelectorAll(".field-error"), function (p) { p.remove(); });
+    each(row.querySelectorAll(".has-error"), function (el) { el.classList.remove("has-error"); });
+    each(row.querySelectorAll("option"), function (option) {
+      option.selected = option.defaultSelected = option.value === "K";
+    });
+    return row;
+  }
+
   function typable(box) {
     return box.getClientRects().length > 0 && !box.closest("details:not([open])") &&
       !box.readOnly && !box.disabled;
@@ -214,6 +311,11 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     var hand = document.querySelector("form[data-preview]");
-    if (hand) { addSteppers(hand); setupPreview(hand); setupEnter(hand); setupNextSide(hand); }
+    if (hand) {
+      var blank = blankMeldRow(hand);
+      addSteppers(hand, hand.dataset);
+      if (blank) setupAddMeld(hand, blank);
+      setupPreview(hand); setupEnter(hand); setupNextSide(hand);
+    }
   });
 })();

@@ -214,6 +214,7 @@ def test_record_the_typical_hand(client):
         "red_threes": 200,
         "going_out": 100,
         "hand": 0,
+        "adjustment": 0,
         "total": 930,
     }
     assert b["score"] == {
@@ -222,6 +223,7 @@ def test_record_the_typical_hand(client):
         "red_threes": 0,
         "going_out": 0,
         "hand": -85,
+        "adjustment": 0,
         "total": -35,
     }
     assert (a["running_total"], b["running_total"]) == (930, -35)

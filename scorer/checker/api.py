@@ -34,16 +34,6 @@ HOUSE_RULES = ("wild_never_outnumber_naturals",)
 BODY_KEYS = {"minimum", "game", "side", "melds", "house_rules", "going_out", "discard_top"}
 MELD_KEYS = {"rank", "naturals", "jokers", "twos"}
 
-# How the form names each rank (the values stay those of the JSON endpoint).
-RANK_LABELS = {
-    "J": N_("Jack"),
-    "Q": N_("Queen"),
-    "K": N_("King"),
-    "A": N_("Ace (A)"),
-    "3": N_("Black three"),
-    "red-3": N_("Red three"),
-}
-
 
 class BadRequest(Exception):
     """A request the checker cannot read: 400, naming the field."""

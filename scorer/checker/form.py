@@ -13,7 +13,7 @@ from flask import render_template, request
 from flask_babel import gettext
 
 from scorer import store
-from scorer.checker.api import DEFAULT_MINIMUM, FORM_ROWS, RANK_LABELS, bp
+from scorer.checker.api import DEFAULT_MINIMUM, FORM_ROWS, bp
 from scorer.core.errors import N_, RuleError
 from scorer.core.meld import (
     RANKS,
@@ -125,7 +125,7 @@ def check_meld_page() -> str:
         "checker/meld.html",
         side=side,
         rows=rows,
-        ranks=[(r, gettext(RANK_LABELS.get(r, r))) for r in (*RANKS, "3", "red-3")],
+        ranks=display.rank_choices((*RANKS, "3", "red-3")),
         minimum=minimum,
         minimum_error=minimum_error,
         check=check,

@@ -16,7 +16,13 @@ from functools import cache, lru_cache
 from itertools import product
 from typing import Protocol
 
-from scorer.core.meld import BLACK_THREES_GOING_OUT, MAX_WILD, MIN_CARDS, MIN_NATURALS
+from scorer.core.meld import (
+    BLACK_THREES_GOING_OUT,
+    CANASTA_CARDS,
+    MAX_WILD,
+    MIN_CARDS,
+    MIN_NATURALS,
+)
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,6 @@ RANK_GROUPS: tuple[RankGroup, ...] = (
     RankGroup("twenty", 1, natural=140, mixed=140),
 )
 MELDABLE_RANKS = sum(g.ranks for g in RANK_GROUPS)  # 11: one canasta per rank at most
-CANASTA_CARDS = 7
 MELD_CARDS = MIN_CARDS
 # Of each rank (aces and twos included), a pack holds four cards; of black threes, two.
 CARDS_A_RANK = 4

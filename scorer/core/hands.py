@@ -6,6 +6,16 @@ from dataclasses import dataclass
 
 from scorer.core.canastas import MELDABLE_RANKS, cheapest_canastas, counted_melds_problem
 from scorer.core.errors import N_, N_plural, RuleError
+from scorer.core.limits import check_adjustment, check_adjustment_note
+from scorer.core.meld import (
+    BLACK_THREE,
+    MAX_SIDE_MELDS,
+    RANK_GROUPS,
+    PlannedMeld,
+    canastas_of,
+    meld_value,
+    side_meld_problems,
+)
 from scorer.core.rules import VALUE_GROUPS, RuleProfile
 
 
@@ -38,7 +48,9 @@ class SideHand:
     """What one side calls out at the end of a hand.
 
     Meld and hand points may be given as points or as card counts; when counts are given
-    they decide the points (see :meth:`melded` and :meth:`left_in_hand`).
+    they decide the points (see :meth:`melded` and :meth:`left_in_hand`). Melds may also be
+    given rank by rank (``melds``): they then decide the meld points and the canastas.
+    ``adjustment`` is the table's own penalty or correction, added to the hand's score.
     """
 
     meld_points: int = 0
@@ -48,8 +60,22 @@ class SideHand:
     hand_points: int = 0
     meld_cards: CardCounts | None = None
     hand_cards: CardCounts | None = None
+    adjustment: int = 0
+    adjustment_note: str = ""
+    melds: tuple[PlannedMeld, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.melds is not None:
+            # The melds say which canastas there are: nothing typed beside them counts.
+            natural, mixed = canastas_of(self.melds)
+            object.__setattr__(self, "natural_canastas", natural)
+            object.__setattr__(self, "mixed_canastas", mixed)
+            object.__setattr__(self, "meld_points", 0)
+            object.__setattr__(self, "meld_cards", None)
 
     def melded(self, profile: RuleProfile) -> int:
+        if self.melds is not None:
+            return sum(meld_value(meld, profile.card_values) for meld in self.melds)
         if self.meld_cards is not None:
             return self.meld_cards.points(profile)
         return self.meld_points
@@ -82,9 +108,15 @@ class SideScore:
     red_threes: int
     going_out: int
     hand: int
+    adjustment: int = 0  # the table's penalty or correction
 
     @property
     def total(self) -> int:
+        return self.played + self.adjustment
+
+    @property
+    def played(self) -> int:
+        """The score the cards made, without the table's adjustment (for records)."""
         return self.cards + self.canastas + self.red_threes + self.going_out + self.hand
 
 
@@ -115,6 +147,7 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
         red_threes=red_threes,
         going_out=going_out,
         hand=-side.left_in_hand(profile),
+        adjustment=side.adjustment,
     )
 
 
@@ -139,6 +172,7 @@ def validate_hand(profile: RuleProfile, hand: Hand, sides: int, *, stored: bool 
         )
     for i, side in enumerate(hand.sides):
         _check_side_numbers(profile, side, f"sides[{i}]")
+    _check_melds(hand)
     _check_going_out(profile, hand)
     for i, side in enumerate(hand.sides):
         _check_side_melds(profile, side, f"sides[{i}]", stored=stored, went_out=hand.went_out == i)
@@ -150,6 +184,10 @@ def validate_hand(profile: RuleProfile, hand: Hand, sides: int, *, stored: bool 
 
 
 def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None:
+    # Most sides have no adjustment: 0 and no note need no check (a replay checks every hand).
+    if (type(side.adjustment), side.adjustment, side.adjustment_note) != (int, 0, ""):
+        check_adjustment(side.adjustment, f"{path}.adjustment")
+        check_adjustment_note(side.adjustment_note, f"{path}.adjustment_note")
     for name in ("natural_canastas", "mixed_canastas", "red_threes"):
         _check_count(path, name, getattr(side, name))
     for name, counts in (("meld_cards", side.meld_cards), ("hand_cards", side.hand_cards)):
@@ -184,6 +222,23 @@ def _check_count(path: str, name: str, value: object) -> None:
         raise RuleError(f"{path}.{name}", N_("is far more than the packs hold"))
 
 
+def _check_melds(hand: Hand) -> None:
+    """Melds given rank by rank: each a legal meld, one per rank (scorer.meld's rules)."""
+    for i, side in enumerate(hand.sides):
+        if side.melds is None:
+            continue
+        if len(side.melds) > MAX_SIDE_MELDS:
+            raise RuleError(
+                f"sides[{i}].melds",
+                N_("a side has at most {limit} melds: one per rank"),
+                limit=MAX_SIDE_MELDS,
+            )
+        problems = side_meld_problems(side.melds, going_out=hand.went_out == i)
+        if problems:
+            first = problems[0]
+            raise RuleError(f"sides[{i}].{first.field}", first.template)
+
+
 def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
     went_out = hand.went_out
     if went_out is not None and (
@@ -199,12 +254,14 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
     side = hand.sides[went_out]
     if side.melded(profile) == 0:
         raise RuleError(
-            _meld_field(side, f"sides[{went_out}]"), N_("a side that melded nothing cannot go out")
+            meld_field(side, f"sides[{went_out}]"), N_("a side that melded nothing cannot go out")
         )
     if side.canastas < profile.canastas_to_go_out:
         # A side that has a natural canasta but too few in all most likely left out a mixed
         # one: the message goes under the box to fill in.
         box = "mixed_canastas" if side.natural_canastas else "natural_canastas"
+        if side.melds is not None:
+            box = "melds"  # the melds decide the canastas: they are what to change
         raise RuleError(
             f"sides[{went_out}].{box}",
             # A breach a player can make, not a typing slip: the rules have the table take
@@ -219,8 +276,11 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
         )
 
 
-def _meld_field(side: SideHand, path: str) -> str:
-    """The field that holds a side's melds: its counted cards when given, else its points."""
+def meld_field(side: SideHand, path: str) -> str:
+    """The field that holds a side's melds: its melds or counted cards when given, else its
+    points."""
+    if side.melds is not None:
+        return f"{path}.melds"
     return f"{path}.meld_cards" if side.meld_cards is not None else f"{path}.meld_points"
 
 
@@ -228,7 +288,7 @@ def _check_side_melds(
     profile: RuleProfile, side: SideHand, path: str, *, stored: bool, went_out: bool
 ) -> None:
     melded = side.melded(profile)
-    field = _meld_field(side, path)
+    field = meld_field(side, path)
     if melded == 0 and side.canastas:
         raise RuleError(field, N_("a side with canastas has melded cards: enter their points"))
     if stored:
@@ -253,7 +313,7 @@ def _check_side_melds(
             N_("these canastas hold at least {needed} points of cards"),
             needed=needed,
         )
-    if side.meld_cards is not None:
+    if side.meld_cards is not None and side.melds is None:
         _check_counted_melds(profile, side, field, went_out=went_out)
 
 
@@ -335,22 +395,63 @@ def _check_red_threes(profile: RuleProfile, hand: Hand) -> None:
         )
 
 
+def melds_as_counts(melds: tuple[PlannedMeld, ...]) -> CardCounts:
+    """The cards of melds given rank by rank, counted by value group."""
+    groups = dict.fromkeys(VALUE_GROUPS, 0)
+    for meld in melds:
+        groups["jokers"] += meld.jokers
+        groups["twenty"] += meld.twos
+        if RANK_GROUPS[meld.rank] in groups:  # red threes are refused before this
+            groups[RANK_GROUPS[meld.rank]] += meld.naturals
+    return CardCounts(**groups)
+
+
+# Cards of one rank in a pack: four, but only two black threes.
+RANK_CARDS_PER_PACK = 4
+BLACK_THREES_PER_PACK = 2
+
+
+def _check_meld_ranks(profile: RuleProfile, hand: Hand) -> None:
+    """Natural cards of one rank, over every side's melds, fit in the packs."""
+    seen: dict[str, int] = {}
+    for i, side in enumerate(hand.sides):
+        for j, meld in enumerate(side.melds or ()):
+            seen[meld.rank] = seen.get(meld.rank, 0) + meld.naturals
+            per_pack = BLACK_THREES_PER_PACK if meld.rank == BLACK_THREE else RANK_CARDS_PER_PACK
+            if seen[meld.rank] > per_pack * profile.packs:
+                raise RuleError(
+                    f"sides[{i}].melds[{j}].naturals",
+                    N_("the {packs} packs hold only {limit} of these cards"),
+                    packs=profile.packs,
+                    limit=per_pack * profile.packs,
+                )
+
+
 def _check_card_counts(profile: RuleProfile, hand: Hand) -> None:
     """Counted cards (melds and hands of every side together) fit in the packs."""
+    _check_meld_ranks(profile, hand)
+    counted = [
+        (f"sides[{i}].{name}", counts)
+        for i, side in enumerate(hand.sides)
+        for name, counts in (
+            ("meld_cards", side.meld_cards),
+            ("melds", None if side.melds is None else melds_as_counts(side.melds)),
+            ("hand_cards", side.hand_cards),
+        )
+        if counts is not None
+    ]
     for group in VALUE_GROUPS:
         seen = 0
-        for i, side in enumerate(hand.sides):
-            for name, counts in (("meld_cards", side.meld_cards), ("hand_cards", side.hand_cards)):
-                if counts is None:
-                    continue
-                seen += counts.of(group)
-                if seen > profile.cards_in_packs(group):
-                    raise RuleError(
-                        f"sides[{i}].{name}.{group}",
-                        N_("the {packs} packs hold only {limit} of these cards"),
-                        packs=profile.packs,
-                        limit=profile.cards_in_packs(group),
-                    )
+        for path, counts in counted:
+            seen += counts.of(group)
+            if seen > profile.cards_in_packs(group):
+                raise RuleError(
+                    # Melds rank by rank have no box per group: the side's melds are named.
+                    path if path.endswith(".melds") else f"{path}.{group}",
+                    N_("the {packs} packs hold only {limit} of these cards"),
+                    packs=profile.packs,
+                    limit=profile.cards_in_packs(group),
+                )
 
 
 def _check_total_points(profile: RuleProfile, hand: Hand) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.core.errors import N_, RuleError
-from scorer.core.hands import Hand, SideHand
+from scorer.core.hands import Hand, meld_field
 from scorer.core.rules import RuleProfile
 
 OPENING_MINIMUM = "opening_minimum"
@@ -64,7 +64,7 @@ def irregularities(
             found.append(
                 Irregularity(
                     OPENING_MINIMUM,
-                    _meld_field(side, f"sides[{i}]"),
+                    meld_field(side, f"sides[{i}]"),
                     N_("melds of {melded} are below this side's opening minimum of {minimum}"),
                     {"melded": melded, "minimum": minimum},
                 )
@@ -96,7 +96,3 @@ def ask(found: Sequence[Irregularity], confirmed: frozenset[str] | set[str]) -> 
     for item in found:
         if item.kind not in confirmed:
             raise NeedsConfirmation(item)
-
-
-def _meld_field(side: SideHand, path: str) -> str:
-    return f"{path}.meld_cards" if side.meld_cards is not None else f"{path}.meld_points"

@@ -24,6 +24,11 @@ from scorer.core.rules import (  # noqa: F401
 )
 
 NAME_MAX = 40
+# A table's own penalty or correction to a side's hand score (RULES.md §3, adjustments).
+ADJUSTMENT_MIN = -5000
+ADJUSTMENT_MAX = 5000
+ADJUSTMENT_STEP = 5
+ADJUSTMENT_NOTE_MAX = 60
 # Far more than any game to 20 000 needs; keeps a game (and its import) bounded.
 MAX_HANDS_PER_GAME = 1000
 # A club (scorer/clubs.py): its roster and its games; an export holds every game, a few KiB each.
@@ -33,6 +38,10 @@ GAMES_PER_CLUB = 2000
 # request; the largest body any endpoint takes bounds what the edge reads.
 GAME_IMPORT_MAX_BYTES = 1024 * 1024
 CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
+# Hands in one download of a club's hands as CSV (about 450 KB, a second at most to make on
+# a busy 2-core machine): a club's hands come in parts of whole games, so no request costs
+# what a 2 000-game club stored (60 000 hands or more, 16 MB, 10 s of replays).
+HANDS_PER_CSV_PART = 2000
 # From the profiles: every player alone at the largest table, or its largest team.
 SIDES_MIN = 2
 SIDES_MAX = max(profile.players for profile in PROFILES.values())
@@ -57,11 +66,16 @@ def _invisible(char: str) -> bool:
 
 def check_name(value: str, field: str, *, required: bool) -> str:
     """A trimmed name within the rules; "" for an optional name left empty."""
+    return check_text(value, field, required=required, longest=NAME_MAX)
+
+
+def check_text(value: str, field: str, *, required: bool, longest: int) -> str:
+    """A trimmed line of text a person typed (a name, a note); "" for one left empty."""
     value = value.strip()
     if not value and not required:
         return ""
-    if not 1 <= len(value) <= NAME_MAX:
-        raise RuleError(field, N_("must be 1 to {max} characters"), max=NAME_MAX)
+    if not 1 <= len(value) <= longest:
+        raise RuleError(field, N_("must be 1 to {max} characters"), max=longest)
     if any(unicodedata.category(char) in _UNPRINTABLE for char in value):
         raise RuleError(field, N_("must not contain control characters"))
     if any(char in BIDI_CONTROLS for char in value):
@@ -69,6 +83,29 @@ def check_name(value: str, field: str, *, required: bool) -> str:
     if all(_invisible(char) for char in value):
         raise RuleError(field, N_("must contain visible characters"))
     return value
+
+
+def check_adjustment(value: Any, field: str) -> int:
+    """Points a table adds to (or takes from) a side's hand score: a multiple of 5 in bounds."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(field, N_("must be a whole number of points"))
+    if value % ADJUSTMENT_STEP:
+        raise RuleError(field, N_("must be a multiple of 5"))
+    if not ADJUSTMENT_MIN <= value <= ADJUSTMENT_MAX:
+        raise RuleError(
+            field,
+            N_("must be from {low} to {high} points"),
+            low=ADJUSTMENT_MIN,
+            high=ADJUSTMENT_MAX,
+        )
+    return value
+
+
+def check_adjustment_note(value: Any, field: str) -> str:
+    """The short note that says why a side's score was adjusted ("" for none)."""
+    if not isinstance(value, str):
+        raise RuleError(field, N_("must be text"))
+    return check_text(value, field, required=False, longest=ADJUSTMENT_NOTE_MAX)
 
 
 def check_club_name(value: Any, field: str) -> str:

@@ -30,6 +30,7 @@ RANK_GROUPS: dict[str, str] = {
 }
 
 MIN_CARDS = 3  # the reasons below spell these numbers out
+CANASTA_CARDS = 7  # a meld of seven cards or more is a canasta
 MIN_NATURALS = 2
 MAX_WILD = 3
 BLACK_THREES_GOING_OUT = (3, 4)
@@ -38,6 +39,8 @@ MAX_NATURALS = 12
 MAX_JOKERS = 6
 MAX_TWOS = 12
 MAX_MINIMUM = 10000
+# A side's melds, one per rank: ranks 4 to ace and the black threes.
+MAX_SIDE_MELDS = len(RANKS) + 1
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,13 @@ class PlannedMeld:
     @property
     def cards(self) -> int:
         return self.naturals + self.wild
+
+    @property
+    def canasta(self) -> str | None:
+        """ "natural" or "mixed" for a canasta (seven cards or more), else None."""
+        if self.cards < CANASTA_CARDS:
+            return None
+        return "mixed" if self.wild else "natural"
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,7 @@ REASONS: dict[str, str] = {
         "hand: this meld needs at least three natural cards"
     ),
     "pile-no-meld": N_("no planned meld has the rank of the pile's top card"),
+    "same-rank": N_("a side has one meld of each rank: add these cards to the first one"),
 }
 
 
@@ -160,6 +171,25 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
     elif options.wild_never_outnumber_naturals and meld.wild > meld.naturals:
         found.append(problem(wild_field, "wild-outnumber"))
     return found
+
+
+def side_meld_problems(melds: tuple[PlannedMeld, ...], going_out: bool) -> list[MeldProblem]:
+    """Every rule a side's melds at the end of a hand break: each meld, and one per rank."""
+    options = MeldOptions(going_out=going_out)
+    found: list[MeldProblem] = []
+    seen: set[str] = set()
+    for index, meld in enumerate(melds):
+        found.extend(meld_problems(index, meld, options))
+        if meld.rank in seen:
+            found.append(MeldProblem(index, f"melds[{index}].rank", "same-rank"))
+        seen.add(meld.rank)
+    return found
+
+
+def canastas_of(melds: tuple[PlannedMeld, ...]) -> tuple[int, int]:
+    """How many natural and mixed canastas these melds hold."""
+    kinds = [meld.canasta for meld in melds]
+    return kinds.count("natural"), kinds.count("mixed")
 
 
 def discard_top_problems(melds: tuple[PlannedMeld, ...], top: str) -> list[MeldProblem]:

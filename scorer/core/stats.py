@@ -209,8 +209,9 @@ def _side_summary(state: GameState, side: int) -> SideSummary:
     best_number = 0
     for result in state.results:
         call = result.hand.sides[side]
-        score = result.scores[side].total
-        points += score
+        points += result.scores[side].total
+        # A record is what the cards made: the table's penalties and corrections stay out.
+        score = result.scores[side].played
         natural += call.natural_canastas
         mixed += call.mixed_canastas
         reds += call.red_threes

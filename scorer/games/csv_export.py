@@ -31,6 +31,8 @@ COLUMNS = (
     "red three score",
     "going out bonus",
     "cards in hand score",
+    "adjustment",
+    "adjustment note",
     "hand score",
     "running total",
 )
@@ -70,6 +72,8 @@ def hand_rows(game: GameRecord) -> Iterator[dict[str, Any]]:
                 "red three score": score.red_threes,
                 "going out bonus": score.going_out,
                 "cards in hand score": score.hand,
+                "adjustment": score.adjustment,
+                "adjustment note": text_cell(call.adjustment_note),
                 "hand score": score.total,
                 "running total": result.totals[index],
             }

@@ -163,6 +163,8 @@ def sheet_row(result: HandResult) -> SheetRow:
             hand=score.hand,
             score=score.total,
             total=result.totals[i],
+            adjustment=score.adjustment,
+            adjustment_note=result.hand.sides[i].adjustment_note,
         )
         for i, score in enumerate(result.scores)
     )
@@ -314,7 +316,27 @@ def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
         page_size=oriented(size, max(map(len, groups))),
         page_counter=page_counter_css(),
         points=points,
+        adjustments=adjustment_lines(
+            rows, [side_label(s, i) for i, s in enumerate(state.table.sides)]
+        ),
     )
+
+
+def adjustment_lines(rows: list[SheetRow], sides: list[str]) -> list[str]:
+    """Each penalty or correction of the game, for the sheet's legend: where, how much, why."""
+    lines = []
+    for row in rows:
+        for name, cell in zip(sides, row.sides, strict=True):
+            if not cell.adjustment:
+                continue
+            where = gettext(
+                "hand %(number)s, %(side)s %(points)s",
+                number=row.number,
+                side=name,
+                points=display.signed(cell.adjustment),
+            )
+            lines.append(f"{where} ({cell.adjustment_note})" if cell.adjustment_note else where)
+    return lines
 
 
 def blank_sides() -> tuple[Seating, list[str]]:

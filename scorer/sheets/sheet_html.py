@@ -55,6 +55,7 @@ class SheetHTML(weasyprint.HTML):
 IRREGULAR_MARK = "*"
 AFTER_END_MARK = "†"
 CONCEALED_MARK = "C"
+ADJUSTED_MARK = "±"
 # Widths at 8 pt of DejaVu Sans Condensed Bold (the sheet's font), in mm: hand numbers and
 # their marks are right-aligned in a column as wide as the page's widest label needs.
 DIGIT_MM = 1.77
@@ -85,6 +86,8 @@ class SideCells:
     hand: int
     score: int
     total: int
+    adjustment: int = 0  # the table's penalty or correction, inside `score`
+    adjustment_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -128,9 +131,14 @@ def _side_values(row: SheetRow, cell: SideCells, points: Number) -> list[Markup]
         escape(points(cell.red_threes)),
         _going_out(row, cell, points),
         escape(points(cell.hand)),
-        escape(points(cell.score)),
+        _score(cell, points),
         escape(points(cell.total)),
     ]
+
+
+def _score(cell: SideCells, points: Number) -> Markup:
+    mark = Markup("<sup>{}</sup>").format(ADJUSTED_MARK) if cell.adjustment else ""
+    return escape(points(cell.score)) + mark
 
 
 SIDE_CLASSES = ("n min first", "n", "n", "n", "n out", "n", "n score", "n total")

@@ -31,6 +31,7 @@ from scorer.core.game import (
 from scorer.core.hands import Hand
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
+from scorer.store import club_digest
 from scorer.store.db import snapshot, transaction
 from scorer.store.idempotency import (
     KeyReused,
@@ -210,6 +211,8 @@ def _written(
     db.execute(
         "update games set version = version + 1, updated_at = ? where id = ?", [stamp, game_id]
     )
+    # A club game's digest follows, in the same transaction: its club's page reads it.
+    club_digest.written(db, game_id, record.version + 1, record.name, record.created_at, state)
     return replace(record, state=state, version=record.version + 1, updated_at=stamp)
 
 

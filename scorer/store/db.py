@@ -139,6 +139,14 @@ def m007_store(db: sqlite_utils.Database) -> None:
     db["creation_keys"].create_index(["game_id"])
 
 
+@migrations()
+def m008_club_game_digests(db: sqlite_utils.Database) -> None:
+    # Each club game's line and summary at a version (scorer/club_digest.py), written with
+    # every change to the game: a club's page reads them instead of replaying its games.
+    db["club_games"].add_column("summary_version", int)
+    db["club_games"].add_column("summary", str)
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

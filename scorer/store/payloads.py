@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorer.core.errors import N_, ScorerError
+from scorer.core.errors import N_, RuleError, ScorerError
 from scorer.core.game import Side
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import (
     SIDES_MAX,
+    check_adjustment_note,
     check_hand_count,
     check_name,
     check_player_count,
     check_side_count,
     default_side_name,
 )
+from scorer.core.meld import MAX_SIDE_MELDS, PlannedMeld, planned_meld
 from scorer.core.rules import VALUE_GROUPS, effective_rules
 from scorer.store.records import GameRecord, StoredGame
 from scorer.store.rows import side_to_dict
@@ -38,8 +40,14 @@ SIDE_HAND_FIELDS = frozenset(
         "hand_points",
         "meld_cards",
         "hand_cards",
+        "adjustment",
+        "adjustment_note",
+        "melds",
     }
 )
+# Fields the melds decide when they are given rank by rank: sending both is refused.
+MELD_FIELDS = ("meld_points", "natural_canastas", "mixed_canastas", "meld_cards")
+PLANNED_MELD_FIELDS = frozenset({"rank", "naturals", "jokers", "twos"})
 SIDE_HAND_OUTPUT_FIELDS = frozenset({"score", "running_total", "opening_minimum"})
 EXPORT_FORMAT = "scorer-game"
 EXPORT_VERSION = 1
@@ -152,10 +160,49 @@ def _cards(value: Any, field: str) -> CardCounts:
     return CardCounts(**{g: _optional_int(data, g, f"{field}.{g}") for g in VALUE_GROUPS})
 
 
+def _melds(data: dict[str, Any], path: str) -> tuple[PlannedMeld, ...] | None:
+    """A side's melds rank by rank, or None when it sent its meld points instead."""
+    raw = data.get("melds")
+    if raw is None:
+        return None
+    for key in MELD_FIELDS:
+        if data.get(key) is not None:
+            raise _type_error(
+                f"{path}.{key}",
+                N_("send the melds rank by rank or the meld points and canastas, not both"),
+            )
+    if not isinstance(raw, list):
+        raise _type_error(f"{path}.melds", N_("must be a list of melds"))
+    if len(raw) > MAX_SIDE_MELDS:
+        raise RuleError(
+            f"{path}.melds",
+            N_("a side has at most {limit} melds: one per rank"),
+            limit=MAX_SIDE_MELDS,
+        )
+    melds = []
+    for j, item in enumerate(raw):
+        meld = _object(item, f"{path}.melds[{j}]", PLANNED_MELD_FIELDS)
+        try:
+            melds.append(
+                planned_meld(
+                    j,
+                    meld.get("rank"),
+                    meld.get("naturals"),
+                    *(0 if meld.get(name) is None else meld[name] for name in ("jokers", "twos")),
+                )
+            )
+        except RuleError as error:
+            raise RuleError(f"{path}.{error.field}", error.template, **error.params) from error
+    return tuple(melds)
+
+
 def _side_hand(raw: Any, path: str) -> SideHand:
     data = _object(raw, path, SIDE_HAND_FIELDS, SIDE_HAND_OUTPUT_FIELDS)
     meld_cards = data.get("meld_cards")
     hand_cards = data.get("hand_cards")
+    note = data.get("adjustment_note")
+    if note is not None and not isinstance(note, str):
+        raise _type_error(f"{path}.adjustment_note", N_("must be text"))
     return SideHand(
         meld_points=_optional_int(data, "meld_points", f"{path}.meld_points"),
         natural_canastas=_optional_int(data, "natural_canastas", f"{path}.natural_canastas"),
@@ -164,6 +211,11 @@ def _side_hand(raw: Any, path: str) -> SideHand:
         hand_points=_optional_int(data, "hand_points", f"{path}.hand_points"),
         meld_cards=None if meld_cards is None else _cards(meld_cards, f"{path}.meld_cards"),
         hand_cards=None if hand_cards is None else _cards(hand_cards, f"{path}.hand_cards"),
+        adjustment=_optional_int(data, "adjustment", f"{path}.adjustment"),
+        adjustment_note=""
+        if note is None
+        else check_adjustment_note(note, f"{path}.adjustment_note"),
+        melds=_melds(data, path),
     )
 
 
@@ -305,6 +357,7 @@ def game_to_json(record: GameRecord) -> dict[str, Any]:
                             "red_threes": score.red_threes,
                             "going_out": score.going_out,
                             "hand": score.hand,
+                            "adjustment": score.adjustment,
                             "total": score.total,
                         },
                         "opening_minimum": result.minimums[i],

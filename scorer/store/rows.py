@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.meld import PlannedMeld
 from scorer.store.stamps import now
 
 
@@ -18,9 +19,13 @@ def hand_from_row(row: dict[str, Any]) -> Hand:
 
 
 def side_from_dict(data: dict[str, Any]) -> SideHand:
-    """A side's stored inputs back as a SideHand (counts stay counts)."""
+    """A side's stored inputs back as a SideHand (counts stay counts).
+
+    A side stored before adjustments and melds rank by rank existed has neither: 0 and none.
+    """
     meld_cards = data.get("meld_cards")
     hand_cards = data.get("hand_cards")
+    melds = data.get("melds")
     return SideHand(
         meld_points=data.get("meld_points", 0),
         natural_canastas=data.get("natural_canastas", 0),
@@ -29,18 +34,32 @@ def side_from_dict(data: dict[str, Any]) -> SideHand:
         hand_points=data.get("hand_points", 0),
         meld_cards=CardCounts(**meld_cards) if meld_cards is not None else None,
         hand_cards=CardCounts(**hand_cards) if hand_cards is not None else None,
+        adjustment=data.get("adjustment", 0),
+        adjustment_note=data.get("adjustment_note", ""),
+        melds=None if melds is None else tuple(PlannedMeld(**meld) for meld in melds),
     )
 
 
 def side_to_dict(side: SideHand) -> dict[str, Any]:
-    """A side's inputs as stored and as the API shows them."""
-    data: dict[str, Any] = {
-        "meld_points": side.meld_points,
-        "natural_canastas": side.natural_canastas,
-        "mixed_canastas": side.mixed_canastas,
-        "red_threes": side.red_threes,
-        "hand_points": side.hand_points,
-    }
+    """A side's inputs as stored and as the API shows them.
+
+    Melds given rank by rank replace the meld points and canasta counts (they decide them),
+    so a hand read back can be sent back as it is. An adjustment is written only when made.
+    """
+    data: dict[str, Any]
+    if side.melds is not None:
+        data = {"melds": [dict(vars(meld)) for meld in side.melds]}
+    else:
+        data = {
+            "meld_points": side.meld_points,
+            "natural_canastas": side.natural_canastas,
+            "mixed_canastas": side.mixed_canastas,
+        }
+    data["red_threes"] = side.red_threes
+    data["hand_points"] = side.hand_points
+    if side.adjustment or side.adjustment_note:
+        data["adjustment"] = side.adjustment
+        data["adjustment_note"] = side.adjustment_note
     # vars(), not dataclasses.asdict: the counts are flat, and a long game has thousands.
     if side.meld_cards is not None:
         data["meld_cards"] = dict(vars(side.meld_cards))

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
+from scorer.core.errors import N_
 from scorer.core.game import Side, game_title  # noqa: F401  (a page's title: core's)
 from scorer.core.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
 from scorer.core.seatings import Seating
@@ -26,6 +27,22 @@ CARD_GROUP_LABELS = {
     "ten": _l("K to 8"),
     "five": _l("7 to 3"),
 }
+
+
+# How the forms name each rank (the values stay those of the JSON: "K", "3", "red-3").
+RANK_LABELS = {
+    "J": N_("Jack"),
+    "Q": N_("Queen"),
+    "K": N_("King"),
+    "A": N_("Ace (A)"),
+    "3": N_("Black three"),
+    "red-3": N_("Red three"),
+}
+
+
+def rank_choices(ranks: Sequence[str]) -> list[tuple[str, str]]:
+    """(value, label) of each rank, in the reader's language (digits stay digits)."""
+    return [(rank, _(RANK_LABELS[rank]) if rank in RANK_LABELS else rank) for rank in ranks]
 
 
 def card_group_label(group: str) -> str:

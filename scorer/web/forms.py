@@ -10,13 +10,17 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from flask import Response, abort, request
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
 from wtforms.validators import Optional
 
+from scorer.core.errors import RuleError
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.limits import ALLOWED_TARGETS
+from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
 from scorer.core.rules import (
     HOUSE_RULE_CHOICES,
     HOUSE_RULE_FIELDS,
@@ -26,7 +30,7 @@ from scorer.core.rules import (
     effective_rules,
     get_profile,
 )
-from scorer.web.display import CARD_GROUP_LABELS
+from scorer.web.display import CARD_GROUP_LABELS, rank_choices
 from scorer.web.i18n import HOUSE_RULE_CHOICE_LABELS, PROFILE_LABELS, number
 
 # A number longer than this is no score anybody typed on purpose.
@@ -37,11 +41,27 @@ FORM_PLAYERS = 3
 # Rows of the opening-minimum table a table may write (the rule book has 4, or 5).
 MINIMUM_ROWS = 5
 NOBODY = "none"
+# Empty meld rows a side's "meld by meld" entry shows at first ("Add a meld" adds more).
+MELD_ROWS = 2
+# The ranks a meld row offers: 4 to ace, then black threes (red threes are never melded).
+MELD_RANKS = (*RANKS, BLACK_THREE)
+# Which way an adjustment goes, when its box holds no sign.
+TAKE_AWAY, ADD = "-", "+"
 
 
 def is_index(text: str | None) -> bool:
     """Plain ASCII digits, short enough to be a side, a version or a target."""
     return bool(text) and text.isascii() and text.isdigit() and len(text) < 12
+
+
+def number_arg(field: str, most: int) -> int:
+    """?field= as a whole number from 1 to `most` (1 when absent): a page of a list, a part
+    of a download. Otherwise 400, in plain words naming the parameter."""
+    raw = request.args.get(field, "1").strip()
+    if not (is_index(raw) and 1 <= int(raw) <= most):
+        message = gettext("%(field)s must be a number from 1 to %(most)s", field=field, most=most)
+        abort(Response(message, 400, mimetype="text/plain"))
+    return int(raw)
 
 
 class NumberField(StringField):
@@ -77,6 +97,26 @@ def _name_field(label: Any) -> StringField:
 # --- a hand ----------------------------------------------------------------------------------
 
 
+class MeldRowForm(Form):
+    """One meld of a side, rank by rank: as the opening-meld checker asks it."""
+
+    rank = SelectField(
+        _l("Rank"), choices=lambda: rank_choices(MELD_RANKS), validate_choice=False, default="K"
+    )
+    naturals = NumberField(_l("Natural cards"))
+    jokers = NumberField(CARD_GROUP_LABELS["jokers"])
+    twos = NumberField(_l("Twos"))
+    FIELDS = ("rank", "naturals", "jokers", "twos")
+
+    @property
+    def empty(self) -> bool:
+        return not any((self[name].data or 0) for name in self.FIELDS[1:])
+
+
+def _strip(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
 class SideHandForm(Form):
     """One side's call at the end of a hand (a column of the hand form)."""
 
@@ -93,6 +133,41 @@ class SideHandForm(Form):
     hand_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
     hand_ten = NumberField(CARD_GROUP_LABELS["ten"])
     hand_five = NumberField(CARD_GROUP_LABELS["five"])
+    melds = FieldList(FormField(MeldRowForm), min_entries=MELD_ROWS, max_entries=MAX_SIDE_MELDS)
+    # A penalty is the usual case, and a phone's number pad has no minus sign: the chips say
+    # which way the points go, unless the box itself holds a sign ("-100", "+50").
+    adjustment_sign = StringField(_l("Points"), default=TAKE_AWAY)
+    adjustment = NumberField(_l("Points added or taken away"))
+    adjustment_note = StringField(_l("Why"), filters=[_strip])
+
+    def adjustment_points(self) -> int:
+        """The adjustment as signed points (0 when nothing was typed)."""
+        amount = self.adjustment.data
+        if not amount:
+            return 0
+        typed = str(self.adjustment.raw_data[0] if self.adjustment.raw_data else "").strip()
+        if typed[:1] in ("-", "+", "\u2212"):
+            return amount
+        return -abs(amount) if self.adjustment_sign.data != ADD else abs(amount)
+
+    def planned_melds(self) -> tuple[PlannedMeld, ...] | None:
+        """The melds typed rank by rank, empty rows left out; None when none was typed.
+
+        ``meld_rows`` keeps each meld's row, so a refusal of meld j finds its row.
+        """
+        self.meld_rows = [i for i, entry in enumerate(self.melds.entries) if not entry.form.empty]
+        if not self.meld_rows:
+            return None
+        return tuple(
+            planned_meld(
+                j,
+                self.melds.entries[row].form.rank.data,
+                self.melds.entries[row].form.naturals.data or 0,
+                self.melds.entries[row].form.jokers.data or 0,
+                self.melds.entries[row].form.twos.data or 0,
+            )
+            for j, row in enumerate(self.meld_rows)
+        )
 
     def counts(self, part: str) -> CardCounts | None:
         """The card counter of `part` ("meld" or "hand"); None when nothing was counted."""
@@ -102,6 +177,7 @@ class SideHandForm(Form):
         return CardCounts(**{group: value or 0 for group, value in values.items()})
 
     def side_hand(self) -> SideHand:
+        """The side's call; RuleError (naming ``melds[j]``) for a meld row that cannot be read."""
         meld_cards = self.counts("meld")
         hand_cards = self.counts("hand")
         return SideHand(
@@ -113,6 +189,10 @@ class SideHandForm(Form):
             hand_points=0 if hand_cards else self.hand_points.data or 0,
             meld_cards=meld_cards,
             hand_cards=hand_cards,
+            adjustment=self.adjustment_points(),
+            adjustment_note=self.adjustment_note.data or "",
+            # Melds typed rank by rank decide the meld points and canastas (as in the API).
+            melds=self.planned_melds(),
         )
 
 
@@ -140,8 +220,10 @@ class HandForm(FlaskForm):
         raise ValueError(value)
 
     def hand(self) -> Hand:
+        """The hand typed; ValueError when nobody was chosen as going out, RuleError (a
+        ValueError too) naming ``sides[i].melds[j]...`` for a meld row that cannot be read."""
         return Hand(
-            sides=tuple(entry.form.side_hand() for entry in self.sides.entries),
+            sides=tuple(_side_hand(i, entry.form) for i, entry in enumerate(self.sides.entries)),
             went_out=self.went_out_index(),
             concealed=bool(self.concealed.data),
         )
@@ -153,6 +235,13 @@ class HandForm(FlaskForm):
     def token_value(self) -> str | None:
         value = (self.token.data or "").strip()
         return value if value and len(value) <= 64 and value.isascii() else None
+
+
+def _side_hand(index: int, form: SideHandForm) -> SideHand:
+    try:
+        return form.side_hand()
+    except RuleError as error:
+        raise RuleError(f"sides[{index}].{error.field}", error.template, **error.params) from error
 
 
 def hand_form(sides: int, **kwargs: Any) -> HandForm:
@@ -178,6 +267,13 @@ def hand_data(hand: Hand) -> dict[str, Any]:
             "mixed_canastas": side.mixed_canastas,
             "red_threes": side.red_threes,
         }
+        if side.melds is not None:
+            data["melds"] = [dict(vars(meld)) for meld in side.melds]
+            data["melds"] += [{}] * max(0, MELD_ROWS - len(side.melds))
+        if side.adjustment or side.adjustment_note:
+            data["adjustment"] = abs(side.adjustment) or None
+            data["adjustment_sign"] = ADD if side.adjustment > 0 else TAKE_AWAY
+            data["adjustment_note"] = side.adjustment_note
         for part, points, counts in (
             ("meld", side.meld_points, side.meld_cards),
             ("hand", side.hand_points, side.hand_cards),

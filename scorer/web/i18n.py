@@ -231,6 +231,9 @@ FIELD_LABELS = {
     "hand_points": _l("Points left in hand"),
     "meld_cards": _l("Melded cards"),
     "hand_cards": _l("Cards left in hand"),
+    "melds": _l("Melds"),
+    "adjustment": _l("Penalty or correction"),
+    "adjustment_note": _l("Why"),
     "went_out": _l("Went out"),
     "concealed": _l("Concealed"),
 }

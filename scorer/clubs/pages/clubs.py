@@ -27,6 +27,7 @@ from scorer.web.forms import (
     RULE_NUMBERS,
     ClubRulesForm,
     new_game_data,
+    number_arg,
     profile_choices,
     target_choices,
 )
@@ -34,6 +35,9 @@ from scorer.web.i18n import HOUSE_RULE_LABELS, error_text
 from scorer.web.pages import Page, bp, remember_club
 from scorer.web.phones import absolute_url, svg_response
 
+# Games listed on one page of a club (newest first; ?page= for older ones): the page costs
+# the same for a club of 2 000 games as for one of 50.
+GAMES_PER_PAGE = 50
 # Boxes for the roster on the new-club form (more players are added on the club's page).
 ROSTER_BOXES = 8
 
@@ -94,6 +98,10 @@ def roster_standings(board: ClubBoard) -> list[Standing]:
 def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
     """The club's page; `forms` carries a refused form's typed values and messages."""
     board = load_board(club_id)
+    newest_first = list(reversed(board.games))
+    pages = max(1, -(-len(newest_first) // GAMES_PER_PAGE))
+    page = number_arg("page", pages)
+    first = (page - 1) * GAMES_PER_PAGE
     remember_club(club_id)
     head = board.stats.head_to_head
     return (
@@ -107,7 +115,11 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             meetings={(h.player, h.opponent): h for h in head},
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
-            games=list(reversed(board.games)),
+            games=newest_first[first : first + GAMES_PER_PAGE],
+            page=page,
+            pages=pages,
+            first=first,
+            csv_parts=len(board.hand_parts()),
             rate=rate,
             per_hand=per_hand,
             day_month=day_month,

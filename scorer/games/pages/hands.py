@@ -19,12 +19,23 @@ from scorer import store
 from scorer.core.errors import RuleError
 from scorer.core.irregular import CONFIRMABLE, NeedsConfirmation
 from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.core.meld import MAX_SIDE_MELDS, RANK_GROUPS
 from scorer.core.rules import VALUE_GROUPS
 from scorer.games.pages.board import full_note, sides_view
 from scorer.store.cache import keep
 from scorer.store.db import get_db
 from scorer.web.failures import status_of
-from scorer.web.forms import NOBODY, HandForm, hand_data, hand_form, is_index, new_token
+from scorer.web.forms import (
+    MELD_RANKS,
+    NOBODY,
+    HandForm,
+    MeldRowForm,
+    SideHandForm,
+    hand_data,
+    hand_form,
+    is_index,
+    new_token,
+)
 from scorer.web.i18n import FIELD_LABELS, error_text, side_field
 from scorer.web.pages import (
     Page,
@@ -40,6 +51,7 @@ from scorer.web.pages import (
 )
 
 _CARD_FIELD = re.compile(r"^sides\[\d+\]\.(meld|hand)_cards(?:\.(\w+))?")
+_MELD_FIELD = re.compile(r"^sides\[\d+\]\.melds(?:\[(\d+)\]\.(\w+))?")
 
 
 def place_hand_error(form: HandForm, error: RuleError) -> str | None:
@@ -55,6 +67,12 @@ def place_hand_error(form: HandForm, error: RuleError) -> str | None:
             part, group = cards.group(1), cards.group(2)
             name = f"{part}_{group if group in VALUE_GROUPS else VALUE_GROUPS[0]}"
             form.open_counters.add((index, part))
+        meld = _MELD_FIELD.match(error.field or "")
+        if meld:
+            form.open_counters.add((index, "melds"))
+            return _place_meld_error(column, meld.group(1), meld.group(2), message)
+        if name.startswith("adjustment"):
+            form.open_counters.add((index, "adjustment"))
         if name in column._fields:
             column[name].errors = [_("%(label)s: %(message)s", label=label, message=message)]
             return None
@@ -64,6 +82,35 @@ def place_hand_error(form: HandForm, error: RuleError) -> str | None:
         ]
         return None
     return message
+
+
+def _place_meld_error(
+    column: SideHandForm, meld: str | None, name: str | None, message: str
+) -> str | None:
+    """A refused meld's message under its row's box (meld j is the j-th row typed)."""
+    rows = getattr(column, "meld_rows", [])
+    if meld is None or int(meld) >= len(rows) or name not in MeldRowForm.FIELDS:
+        # The side's melds as a whole (cards beyond the packs): under the first row typed.
+        target = column.melds.entries[rows[0] if rows else 0].form.naturals
+        label = FIELD_LABELS["melds"]
+    else:
+        target = column.melds.entries[rows[int(meld)]].form[name]
+        label = target.label.text
+    target.errors = [_("%(label)s: %(message)s", label=label, message=message)]
+    return None
+
+
+def add_meld_row(form: HandForm) -> bool:
+    """ "Add a meld" (without JavaScript): one more empty row in that side's melds."""
+    value = request.form.get("add_meld", "")
+    if not is_index(value) or int(value) >= form.side_count():
+        return False
+    index = int(value)
+    melds = form.sides.entries[index].form.melds
+    if len(melds.entries) < melds.max_entries:
+        melds.append_entry()
+    form.open_counters.add((index, "melds"))
+    return True
 
 
 def hand_page(
@@ -108,6 +155,8 @@ def hand_page(
             autofocus=autofocus_column(form) if focus else None,
             card_values={g: profile.card_values.of(g) for g in VALUE_GROUPS},
             red_sets=dict(profile.red_three_sets),
+            rank_groups={rank: RANK_GROUPS[rank] for rank in MELD_RANKS},
+            melds_max=MAX_SIDE_MELDS,
             question=_question(question),
         ),
         status,
@@ -185,8 +234,13 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
     if not form.validate_on_submit():
         label_errors(form)
         return hand_page(record, form, number=number, status=400)
+    if add_meld_row(form):  # nothing saved: the form again, one row longer
+        return hand_page(record, form, number=number)
     try:
         hand = form.hand()
+    except RuleError as error:  # a meld row that cannot be read
+        banner = place_hand_error(form, error)
+        return hand_page(record, form, number=number, banner=banner, status=422)
     except ValueError:
         reason = _("choose a side, or nobody")
         form.went_out.errors = [
