@@ -295,6 +295,48 @@ def _fewer(cards: CardCounts, keep: int) -> dict[str, int]:
     return counts
 
 
+PER_PACK = {"jokers": 2, "twenty": 8, "ten": 24, "five": 18}
+
+
+def _melds_no_table_lays(
+    deal: Deal, form: str, rng: random.Random, melds: CardCounts, natural: int
+):
+    """Rule 12 (issue 22): a side that did not go out counts these melded cards, which no
+    table can lay down; None when the packs could not even hold them (rule 7 speaks first)."""
+    if form != "counted":
+        return None
+    hand = FORMS[form](deal.end)
+    others = [i for i in range(len(hand.sides)) if i != deal.end.went_out]
+    i = rng.choice(others)
+    for group, per_pack in PER_PACK.items():
+        seen = sum(getattr(s.meld_cards, group) + getattr(s.hand_cards, group) for s in hand.sides)
+        seen += getattr(melds, group) - getattr(hand.sides[i].meld_cards, group)
+        if seen > per_pack * deal.book.packs:
+            return None
+    changed = _side(hand, i, meld_cards=melds, natural_canastas=natural, mixed_canastas=0)
+    return changed, f"sides[{i}].meld_cards"
+
+
+def three_jokers_alone(deal: Deal, form: str, rng: random.Random):
+    """Rule 12: wild cards alone are no meld."""
+    return _melds_no_table_lays(deal, form, rng, CardCounts(jokers=3), 0)
+
+
+def two_jokers_and_a_five(deal: Deal, form: str, rng: random.Random):
+    """Rule 12: a meld needs two natural cards."""
+    return _melds_no_table_lays(deal, form, rng, CardCounts(jokers=2, five=1), 0)
+
+
+def natural_canasta_and_a_lone_twenty(deal: Deal, form: str, rng: random.Random):
+    """Rule 12: a twenty-point card beside a natural canasta of fives has no meld to join."""
+    return _melds_no_table_lays(deal, form, rng, CardCounts(five=7, twenty=1), 1)
+
+
+def seven_tens_and_a_twenty_as_natural(deal: Deal, form: str, rng: random.Random):
+    """Rule 12: the twenty is a two inside the canasta (which is then mixed), or a lone ace."""
+    return _melds_no_table_lays(deal, form, rng, CardCounts(ten=7, twenty=1), 1)
+
+
 def player_out_holds_cards(deal: Deal, form: str, rng: random.Random):
     """Rule 13: the player who went out holds no cards (a side of one: nothing in hand)."""
     out = deal.end.went_out
@@ -329,6 +371,10 @@ MUTATIONS: tuple[Mutation, ...] = (
     meld_of_5_or_10,
     twelve_canastas,
     counted_melds_too_small,
+    three_jokers_alone,
+    two_jokers_and_a_five,
+    natural_canasta_and_a_lone_twenty,
+    seven_tens_and_a_twenty_as_natural,
     player_out_holds_cards,
 )
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from itertools import product
+
 import pytest
 
-from scorer.core.canastas import cheapest_canastas
+from scorer.core import meld
+from scorer.core.canastas import cheapest_canastas, counted_melds_fit
 from scorer.core.errors import RuleError
 from scorer.core.game import Side, add_hand, check_hand, make_table, new_game, play
-from scorer.core.hands import CardCounts, Hand, SideHand, validate_hand
+from scorer.core.hands import COUNTED_MELD_PROBLEMS, CardCounts, Hand, SideHand, validate_hand
 from scorer.core.irregular import NeedsConfirmation, hints, irregularities
+from scorer.core.meld import MeldOptions, PlannedMeld
 from scorer.core.rules import get_profile
 
 CLASSIC = get_profile("classic")
@@ -73,6 +77,37 @@ OTHER = SideHand(meld_points=60, hand_points=20)
             "sides[0].meld_cards",
             id="rule12-single-card-meld",
         ),
+        # Issue 22: every counted card must sit in a canasta or a legal meld.
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(jokers=3)), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-three-jokers-alone",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(jokers=2, five=1)), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-two-jokers-and-a-five",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(five=7, twenty=1), natural_canastas=1), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-natural-canasta-of-fives-and-a-lone-twenty",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(ten=7, twenty=1), natural_canastas=1), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-seven-tens-and-a-twenty-as-a-natural-canasta",
+        ),
+        pytest.param(
+            CLASSIC,
+            Hand((SideHand(meld_cards=CardCounts(twenty=7)), OTHER)),
+            "sides[0].meld_cards",
+            id="rule12-seven-aces-and-twos-are-a-canasta-not-declared",
+        ),
         pytest.param(
             TWO,
             Hand(
@@ -119,6 +154,68 @@ def test_issue_12_impossible_hands_are_refused_naming_the_field(profile, hand, f
 )
 def test_the_cheapest_canastas_sit_on_the_cheapest_distinct_ranks(natural, mixed, least):
     assert cheapest_canastas(natural, mixed) == least
+
+
+def test_the_issue_22_cases_say_why_in_words_a_table_understands():
+    with pytest.raises(RuleError) as caught:
+        validate_hand(CLASSIC, Hand((SideHand(meld_cards=CardCounts(jokers=3)), OTHER)), 2)
+    assert caught.value.template == COUNTED_MELD_PROBLEMS["melds"]
+    assert "at least two natural cards" in caught.value.template
+
+
+def _reachable_counts(went_out: bool, most: int) -> set[tuple[int, ...]]:
+    """Every (jokers, 20 group, 10 group, 5 group, natural, mixed) a side can meld with at
+    most ``most`` cards in two packs, built meld by meld: the oracle for rule 12."""
+    ranks = [*meld.RANKS, meld.BLACK_THREE]
+    options = MeldOptions(going_out=went_out)
+    # (jokers, twos, aces, tens, fives, natural canastas, mixed canastas)
+    states = {(0, 0, 0, 0, 0, 0, 0)}
+    for rank in ranks:
+        grown = set(states)
+        for jokers, twos, aces, tens, fives, natural, mixed in states:
+            for k, j, t in product(range(9), range(5), range(4)):
+                laid = PlannedMeld(rank, k, j, t)
+                cards = k + j + t
+                if jokers + j > 4 or twos + t > 8 or cards == 0:
+                    continue
+                if jokers + twos + aces + tens + fives + cards > most:
+                    continue
+                if meld.meld_problems(0, laid, options):
+                    continue
+                group = meld.RANK_GROUPS[rank]
+                grown.add(
+                    (
+                        jokers + j,
+                        twos + t,
+                        aces + k * (group == "twenty"),
+                        tens + k * (group == "ten"),
+                        fives + k * (group == "five"),
+                        natural + (cards >= 7 and not laid.wild),
+                        mixed + (cards >= 7 and laid.wild > 0),
+                    )
+                )
+        states = grown
+    return {(j, t + a, x, f, n, m) for j, t, a, x, f, n, m in states}
+
+
+@pytest.mark.parametrize("went_out", [False, True])
+def test_counted_melds_fit_exactly_when_real_melds_make_those_counts(went_out):
+    most = 10
+    real = _reachable_counts(went_out, most)
+    for jokers, twenty, ten, five, natural, mixed in product(
+        range(5), range(most + 1), range(most + 1), range(most + 1), range(2), range(2)
+    ):
+        if jokers + twenty + ten + five > most:
+            continue
+        counts = CardCounts(jokers=jokers, twenty=twenty, ten=ten, five=five)
+        fits = counted_melds_fit(counts, natural, mixed, packs=2, went_out=went_out)
+        assert fits == ((jokers, twenty, ten, five, natural, mixed) in real), counts
+
+
+def test_cards_left_in_hand_are_any_cards():
+    # Rule 12 is about melds: a partner may hold three jokers, or a lone ace.
+    held = SideHand(meld_points=60, hand_cards=CardCounts(jokers=3, twenty=1))
+    validate_hand(CLASSIC, Hand((held, OTHER)), 2)
 
 
 def test_real_counted_canastas_are_accepted():

@@ -8,6 +8,7 @@ consistency rules of section 2, the minimum table and the end-of-game rule.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import product
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
@@ -85,16 +86,47 @@ def cheapest(natural: int, mixed: int) -> int | None:
     return best.get((natural, mixed))
 
 
-def counted_ok(counts: CardCounts, natural: int, mixed: int) -> bool:
-    """Rule 12, as RULES.md states it, on counted melded cards."""
-    cards = counts.jokers + counts.twenty + counts.ten + counts.five
-    natural_room = min(counts.five // 7, 4) + min(counts.ten // 7, 6) + min(counts.twenty // 7, 1)
-    return (
-        not 0 < cards < 3
-        and cards >= 7 * (natural + mixed)
-        and counts.jokers + counts.twenty >= mixed
-        and natural_room >= natural
-    )
+def counted_ok(
+    counts: CardCounts, natural: int, mixed: int, *, went_out: bool = False, packs: int = 2
+) -> bool:
+    """Rule 12, as RULES.md states it, on counted melded cards: every card in a declared
+    canasta or a meld of 3 to 6 cards of one rank (2+ natural, at most 3 wild), one meld a
+    rank; the 20 group is aces and twos in some split; black threes (3 or 4) only when out."""
+    if min(counts.jokers, counts.twenty, counts.ten, counts.five) < 0:
+        return False
+    cap = 4 * packs  # natural cards of one rank in the packs
+    for twos, black in product(range(min(counts.twenty, cap) + 1), (0, 3, 4) if went_out else (0,)):
+        aces, wild, fives = counts.twenty - twos, counts.jokers + twos, counts.five - black
+        if aces > cap or fives < 0:
+            continue
+        for n5, m5, w5 in product(range(natural + 1), range(mixed + 1), range(wild + 1)):
+            if not _group_ok(4, cap, fives, n5, m5, w5):
+                continue
+            for na, ma, wa in product(
+                range(natural - n5 + 1), range(mixed - m5 + 1), range(wild - w5 + 1)
+            ):
+                rest = (natural - n5 - na, mixed - m5 - ma, wild - w5 - wa)
+                if _group_ok(1, cap, aces, na, ma, wa) and _group_ok(6, cap, counts.ten, *rest):
+                    return True
+    return False
+
+
+def _group_ok(ranks: int, cap: int, naturals: int, natural: int, mixed: int, wild: int) -> bool:
+    """Whether one value group's ranks (a meld each at most) hold these natural cards as
+    ``natural`` natural canastas (7 to cap naturals), ``mixed`` mixed ones (1 to 3 wild, 7+
+    cards) and some plain melds (2+ naturals, 0 to 3 wild, 3 to 6 cards), with ``wild`` wild
+    cards. Bounds: wild cards in mixed canastas lower their naturals and raise nothing, so
+    they go there first; each plain meld's first wild card saves one natural card."""
+    for plain in range(ranks - natural - mixed + 1):
+        if not mixed <= wild <= 3 * (mixed + plain):
+            continue
+        in_mixed = min(3 * mixed, wild)
+        in_plain = wild - in_mixed
+        least = 7 * (natural + mixed) - in_mixed + 3 * plain - min(plain, in_plain)
+        most = cap * (natural + mixed) + 6 * plain - in_plain
+        if least <= naturals <= most:
+            return True
+    return False
 
 
 def broken_rules(book: Book, hand: Hand) -> list[int]:
@@ -128,7 +160,7 @@ def broken_rules(book: Book, hand: Hand) -> list[int]:
             broken.append(4)
         if melded(out) == 0:
             broken.append(5)
-    for side in sides:
+    for index, side in enumerate(sides):
         if melded(side) == 0 and side.natural_canastas + side.mixed_canastas > 0:
             broken.append(5)
         if melded(side) < 35 * side.natural_canastas + 50 * side.mixed_canastas:
@@ -139,7 +171,11 @@ def broken_rules(book: Book, hand: Hand) -> list[int]:
         if least is None or melded(side) < least:
             broken.append(11)
         if side.meld_cards is not None and not counted_ok(
-            side.meld_cards, side.natural_canastas, side.mixed_canastas
+            side.meld_cards,
+            side.natural_canastas,
+            side.mixed_canastas,
+            went_out=hand.went_out == index,
+            packs=book.packs,
         ):
             broken.append(12)
     if hand.went_out is not None and len(sides) == book.players and held(sides[hand.went_out]):
@@ -267,7 +303,7 @@ def valid_side(draw: st.DrawFn, book: Book, size: int, red_threes: int) -> SideH
     least = cheapest(natural, mixed) or 0
     fields: dict[str, Any] = {}
     meld_cards = topped_up(draw(valid_counts(cap)), least, cap)
-    if draw(st.booleans()) or not counted_ok(meld_cards, natural, mixed):
+    if draw(st.booleans()) or not counted_ok(meld_cards, natural, mixed, packs=book.packs):
         points = draw(
             st.just(least) | st.integers(least // 5, cap_points // 5).map(lambda n: n * 5)
         )

@@ -53,6 +53,21 @@ IMPOSSIBLE = [
     ),
     ("seven tens, mixed", [{**counted(ten=7), "mixed_canastas": 1}, side(50)], 0, "cards"),
     ("a single card", [counted(twenty=1), side(50)], None, "cards"),
+    # Issue 22: every counted card sits in a canasta or a legal meld.
+    ("three jokers alone", [side(50), counted(jokers=3)], None, "sides[1].meld_cards"),
+    ("two jokers and a five", [side(50), counted(jokers=2, five=1)], None, "sides[1].meld_cards"),
+    (
+        "a natural canasta of fives and a lone twenty",
+        [side(50), {**counted(five=7, twenty=1), "natural_canastas": 1}],
+        None,
+        "sides[1].meld_cards",
+    ),
+    (
+        "seven tens and a twenty, natural",
+        [{**counted(ten=7, twenty=1), "natural_canastas": 1}, side(50)],
+        0,
+        "cards",
+    ),
 ]
 
 
@@ -166,6 +181,29 @@ def test_the_page_refuses_impossible_hands_at_their_field(app, client, typed, fi
     assert response.status_code == 422
     assert field_error(text(response), field_id)
     assert 'name="confirm"' not in text(response)
+    assert loaded(app, game_id).state.results == ()
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "Melded cards: these cards cannot all be laid down: besides the canastas"),
+        ("fr", "ces cartes ne peuvent pas toutes être posées"),
+        ("es", "estas cartas no pueden bajarse todas"),
+    ],
+)
+def test_the_page_says_why_counted_melds_cannot_be_laid_down(app, client, language, words):
+    # Issue 22: two jokers and one five-point card are no meld (two natural cards needed).
+    game_id = start(client)
+    counts = {"sides-1-meld_points": "", "sides-1-meld_jokers": "2", "sides-1-meld_five": "1"}
+    data = {**TYPICAL, **counts, "confirm": "opening_minimum"}
+    response = client.post(
+        f"/games/{game_id}/hands/new", data=data, headers={"Accept-Language": language}
+    )
+    assert response.status_code == 422
+    message = field_error(text(response), "sides-1-meld_jokers")
+    assert message and words in message
+    assert input_value(text(response), "sides-1-meld_jokers") == "2"  # kept as typed
     assert loaded(app, game_id).state.results == ()
 
 

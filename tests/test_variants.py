@@ -74,7 +74,9 @@ def test_two_player_needs_two_canastas_to_go_out(client: FlaskClient) -> None:
     refused = post_hand(client, game["id"], side(400, natural=1), side(60), went_out=0, status=422)
     # One natural canasta and too few in all: the missing one is most likely mixed.
     assert refused["field"] == "sides[0].mixed_canastas"
-    assert refused["error"] == "going out takes at least 2 canastas"
+    assert refused["error"] == (
+        "going out takes at least 2 canastas: the table takes the cards back and play goes on"
+    )
     # Nothing was stored: the game still has no hand.
     assert client.get(f"/api/games/{game['id']}").get_json()["hands"] == []
 
@@ -226,6 +228,8 @@ HOUSE = {
     "all_red_threes": 1000,
     "canastas_to_go_out": 2,
     "minimums": [[None, 20], [0, 60], [2000, 100]],
+    "tie": "shared",
+    "red_threes_count_against": "no_canasta",
 }
 
 
@@ -284,6 +288,8 @@ def test_a_single_house_rule_changes_only_itself(client: FlaskClient) -> None:
         "all_red_threes": 800,
         "canastas_to_go_out": 1,
         "minimums": CLASSIC_MINIMUMS,
+        "tie": "play_on",
+        "red_threes_count_against": "no_meld",
     }
     assert game["rules"] == expected
     # 100 + 500 + 150 = 750 (the going-out bonus is now 150).

@@ -111,7 +111,9 @@ def test_two_player_needs_two_canastas_to_go_out():
     error = refused(TWO, Hand((SideHand(meld_points=300, natural_canastas=1), MELDED), 0), 2)
     # A natural canasta and too few in all: the missing one is most likely mixed.
     assert error.field == "sides[0].mixed_canastas"
-    assert error.reason == "going out takes at least 2 canastas"
+    assert error.reason == (
+        "going out takes at least 2 canastas: the table takes the cards back and play goes on"
+    )
     none = refused(TWO, Hand((SideHand(meld_points=300), MELDED), 0), 2)
     assert none.field == "sides[0].natural_canastas"
 
@@ -294,11 +296,13 @@ def test_six_player_three_packs_hold_1770_points_of_cards():
     ("group", "limit"), [("jokers", 6), ("twenty", 24), ("ten", 72), ("five", 54)]
 )
 def test_six_player_three_packs_hold_these_cards(group, limit):
-    fits = Hand((SideHand(meld_cards=CardCounts(**{group: limit})), SideHand()))
+    # Held in hand: every card of a group alone could not all be melded (three jokers alone
+    # are no meld, rule 12), but any cards can be left in hand.
+    fits = Hand((SideHand(meld_points=100, hand_cards=CardCounts(**{group: limit})), SideHand()))
     validate_hand(SIX, fits, 2)
     over = Hand(
         (
-            SideHand(meld_cards=CardCounts(**{group: limit})),
+            SideHand(meld_points=100, hand_cards=CardCounts(**{group: limit})),
             SideHand(hand_cards=CardCounts(**{group: 1})),
         )
     )
@@ -527,6 +531,8 @@ def test_effective_rules_show_every_house_rule_key():
         "all_red_threes": 800,
         "canastas_to_go_out": 1,
         "minimums": [[None, 15], [0, 50], [1500, 90], [3000, 120]],
+        "tie": "play_on",
+        "red_threes_count_against": "no_meld",
     }
     assert effective_rules(SIX)["all_red_threes"] == 1200
     assert effective_rules(with_target(CLASSIC, 10000))["minimums"][-1] == [7500, 150]

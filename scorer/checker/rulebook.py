@@ -12,7 +12,7 @@ from scorer.core.errors import N_
 from scorer.core.rules import PROFILES, Layout, RuleProfile, get_profile
 from scorer.web import display
 from scorer.web.failures import load_game
-from scorer.web.i18n import HOUSE_RULE_LABELS, PROFILE_LABELS, number
+from scorer.web.i18n import HOUSE_RULE_CHOICE_LABELS, HOUSE_RULE_LABELS, PROFILE_LABELS, number
 
 bp = Blueprint("rulebook", __name__)
 
@@ -157,4 +157,5 @@ def rules() -> str:
         house_rule_labels=list(HOUSE_RULE_LABELS.values()),
         game_house_rules=display.house_rule_lines(profile, minimums=None) if game else [],
         game_minimums_changed=bool(game and "minimums" in profile.house_rules),
+        tie_rule=HOUSE_RULE_CHOICE_LABELS["tie"][profile.tie] if game else None,
     )

@@ -157,10 +157,12 @@ class GameState:
     winner: int | None
     # The number of the hand that decided the winner (None while the game goes on).
     ended_at: int | None = None
+    # The sides that share the win (the house rule "shared" on a tie at the top), else ().
+    shared_by: tuple[int, ...] = ()
 
     @property
     def finished(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or bool(self.shared_by)
 
     @property
     def after_end(self) -> tuple[int, ...]:
@@ -176,7 +178,7 @@ class GameState:
     def tied(self) -> bool:
         """Someone reached the target but the top is shared: one more hand."""
         # (While nobody has won, every recorded hand counts: none came after the end.)
-        return self.winner is None and _reached(self.table.profile, self.totals, len(self.results))
+        return not self.finished and _reached(self.table.profile, self.totals, len(self.results))
 
     @property
     def minimums(self) -> tuple[int, ...]:
@@ -251,9 +253,15 @@ def _advance(state: GameState, hand: Hand) -> GameState:
     )
     if after_end:
         return replace(state, results=state.results + (result,))
-    won = winner(profile, totals, number)
+    won, shared = outcome(profile, totals, number, hand.went_out)
+    ended = won is not None or bool(shared)
     return GameState(
-        state.table, state.results + (result,), totals, won, None if won is None else number
+        state.table,
+        state.results + (result,),
+        totals,
+        won,
+        number if ended else None,
+        shared,
     )
 
 
@@ -315,6 +323,7 @@ def _before(state: GameState, number: int) -> GameState:
         results[-1].totals,  # after the end the totals stay those of the winning hand
         state.winner if ended else None,
         state.ended_at if ended else None,
+        state.shared_by if ended else (),
     )
 
 
@@ -355,11 +364,29 @@ def _reached(profile: RuleProfile, totals: tuple[int, ...], hands: int) -> bool:
     return any(total >= profile.target for total in totals)
 
 
-def winner(profile: RuleProfile, totals: tuple[int, ...], hands: int = 0) -> int | None:
+def winner(
+    profile: RuleProfile, totals: tuple[int, ...], hands: int = 0, went_out: int | None = None
+) -> int | None:
     """The side that won, checked after a complete hand (``hands`` of them so far); None
-    while playing or tied on top (the tie plays one more hand, in a game of N hands too)."""
+    while playing or tied on top (or when the top sides share the win)."""
+    return outcome(profile, totals, hands, went_out)[0]
+
+
+def outcome(
+    profile: RuleProfile, totals: tuple[int, ...], hands: int = 0, went_out: int | None = None
+) -> tuple[int | None, tuple[int, ...]]:
+    """(the winner, the sides sharing the win) after a complete hand (``hands`` of them so
+    far); (None, ()) while the game goes on. A tie at the top plays on (the rule book; in a
+    game of N hands too) unless a house rule says that the side that went out in that hand
+    wins, or that the top sides share the win."""
     if not _reached(profile, totals, hands):
-        return None
+        return None, ()
     top = max(totals)
-    leaders = [i for i, total in enumerate(totals) if total == top]
-    return leaders[0] if len(leaders) == 1 else None
+    leaders = tuple(i for i, total in enumerate(totals) if total == top)
+    if len(leaders) == 1:
+        return leaders[0], ()
+    if profile.tie == "went_out_wins" and went_out in leaders:
+        return went_out, ()
+    if profile.tie == "shared":
+        return None, leaders
+    return None, ()

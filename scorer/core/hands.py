@@ -129,8 +129,13 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
     side = hand.sides[index]
     melded = side.melded(profile)
     red_threes = profile.red_threes_score(side.red_threes)
-    # Red threes count against a side that melded nothing at all (not merely no canasta).
-    if melded == 0:
+    # Red threes count against a side that melded nothing at all (not merely no canasta),
+    # or, as a house rule, against a side without a canasta.
+    if profile.red_threes_count_against == "no_canasta":
+        against = side.canastas == 0
+    else:
+        against = melded == 0
+    if against:
         red_threes = -red_threes
     going_out = 0
     if hand.went_out == index:
@@ -170,7 +175,7 @@ def validate_hand(profile: RuleProfile, hand: Hand, sides: int, *, stored: bool 
     _check_melds(hand)
     _check_going_out(profile, hand)
     for i, side in enumerate(hand.sides):
-        _check_side_melds(profile, side, f"sides[{i}]", stored=stored)
+        _check_side_melds(profile, side, f"sides[{i}]", stored=stored, went_out=hand.went_out == i)
     if not stored:
         _check_empty_hand_of_who_went_out(profile, hand)
     _check_red_threes(profile, hand)
@@ -259,9 +264,13 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
             box = "melds"  # the melds decide the canastas: they are what to change
         raise RuleError(
             f"sides[{went_out}].{box}",
+            # A breach a player can make, not a typing slip: the rules have the table take
+            # the cards back, so the hand cannot end this way.
             N_plural(
-                "going out takes at least {count} canasta",
-                "going out takes at least {count} canastas",
+                "going out takes at least {count} canasta: the table takes the cards back "
+                "and play goes on",
+                "going out takes at least {count} canastas: the table takes the cards back "
+                "and play goes on",
             ),
             count=profile.canastas_to_go_out,
         )
@@ -275,7 +284,9 @@ def meld_field(side: SideHand, path: str) -> str:
     return f"{path}.meld_cards" if side.meld_cards is not None else f"{path}.meld_points"
 
 
-def _check_side_melds(profile: RuleProfile, side: SideHand, path: str, *, stored: bool) -> None:
+def _check_side_melds(
+    profile: RuleProfile, side: SideHand, path: str, *, stored: bool, went_out: bool
+) -> None:
     melded = side.melded(profile)
     field = meld_field(side, path)
     if melded == 0 and side.canastas:
@@ -303,7 +314,7 @@ def _check_side_melds(profile: RuleProfile, side: SideHand, path: str, *, stored
             needed=needed,
         )
     if side.meld_cards is not None and side.melds is None:
-        _check_counted_melds(side, field)
+        _check_counted_melds(profile, side, field, went_out=went_out)
 
 
 def _check_canasta_ranks(side: SideHand, path: str) -> None:
@@ -331,12 +342,30 @@ COUNTED_MELD_PROBLEMS: dict[str, str] = {
     "natural": N_(
         "a natural canasta is seven natural cards of one rank: these counts cannot make them"
     ),
+    "melds": N_(
+        "these cards cannot all be laid down: besides the canastas, each meld is three to six "
+        "cards of one rank, with at least two natural cards and at most three jokers or twos "
+        "(black threes only for the side that went out)"
+    ),
 }
 
 
-def _check_counted_melds(side: SideHand, field: str) -> None:
+def _check_counted_melds(
+    profile: RuleProfile, side: SideHand, field: str, *, went_out: bool
+) -> None:
     assert side.meld_cards is not None
-    problem = counted_melds_problem(side.meld_cards, side.natural_canastas, side.mixed_canastas)
+    counts = side.meld_cards
+    problem = counted_melds_problem(
+        side.meld_cards,
+        side.natural_canastas,
+        side.mixed_canastas,
+        packs=profile.packs,
+        went_out=went_out,
+    )
+    if problem == "melds" and any(
+        counts.of(group) > profile.cards_in_packs(group) for group in VALUE_GROUPS
+    ):
+        return  # more cards than the packs hold: rule 7 says so, at the group's own box
     if problem is not None:
         raise RuleError(field, COUNTED_MELD_PROBLEMS[problem])
 

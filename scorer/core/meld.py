@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.core.canastas import CANASTA_CARDS
 from scorer.core.errors import N_, RuleError
 from scorer.core.rules import CardValues
 
@@ -31,6 +30,7 @@ RANK_GROUPS: dict[str, str] = {
 }
 
 MIN_CARDS = 3  # the reasons below spell these numbers out
+CANASTA_CARDS = 7  # a meld of seven cards or more is a canasta
 MIN_NATURALS = 2
 MAX_WILD = 3
 BLACK_THREES_GOING_OUT = (3, 4)

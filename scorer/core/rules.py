@@ -55,6 +55,17 @@ class Layout:
         return sum(self.team_sizes)
 
 
+# House rules chosen among a few ways of playing; the first of each is the rule book's.
+# The tie at the top: play another hand, the side that went out in that hand wins, or the
+# game ends with the win shared.
+TIE_RULES: tuple[str, ...] = ("play_on", "went_out_wins", "shared")
+# Red threes count against a side that melded nothing, or against a side without a canasta.
+RED_THREES_AGAINST: tuple[str, ...] = ("no_meld", "no_canasta")
+HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
+    "tie": TIE_RULES,
+    "red_threes_count_against": RED_THREES_AGAINST,
+}
+
 # A minimum table row: (from_total, minimum). The first row's from_total is None: it covers
 # every total below the second row ("below 0").
 MinimumRow = tuple[int | None, int]
@@ -85,6 +96,8 @@ class RuleProfile:
     custom_minimums: bool = False
     # Sitting out in turn happens in a side larger than this (the team of 3 at five players).
     playing_side_size: int = 2
+    tie: str = TIE_RULES[0]
+    red_threes_count_against: str = RED_THREES_AGAINST[0]
     # A game of N hands (a tournament round): it ends after hand N, not at the target (§3).
     fixed_hands: int | None = None
     card_values: CardValues = field(default_factory=CardValues)
@@ -274,6 +287,8 @@ HOUSE_RULE_FIELDS: tuple[str, ...] = (
     "all_red_threes",
     "canastas_to_go_out",
     "minimums",
+    "tie",
+    "red_threes_count_against",
 )
 
 
@@ -288,6 +303,8 @@ def effective_rules(profile: RuleProfile) -> dict[str, Any]:
         "all_red_threes": profile.all_red_threes(),
         "canastas_to_go_out": profile.canastas_to_go_out,
         "minimums": [list(row) for row in profile.minimum_table()],
+        "tie": profile.tie,
+        "red_threes_count_against": profile.red_threes_count_against,
     }
 
 
@@ -312,6 +329,8 @@ def with_house_rules(profile: RuleProfile, rules: dict[str, Any]) -> RuleProfile
             count = profile.red_threes_in_packs
             sets = tuple(row for row in profile.red_three_sets if row[0] != count)
             changes["red_three_sets"] = sets + ((count, _points(f"rules.{key}", value)),)
+        elif key in HOUSE_RULE_CHOICES:
+            changes[key] = _choice(f"rules.{key}", value, HOUSE_RULE_CHOICES[key])
         elif key == "canastas_to_go_out":
             changes[key] = _count(f"rules.{key}", value, low=0, high=5)
         else:
@@ -333,6 +352,12 @@ def _points(name: str, value: Any) -> int:
         raise RuleError(name, N_("must be a whole number of points"))
     if not 0 <= value <= 10000 or value % 5:
         raise RuleError(name, N_("must be a multiple of 5 from 0 to 10 000"))
+    return value
+
+
+def _choice(name: str, value: Any, choices: tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise RuleError(name, N_("must be one of {choices}"), choices=", ".join(choices))
     return value
 
 

@@ -407,6 +407,8 @@ def game_to_json(record: GameRecord) -> dict[str, Any]:
         "dealer_next": state.dealer_next,
         "sitting_out_next": list(state.sitting_out_next),
         "winner": state.winner,
+        # The sides sharing the win (the house rule "tie": "shared"), else [].
+        "shared_win": list(state.shared_by),
         "ended_at": state.ended_at,
         "tied": state.tied,
         "finished": state.finished,

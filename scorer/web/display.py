@@ -21,7 +21,7 @@ from scorer.core.game import GameState, Side, game_title  # noqa: F401  (game_ti
 from scorer.core.limits import NAME_MAX
 from scorer.core.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
 from scorer.core.seatings import Seating
-from scorer.web.i18n import HOUSE_RULE_LABELS, number
+from scorer.web.i18n import HOUSE_RULE_CHOICE_LABELS, HOUSE_RULE_LABELS, number
 
 # The cards of each value group, one wording for the hand form, the sheets and the rules.
 CARD_GROUP_LABELS = {
@@ -141,6 +141,8 @@ def house_rule_lines(
                 shown = separator.join(f"{low}: {m}" for low, m in minimum_ranges(profile))
             else:
                 shown = separator.join(minimum_row_text(value, i) for i in range(len(value)))
+        elif key in HOUSE_RULE_CHOICE_LABELS:
+            shown = str(HOUSE_RULE_CHOICE_LABELS[key].get(value, value))
         else:
             shown = number(value)
         lines.append((str(HOUSE_RULE_LABELS.get(key, key)), shown))
@@ -167,6 +169,12 @@ def result_line(state: GameState) -> str:
             "Winner: %(side)s with %(total)s points",
             side=side_label(sides[state.winner], state.winner),
             total=points(state.totals[state.winner]),
+        )
+    if state.shared_by:
+        return _(
+            "Shared win: %(sides)s with %(total)s points",
+            sides=", ".join(side_label(sides[i], i) for i in state.shared_by),
+            total=points(state.totals[state.shared_by[0]]),
         )
     if state.tied:
         return _("Tied at the top: one more hand")

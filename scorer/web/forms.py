@@ -22,6 +22,7 @@ from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.limits import ALLOWED_TARGETS
 from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
 from scorer.core.rules import (
+    HOUSE_RULE_CHOICES,
     HOUSE_RULE_FIELDS,
     PROFILES,
     VALUE_GROUPS,
@@ -31,7 +32,7 @@ from scorer.core.rules import (
 )
 from scorer.core.seatings import Seating, blank_seatings, seatings_of
 from scorer.web.display import CARD_GROUP_LABELS, rank_choices, seating_label
-from scorer.web.i18n import FIELD_LABELS, PROFILE_LABELS, number
+from scorer.web.i18n import FIELD_LABELS, HOUSE_RULE_CHOICE_LABELS, PROFILE_LABELS, number
 
 # A number longer than this is no score anybody typed on purpose.
 NUMBER_MAX_DIGITS = 7
@@ -323,8 +324,12 @@ class MinimumRowForm(Form):
     minimum = NumberField(_l("Minimum"))
 
 
-# The house rules the form offers, in order (minimums are their own table).
-RULE_NUMBERS = tuple(key for key in HOUSE_RULE_FIELDS if key != "minimums")
+# The house rules the form offers, in order: numbers, then ways of playing (chosen among a
+# few), and the minimums as their own table.
+RULE_NUMBERS = tuple(
+    key for key in HOUSE_RULE_FIELDS if key != "minimums" and key not in HOUSE_RULE_CHOICES
+)
+RULE_CHOICES = tuple(HOUSE_RULE_CHOICES)
 
 
 # --- the seats of the new-game forms (a plain game's and a club's lay them out alike) ------
@@ -367,19 +372,13 @@ def target_choices() -> list[tuple[str, Any]]:
     ]
 
 
-class NewGameForm(PageForm):
-    name = _name_field(_l("Name of the game"))
-    profile = SelectField(_l("Variant"), validate_choice=False, default="classic")
-    target = SelectField(_l("Play to"), validate_choice=False, default="")
-    # A game of N hands instead of a target (a tournament round): empty plays to the target.
-    fixed_hands = NumberField(_l("Or play a set number of hands"))
-    solo = BooleanField(_l("Every player for themselves"))
-    # How the table sits (a key of scorer.seatings: "2-2", "3-2", "alone"...); the boxes
-    # shown follow it, and only those are read.
-    seating = SelectField(_l("Seating"), validate_choice=False, default="")
-    sides = FieldList(FormField(SideNamesForm), min_entries=FORM_SIDES, max_entries=FORM_SIDES)
-    first_dealer = _name_field(_l("Deals first"))
-    # Which variant's values the house-rule inputs showed: only what the user changed counts.
+class HouseRulesFields:
+    """The house-rules editor, shared by the new-game and the new-club forms.
+
+    Which variant's values the inputs showed is kept in ``rules_for``: only what the user
+    changed from them counts as a house rule.
+    """
+
     rules_for = HiddenField(default="classic")
     going_out = NumberField(_l("Going-out bonus"))
     concealed_going_out = NumberField(_l("Concealed going-out bonus"))
@@ -388,14 +387,18 @@ class NewGameForm(PageForm):
     red_three = NumberField(_l("Each red three"))
     all_red_threes = NumberField(_l("All the red threes"))
     canastas_to_go_out = NumberField(_l("Canastas needed to go out"))
+    # Ways of playing, one tap each (chips): the rule book's is the default. The engine
+    # checks the value, so that a refusal names the rule as the API's does.
+    tie = StringField(_l("A tie at the top"), default="play_on")
+    red_threes_count_against = StringField(_l("Red threes count against"), default="no_meld")
     minimums = FieldList(
         FormField(MinimumRowForm), min_entries=MINIMUM_ROWS, max_entries=MINIMUM_ROWS
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.profile.choices = profile_choices()
-        self.target.choices = target_choices()
+    def set_rule_choices(self) -> None:
+        """The chips of each way of playing: (value, label) in the reader's language."""
+        for key in RULE_CHOICES:
+            self[key].choices = list(HOUSE_RULE_CHOICE_LABELS[key].items())
 
     def shown_profile(self) -> RuleProfile:
         """The profile whose values the house-rule inputs were rendered with."""
@@ -405,9 +408,11 @@ class NewGameForm(PageForm):
         """Only the rules the user changed from the values the form showed."""
         shown = effective_rules(self.shown_profile())
         rules: dict[str, Any] = {}
-        for key in RULE_NUMBERS:
+        for key in RULE_NUMBERS + RULE_CHOICES:
             value = self[key].data
-            if value is not None and value != shown[key]:
+            if isinstance(value, str):
+                value = value.strip()
+            if value not in (None, "") and value != shown[key]:
                 rules[key] = value
         rows = self.minimum_rows()
         if rows and rows != [list(row) for row in shown["minimums"]]:
@@ -425,10 +430,39 @@ class NewGameForm(PageForm):
         return rows
 
 
+class NewGameForm(HouseRulesFields, PageForm):
+    name = _name_field(_l("Name of the game"))
+    profile = SelectField(_l("Variant"), validate_choice=False, default="classic")
+    target = SelectField(_l("Play to"), validate_choice=False, default="")
+    # A game of N hands instead of a target (a tournament round): empty plays to the target.
+    fixed_hands = NumberField(_l("Or play a set number of hands"))
+    solo = BooleanField(_l("Every player for themselves"))
+    # How the table sits (a key of scorer.seatings: "2-2", "3-2", "alone"...); the boxes
+    # shown follow it, and only those are read.
+    seating = SelectField(_l("Seating"), validate_choice=False, default="")
+    sides = FieldList(FormField(SideNamesForm), min_entries=FORM_SIDES, max_entries=FORM_SIDES)
+    first_dealer = _name_field(_l("Deals first"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.profile.choices = profile_choices()
+        self.target.choices = target_choices()
+        self.set_rule_choices()
+
+
+class ClubRulesForm(HouseRulesFields, Form):
+    """The new-club form's house rules: the club's own preset for its new games (the page
+    checks the CSRF token itself)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.set_rule_choices()
+
+
 def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
     """The house-rule inputs' values for a profile (also given to JS to switch variants)."""
     rules = effective_rules(profile)
-    values: dict[str, Any] = {key: rules[key] for key in RULE_NUMBERS}
+    values: dict[str, Any] = {key: rules[key] for key in RULE_NUMBERS + RULE_CHOICES}
     rows = list(rules["minimums"]) + [[None, None]] * MINIMUM_ROWS
     values["minimums"] = [list(row) for row in rows[:MINIMUM_ROWS]]
     return values
@@ -438,7 +472,7 @@ def new_game_data(profile_key: str = "classic") -> dict[str, Any]:
     """The new-game form's starting values: two teams of two, the variant's own rules."""
     profile = get_profile(profile_key)
     defaults = rules_defaults(profile)
-    data: dict[str, Any] = {key: defaults[key] for key in RULE_NUMBERS}
+    data: dict[str, Any] = {key: defaults[key] for key in RULE_NUMBERS + RULE_CHOICES}
     data["minimums"] = [
         {"start": start, "minimum": minimum} for start, minimum in defaults["minimums"]
     ]

@@ -303,6 +303,21 @@ HOUSE_RULE_LABELS = {
     "all_red_threes": _l("All the red threes"),
     "canastas_to_go_out": _l("Canastas needed to go out"),
     "minimums": _l("Opening minimums"),
+    "tie": _l("A tie at the top"),
+    "red_threes_count_against": _l("Red threes count against"),
+}
+
+# The ways of playing a chosen house rule offers, by the API's key and value.
+HOUSE_RULE_CHOICE_LABELS = {
+    "tie": {
+        "play_on": _l("one more hand"),
+        "went_out_wins": _l("the side that went out wins"),
+        "shared": _l("the game ends, a shared win"),
+    },
+    "red_threes_count_against": {
+        "no_meld": _l("a side that melded nothing"),
+        "no_canasta": _l("a side without a canasta"),
+    },
 }
 
 _SIDE_FIELD = re.compile(r"^sides\[(\d+)\]\.(\w+)")

@@ -18,11 +18,12 @@ from scorer.clubs.pages.clubs import club_page
 from scorer.core.errors import N_, RuleError
 from scorer.core.game import Side
 from scorer.core.limits import check_game, check_name, check_target
-from scorer.core.rules import PROFILES, get_profile
+from scorer.core.rules import PROFILES, get_profile, with_house_rules
 from scorer.core.seatings import Seating, seatings_of
 from scorer.store import club_games, clubs
 from scorer.store.db import get_db
 from scorer.store.payloads import default_side_name
+from scorer.web import display
 from scorer.web.failures import status_of
 from scorer.web.forms import (
     FORM_PLAYERS,
@@ -112,6 +113,15 @@ def typed_target() -> int | None:
     return check_target(int(target) if is_index(target) else target)
 
 
+def preset_lines(club: clubs.ClubRecord) -> list[tuple[str, str]]:
+    """The club's own house rules (its preset for new games), as (label, value) lines."""
+    rules = club.settings.get("rules")
+    if not rules:
+        return []
+    profile = with_house_rules(get_profile(club.settings.get("profile")), rules)
+    return display.house_rule_lines(profile)
+
+
 def new_game_page(
     club: clubs.ClubRecord, data: MultiDict, status: int = 200, error: str | None = None
 ) -> Page:
@@ -122,6 +132,7 @@ def new_game_page(
         render_template(
             "clubs/new_game.html",
             club=club,
+            preset=preset_lines(club),
             data=data,
             seating=seating,
             seatings=seating_choices(),

@@ -23,8 +23,17 @@ from scorer.store import clubs
 from scorer.store.club_board import ClubBoard, board_cache, club_board
 from scorer.store.db import get_db
 from scorer.web.failures import status_of
-from scorer.web.forms import is_index, number_arg, profile_choices, target_choices
-from scorer.web.i18n import day_month_text, error_text
+from scorer.web.forms import (
+    RULE_CHOICES,
+    RULE_NUMBERS,
+    ClubRulesForm,
+    is_index,
+    new_game_data,
+    number_arg,
+    profile_choices,
+    target_choices,
+)
+from scorer.web.i18n import HOUSE_RULE_LABELS, day_month_text, error_text
 from scorer.web.pages import Page, bp, remember_club
 from scorer.web.phones import absolute_url, svg_response
 
@@ -187,10 +196,16 @@ def remove_player(club_id: str) -> Page:
 # --- a new club ------------------------------------------------------------------------------
 
 
-def new_club_form(status: int = 200, error: str | None = None, field: str = "") -> Page:
+def new_club_form(
+    status: int = 200,
+    error: str | None = None,
+    field: str = "",
+    rules: ClubRulesForm | None = None,
+) -> Page:
     form = request.form
     players = form.getlist("players") if request.method == "POST" else []
     players = (players + [""] * ROSTER_BOXES)[:ROSTER_BOXES]
+    rules = rules or ClubRulesForm(data=new_game_data())
     return (
         render_template(
             "clubs/new.html",
@@ -202,30 +217,68 @@ def new_club_form(status: int = 200, error: str | None = None, field: str = "") 
             targets=target_choices(),
             error=error,
             error_field=field,
+            rules_form=rules,
+            rules_open=field == "rules" or any(f.errors for f in _rule_fields(rules)),
         ),
         status,
     )
 
 
-def typed_settings() -> dict[str, Any]:
+def _rule_fields(rules: ClubRulesForm) -> list[Any]:
+    rows = [f for entry in rules.minimums.entries for f in (entry.form.start, entry.form.minimum)]
+    return [rules[key] for key in RULE_NUMBERS + RULE_CHOICES] + rows
+
+
+def typed_settings(rules: ClubRulesForm | None = None) -> dict[str, Any]:
     settings: dict[str, Any] = {"profile": request.form.get("profile") or None}
     target = request.form.get("target", "")
     # Short ASCII digits only: int() of 5 000 digits raises (Python's conversion limit).
     settings["target"] = int(target) if is_index(target) else target or None
+    if rules is not None:
+        settings["rules"] = rules.house_rules() or None
     return settings
+
+
+def place_rules_error(rules: ClubRulesForm, error: RuleError) -> bool:
+    """Put a refusal of the club's house rules under its input; False when it is not one."""
+    field = error.field or ""
+    if not field.startswith("settings.rules"):
+        return False
+    key = field.removeprefix("settings.rules.")
+    message = error_text(error)
+    if key.startswith("minimums"):
+        label = HOUSE_RULE_LABELS["minimums"]
+        rules.minimums_error = _("%(label)s: %(message)s", label=label, message=message)
+        return True
+    if key in RULE_NUMBERS + RULE_CHOICES:
+        target = rules[key]
+        target.errors = [_("%(label)s: %(message)s", label=target.label.text, message=message)]
+        return True
+    return False
 
 
 @bp.route("/clubs/new", methods=["GET", "POST"])
 def new_club() -> Page:
     if request.method == "GET":
         return new_club_form()
+    rules = ClubRulesForm(request.form)
+    if not rules.validate():
+        # A house rule that is not a whole number: refused at its input, nothing saved.
+        return new_club_form(400, _("a house rule needs a whole number"), "rules", rules)
     players = [p for p in request.form.getlist("players")[:ROSTER_BOXES] if p.strip()]
     try:
         club_id = clubs.create_club(
-            get_db(), name=request.form.get("name", ""), players=players, settings=typed_settings()
+            get_db(),
+            name=request.form.get("name", ""),
+            players=players,
+            settings=typed_settings(rules),
         )
     except RuleError as error:
-        return new_club_form(422, error_text(error), roster_field(error.field or "", players))
+        if place_rules_error(rules, error):
+            return new_club_form(422, error_text(error), "rules", rules)
+        return new_club_form(
+            422, error_text(error), roster_field(error.field or "", players), rules
+        )
     remember_club(club_id)
     flash(_("Club created. Start its first game from here."))
     return back_to_club(club_id)

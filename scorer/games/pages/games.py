@@ -23,6 +23,7 @@ from scorer.games.pages.board import sides_view
 from scorer.store.db import get_db
 from scorer.web.failures import load_game
 from scorer.web.forms import (
+    RULE_CHOICES,
     RULE_NUMBERS,
     NewGameForm,
     is_index,
@@ -119,7 +120,7 @@ def place_game_error(form: NewGameForm, error: RuleError) -> str | None:
         )
         form.rules_open = True
         return None
-    if field.startswith("rules.") and field[6:] in RULE_NUMBERS:
+    if field.startswith("rules.") and field[6:] in RULE_NUMBERS + RULE_CHOICES:
         target = form[field[6:]]
         target.errors = [_("%(label)s: %(message)s", label=target.label.text, message=message)]
         form.rules_open = True
@@ -139,7 +140,7 @@ def rules_open(form: NewGameForm) -> bool:
     """Open the house rules when they hold an error or a change."""
     if getattr(form, "rules_open", False):
         return True
-    return any(f.errors for key in RULE_NUMBERS for f in [form[key]]) or any(
+    return any(f.errors for key in RULE_NUMBERS + RULE_CHOICES for f in [form[key]]) or any(
         e.form.start.errors or e.form.minimum.errors for e in form.minimums.entries
     )
 
