@@ -101,11 +101,12 @@ def upstream_for(path: str, table: list[tuple[str, str]]) -> str:
 DOWN_PAGE = (
     "<!doctype html><html><head><meta charset=utf-8>"
     '<meta name=viewport content="width=device-width,initial-scale=1">'
-    "<title>Scores server not answering</title></head><body>"
+    "<title>Scores server not answering</title>"
+    "<style>body{font-family:sans-serif;margin:1rem;line-height:1.4}</style></head><body>"
     "<h1>The scores server of this table is not answering</h1>"
     "<p>Its scores are safe. Try again in a minute; other tables are not affected.</p>"
     "<p lang=fr>Le serveur des scores de cette table ne répond pas. Les scores sont en lieu "
-    "sûr : réessayez dans une minute.</p>"
+    "sûr\u00a0: réessayez dans une minute.</p>"
     "<p lang=es>El servidor de puntos de esta mesa no responde. Los puntos están a salvo: "
     "vuelva a intentarlo en un minuto.</p></body></html>"
 )
@@ -155,7 +156,7 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "server {",
         f"    listen {plan.router};",
         "    server_name _;",
-        "    client_max_body_size 1m;  # the scorer refuses more than 64 KB itself",
+        "    client_max_body_size 2m;  # the scorer caps bodies itself (64 KiB, 1 MiB an import)",
         "",
         "    location / {",
         "        proxy_pass http://$scorer_upstream;",
@@ -176,6 +177,7 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "",
         "    location @shard_down {",
         "        default_type text/html;",
+        "        charset utf-8;",
         "        add_header Retry-After 60 always;",
         "        add_header Cache-Control no-store always;",
         f"        return 503 '{DOWN_PAGE}';",
