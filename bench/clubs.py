@@ -28,7 +28,7 @@ def make_club(site: Site, games: int) -> tuple[str, list[str]]:
     ids = [fixtures.make_game(site.db, HANDS) for _ in range(games)]
     with transaction(site.db):
         for game_id in ids:
-            club_games._link(site.db, club_id, game_id)
+            club_games.link_game(site.db, club_id, game_id)
     return club_id, ids
 
 

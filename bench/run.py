@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench import (
+    club_limit,
     clubs,
     engine,
     http_load,
@@ -17,6 +18,7 @@ from bench import (
     live,
     locks,
     memory,
+    nights,
     report,
     sheet,
     weight,
@@ -41,6 +43,8 @@ def sections() -> list[tuple[int, str, Runner]]:
         (8, "Club page", clubs.run),
         (9, "Phones at the table", live.run),
         (10, "Write locks", locks.run),
+        (11, "A club at its limit", club_limit.run),
+        (12, "Club nights", nights.run),
     ]
 
 

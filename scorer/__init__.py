@@ -20,6 +20,8 @@ from scorer.clubs import api as api_clubs
 from scorer.clubs import pages as club_pages
 from scorer.games import api, csv_routes, watch
 from scorer.games import pages as game_pages
+from scorer.nights import api as nights_api
+from scorer.nights import init_app as nights_init_app
 from scorer.sheets import pages as sheet_pages
 from scorer.sheets import pdf
 from scorer.store import db, ids
@@ -107,6 +109,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rulebook.bp)
     app.register_blueprint(checker.bp)
     csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
+    nights_init_app(app)
+    csrf.exempt(nights_api.bp)
     phones.init_app(app)
     watch.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views

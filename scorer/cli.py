@@ -83,20 +83,39 @@ def backup_command(path: str) -> None:
     type=click.IntRange(min=1),
     default=housekeeping.ABANDONED_AFTER_DAYS,
     show_default=True,
-    help="Untouched for this many days.",
+    help="Games with no hand, and clubs with no game, untouched for this many days.",
+)
+@click.option(
+    "--played-days",
+    type=click.IntRange(min=1),
+    default=housekeeping.PLAYED_KEPT_DAYS,
+    show_default=True,
+    help="Games with hands untouched for this many days (in a club: the club's games too).",
 )
 @click.option("--yes", is_flag=True, help="Delete them (without it, only list them).")
-def prune_command(days: int, yes: bool) -> None:
-    """Remove games that have no hand and were not touched for DAYS days (dry run by default)."""
+def prune_command(days: int, played_days: int, yes: bool) -> None:
+    """Remove abandoned games, empty clubs and expired retry keys (dry run by default).
+
+    A game with hands goes too once untouched for --played-days: a table that wants to keep
+    it exports it first (GET /api/games/<id>/export, or the club's export).
+    """
     db = get_db()
     if not yes:
-        found = housekeeping.abandoned_games(db, housekeeping.cutoff(days))
-        for game_id in found:
+        found = housekeeping.planned(db, housekeeping.cutoffs(days, played_days))
+        for game_id in found.games:
             click.echo(game_id)
-        click.echo(f"{len(found)} abandoned game(s) would be removed; --yes removes them")
+        for club_id in found.clubs:
+            click.echo(f"club {club_id}")
+        click.echo(
+            f"{len(found.games)} abandoned game(s), {len(found.clubs)} empty club(s) and "
+            f"{found.keys} expired key(s) would be removed; --yes removes them"
+        )
         return
-    removed = housekeeping.prune_abandoned(db, days)
-    click.echo(f"removed {len(removed)} abandoned game(s)")
+    removed = housekeeping.prune_abandoned(db, days, played_days=played_days)
+    click.echo(
+        f"removed {len(removed.games)} abandoned game(s), {len(removed.clubs)} empty club(s) "
+        f"and {removed.keys} expired key(s)"
+    )
 
 
 def init_app(app: Flask) -> None:

@@ -7,9 +7,12 @@ import io
 
 from apidata import hand, side
 
+from scorer.core import limits
 from scorer.games.csv_export import COLUMNS
 
 # 200 melded + natural canasta 500 + two red threes 200 + out 100 = 1 000; 100 - 50 = 50.
+# 90 melded + one mixed canasta 300 against 120 melded + one red three 100: no one wins.
+SMALL = hand(side(90, 0, 1, 0), side(120, 0, 0, 1))
 FIRST = hand(side(200, 1, 0, 2), side(100, left=50), went_out=0)
 # 50 + 1 red three 100 - 30 = 120; 150 + mixed canasta 300 + out concealed 200 = 650.
 CONCEALED = hand(side(50, reds=1, left=30), side(150, 0, 1), went_out=1, concealed=True)
@@ -97,3 +100,33 @@ def test_empty_game_has_a_header_row(client):
         "/api/games", json={"sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]}
     ).json
     assert rows_of(client.get(f"/games/{game['id']}/hands.csv")) == []
+
+
+def test_a_big_clubs_hands_come_in_parts_of_whole_games(client, monkeypatch):
+    """A club's CSV is cut into parts of at most HANDS_PER_CSV_PART hands (whole games):
+    no download costs what the whole club stored."""
+    monkeypatch.setattr(limits, "HANDS_PER_CSV_PART", 2)
+    club = client.post("/api/clubs", json={"name": "Sunday", "players": ["Ann", "Bob"]}).json
+    games = []
+    for count in (1, 1, 2, 1):
+        body = {"sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]}
+        game = client.post(f"/api/clubs/{club['id']}/games", json=body).json["id"]
+        for _ in range(count):
+            assert client.post(f"/api/games/{game}/hands", json=SMALL).status_code == 201
+        games.append(game)
+    address = f"/clubs/{club['id']}/hands.csv"
+    first = client.get(address)
+    assert first.headers["Link"] == f'<{address}?part=2>; rel="next"'
+    assert "hands-1-of-3.csv" in first.headers["Content-Disposition"]
+    assert [r["game id"] for r in rows_of(first)] == [games[0]] * 2 + [games[1]] * 2
+    second = client.get(f"{address}?part=2")
+    assert [r["game id"] for r in rows_of(second)] == [games[2]] * 4
+    last = client.get(f"{address}?part=3")
+    assert [r["game id"] for r in rows_of(last)] == [games[3]] * 2
+    assert "Link" not in last.headers
+    for bad in ("4", "0", "x", "1.5"):
+        refused = client.get(f"{address}?part={bad}")
+        assert refused.status_code == 400 and "part" in refused.get_data(as_text=True)
+    page = client.get(f"/clubs/{club['id']}").get_data(as_text=True)
+    for part in (1, 2, 3):
+        assert f'href="{address}?part={part}"' in page

@@ -10,6 +10,8 @@ import pdfplumber
 import pytest
 from apidata import hand, side
 
+from scorer.clubs.pages import clubs as club_pages
+
 # 200 melded + natural canasta 500 + two red threes 200 + out 100 = 1 000 against 50.
 WINNING = hand(side(200, 1, 0, 2), side(100, left=50), went_out=0)
 LANGUAGES = ("en", "fr", "es")
@@ -197,3 +199,21 @@ def test_club_night_pdf_refuses_a_bad_date(client, club):
     empty = client.get(f"/clubs/{club}/night.pdf?date=2001-01-01")
     assert empty.status_code == 200
     assert "No game that day." in pdf_text(empty.data)[1]
+
+
+def test_a_clubs_games_are_listed_a_page_at_a_time(client, monkeypatch):
+    """The page lists GAMES_PER_PAGE games (newest first), whatever the club holds."""
+    monkeypatch.setattr(club_pages, "GAMES_PER_PAGE", 2)
+    club_id = create_club(client)
+    games = [start_game(client, club_id, name=f"Game {n}") for n in range(5)]
+    page = client.get(f"/clubs/{club_id}").get_data(as_text=True)
+    listed = re.findall(r'href="/games/([\w-]+)"><span class="game-name">', page)
+    assert listed == [games[4], games[3]]
+    assert "Games 1 to 2 of 5" in page
+    assert f'href="/clubs/{club_id}?page=2#games"' in page and "Newer games" not in page
+    last = client.get(f"/clubs/{club_id}?page=3").get_data(as_text=True)
+    assert re.findall(r'href="/games/([\w-]+)"><span class="game-name">', last) == [games[0]]
+    assert "Newer games" in last and "Older games" not in last
+    for bad in ("4", "0", "two"):
+        refused = client.get(f"/clubs/{club_id}?page={bad}")
+        assert refused.status_code == 400 and "page" in refused.get_data(as_text=True)

@@ -25,7 +25,7 @@ def id_routes(tmp_path) -> list[str]:
     app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "INSTANCE_PATH": str(tmp_path)})
     found = []
     for rule in app.url_map.iter_rules():
-        if any(f"<{name}>" in rule.rule for name in deploy.ID_ARGUMENTS):
+        if deploy.ID_ARGUMENT.search(rule.rule):
             found.append(rule.rule)
     return found
 
@@ -34,7 +34,8 @@ def id_routes(tmp_path) -> list[str]:
 def test_every_route_with_an_id_goes_to_its_shard(tmp_path, shard):
     table = deploy.routes(deploy.EXAMPLE, deploy.id_prefixes())
     routes = id_routes(tmp_path)
-    assert len(routes) > 30  # games, clubs, watch, their API
+    assert len(routes) > 40  # games, clubs, nights, watch, their API
+    assert {"/nights/<night_id>", "/nights/watch/<wall_id>"} <= set(routes)
     for rule in routes:
         path = re.sub(r"<(?:[a-z]+:)?(\w+)>", lambda m: "7" if m[1] == "number" else "x", rule)
         path = re.sub(r"/x(?=/|$)", f"/s{shard}-{TOKEN}", path, count=1)

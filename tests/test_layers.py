@@ -1,7 +1,8 @@
 """The house's layers: imports run one way, no cycle, no import hidden inside a function.
 
     wiring    scorer (create_app), scorer.serve, scorer.cli, scorer.deploy
-    features  scorer.games, scorer.clubs, scorer.checker   (never import one another)
+    features  scorer.games, scorer.clubs, scorer.checker, scorer.nights (never import one
+              another)
     sheets    scorer.sheets   (printing: the game's sheets, and the club night's)
     web       scorer.web      (the HTTP toolkit: failures, display, i18n, forms, pages...)
     store     scorer.store    (SQLite; `from scorer import store` is its public face)
@@ -27,7 +28,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.store",),
     ("scorer.web",),
     ("scorer.sheets",),
-    ("scorer.games", "scorer.clubs", "scorer.checker"),  # independent of one another
+    ("scorer.games", "scorer.clubs", "scorer.checker", "scorer.nights"),  # independent
     ("scorer", "scorer.serve", "scorer.cli", "scorer.deploy"),
 )
 LEAVES = ("scorer.network", "scorer.qr")

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from flask import Flask
+from test_nights_api import EIGHT
 from test_pages import start
 
 from scorer import create_app
@@ -42,6 +43,16 @@ def every_new_id(app: Flask) -> dict[str, str]:
     club_game = client.post(f"/api/clubs/{club_id}/games", json={"sides": FOUR})
     assert club_game.status_code == 201
     page_id = start(client)
+    night = client.post(
+        f"/api/clubs/{club_id}/nights",
+        json={"players": EIGHT, "rounds": 2, "round": {"fixed_hands": 1}},
+    )
+    assert night.status_code == 201, night.json
+    drawn = client.post(
+        f"/api/nights/{night.json['id']}/rounds", headers={"If-Match": night.headers["ETag"]}
+    )
+    assert drawn.status_code == 201, drawn.json
+    table = drawn.json["rounds"][0]["tables"][0]
     return {
         "game": game.json["id"],
         "game location": game.headers["Location"].rsplit("/", 1)[-1],
@@ -54,6 +65,10 @@ def every_new_id(app: Flask) -> dict[str, str]:
         .json["watch_url"]
         .rsplit("/", 1)[-1],
         "game from the page": page_id,
+        "night": night.json["id"],
+        "night's wall": night.json["watch_url"].rsplit("/", 1)[-1],
+        "night's game": table["game"],
+        "night's game watch": table["watch_url"].rsplit("/", 1)[-1],
     }
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import launcher
 import pytest
 from serving import call, free_port, gunicorn_command, running, server_env
+from test_nights_api import EIGHT
 
 from scorer import deploy
 from scorer.store import ids
@@ -51,7 +52,8 @@ def stored(database: Path) -> list[str]:
     with closing(sqlite3.connect(database)) as conn:
         rows = conn.execute(
             "select id from games union all select id from clubs "
-            "union all select watch_id from watch_ids"
+            "union all select watch_id from watch_ids "
+            "union all select id from nights union all select watch_id from nights"
         ).fetchall()
     return [row[0] for row in rows]
 
@@ -106,6 +108,28 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
             status, game, _ = call("GET", f"{base}/api/games/{body['id']}")
             assert status == 200
             games.append(game)
+        # A club's night, and the games of its round, are made by the club's shard too.
+        nights = []
+        for club in (next(c for c in clubs if ids.shard_of(c) == n) for n in (1, 2)):
+            body = {"players": EIGHT, "rounds": 2, "round": {"fixed_hands": 1}}
+            status, night, headers = call("POST", f"{base}/api/clubs/{club}/nights", body)
+            assert status == 201, night
+            status, drawn, _ = call(
+                "POST", f"{base}/api/nights/{night['id']}/rounds", {}, {"If-Match": headers["ETag"]}
+            )
+            assert status == 201, drawn
+            for table in drawn["rounds"][0]["tables"]:
+                assert ids.shard_of(table["game"]) == ids.shard_of(club)
+                games.append(call("GET", f"{base}/api/games/{table['game']}")[1])
+            assert ids.shard_of(night["id"]) == ids.shard_of(club)
+            nights.append(night)
+        for night in nights:
+            for path in (
+                f"/nights/{night['id']}",
+                f"/api/nights/{night['id']}",
+                night["watch_url"],
+            ):
+                assert call("GET", base + path)[0] == 200, path
         # Every address with an id reaches its shard, whichever shard the last request hit.
         for game in games:
             for path in (

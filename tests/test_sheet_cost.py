@@ -5,6 +5,7 @@ from __future__ import annotations
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,91 @@ def test_a_sheet_rendering_in_another_worker_makes_this_one_answer_503(tmp_path:
     assert busy.headers["Retry-After"] == str(sheet_cache.SHEET_RETRY_AFTER)
     assert "busy printing" in busy.get_data(as_text=True)
     assert client.get(f"/games/{game}/sheet.pdf").status_code == 200
+
+
+def hold_the_turn(database: Path) -> subprocess.Popen[str]:
+    """Another process (a worker of the same server) holding the turn to render."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_THE_TURN, f"{database}-sheet.lock"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+    return holder
+
+
+def new_club_night(client: FlaskClient) -> str:
+    club = client.post("/api/clubs", json={"name": "Sunday", "players": ["Ann", "Bob", "Cy", "Di"]})
+    club_id = club.get_json()["id"]
+    game = client.post(f"/api/clubs/{club_id}/games", json={"sides": FOUR}).get_json()["id"]
+    assert client.post(f"/api/games/{game}/hands", json=HAND).status_code == 201
+    return club_id
+
+
+def test_a_busy_turn_is_answered_at_once_with_a_page_that_asks_again(
+    app: Flask, client: FlaskClient
+) -> None:
+    """No request waits for the turn (a waiting sync worker serves nobody): every kind of
+    sheet, the club night's too, and a club's CSV answer 503 at once while another renders."""
+    game = new_game(client)
+    club_id = new_club_night(client)
+    database = Path(app.config["DATABASE"])
+    holder = hold_the_turn(database)
+    try:
+        answers = {}
+        for path in (
+            f"/games/{game}/sheet.pdf",
+            "/sheets/blank.pdf",
+            f"/clubs/{club_id}/night.pdf",
+            f"/clubs/{club_id}/hands.csv",  # a costly render too: the same turn
+        ):
+            started = time.perf_counter()
+            answers[path] = client.get(path, headers={"Accept": "text/html,*/*"})
+            assert time.perf_counter() - started < 1.0, path
+    finally:
+        holder.kill()
+        holder.wait()
+        assert holder.stdout is not None
+        holder.stdout.close()
+    for path, busy in answers.items():
+        assert busy.status_code == 503, path
+        assert busy.headers["Retry-After"] == str(sheet_cache.SHEET_RETRY_AFTER)
+        page = busy.get_data(as_text=True)
+        # A browser asks again by itself, without JavaScript.
+        assert f'<meta http-equiv="refresh" content="{sheet_cache.SHEET_RETRY_AFTER}">' in page
+        assert "asks again by itself" in page
+    assert client.get(f"/clubs/{club_id}/night.pdf").status_code == 200
+
+
+def test_a_club_night_is_rendered_once_per_version(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rendered: list[int] = []
+    real = pdf.render_pdf
+
+    def counting(html: str) -> bytes:
+        rendered.append(1)
+        return real(html)
+
+    monkeypatch.setattr(pdf, "render_pdf", counting)
+    club_id = new_club_night(client)
+    first = client.get(f"/clubs/{club_id}/night.pdf")
+    again = client.get(f"/clubs/{club_id}/night.pdf")
+    assert first.status_code == again.status_code == 200
+    assert again.data == first.data and len(rendered) == 1
+
+
+def test_blank_sheets_cannot_push_a_games_sheet_out(
+    client: FlaskClient, renders: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each kind of sheet has a budget of its own: many blank sheets (any names make a new
+    one) leave the games' sheets kept."""
+    monkeypatch.setattr(sheet_cache, "SHEET_CACHE_SIZE", 4)  # one shared budget, before
+    monkeypatch.setattr(sheet_cache, "SHEET_BUDGETS", {"game": 4, "blank": 4, "night": 4})
+    game = new_game(client)
+    assert client.get(f"/games/{game}/sheet.pdf").status_code == 200
+    for n in range(16):
+        blank = client.get(f"/sheets/blank.pdf?names=Ann{n},Bob")
+        assert blank.status_code == 200
+    assert client.get(f"/games/{game}/sheet.pdf").status_code == 200
+    assert renders == [game]

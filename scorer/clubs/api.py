@@ -207,7 +207,7 @@ def create_game(club_id: str) -> Response:
     return response
 
 
-_GAME_FIELDS = ("name", "profile", "target", "first_dealer", "sides", "rules")
+_GAME_FIELDS = ("name", "profile", "target", "fixed_hands", "first_dealer", "sides", "rules")
 
 
 @bp.post("/<club_id>/games/file")

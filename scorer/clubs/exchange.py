@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorer.core.ratings import Rating, rating_json
 from scorer.core.stats import Comeback, HandRef, Records, Standing
 from scorer.store.club_games import ClubView
 
@@ -33,7 +34,7 @@ def comeback_json(comeback: Comeback | None) -> dict[str, Any] | None:
     }
 
 
-def standing_json(standing: Standing) -> dict[str, Any]:
+def standing_json(standing: Standing, rating: Rating | None = None) -> dict[str, Any]:
     return {
         "name": standing.name,
         "players": list(standing.players),
@@ -53,6 +54,7 @@ def standing_json(standing: Standing) -> dict[str, Any]:
         "best_hand": hand_json(standing.best_hand),
         "biggest_comeback": comeback_json(standing.comeback),
         "streak": standing.streak,
+        "rating": rating_json(rating),
     }
 
 
@@ -72,6 +74,7 @@ def empty_standing(name: str) -> Standing:
 def club_json(view: ClubView) -> dict[str, Any]:
     stats = view.stats
     by_name = {standing.name: standing for standing in stats.players}
+    ratings = stats.ratings.current
     return {
         "id": view.club.id,
         "name": view.club.name,
@@ -79,11 +82,12 @@ def club_json(view: ClubView) -> dict[str, Any]:
         "version": view.club.version,
         "created_at": view.club.created_at,
         "players": [
-            standing_json(by_name.get(name) or empty_standing(name)) for name in view.club.players
+            standing_json(by_name.get(name) or empty_standing(name), ratings.get(name))
+            for name in view.club.players
         ],
         "games": list(view.club.game_ids),
         "standings": {
-            "players": [standing_json(s) for s in stats.players],
+            "players": [standing_json(s, ratings.get(s.name)) for s in stats.players],
             "partnerships": [standing_json(s) for s in stats.partnerships],
             "head_to_head": [
                 {

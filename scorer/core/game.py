@@ -150,7 +150,8 @@ class GameState:
     @property
     def tied(self) -> bool:
         """Someone reached the target but the top is shared: one more hand."""
-        return self.winner is None and _reached(self.table.profile, self.totals)
+        # (While nobody has won, every recorded hand counts: none came after the end.)
+        return self.winner is None and _reached(self.table.profile, self.totals, len(self.results))
 
     @property
     def minimums(self) -> tuple[int, ...]:
@@ -225,7 +226,7 @@ def _advance(state: GameState, hand: Hand) -> GameState:
     )
     if after_end:
         return replace(state, results=state.results + (result,))
-    won = winner(profile, totals)
+    won = winner(profile, totals, number)
     return GameState(
         state.table, state.results + (result,), totals, won, None if won is None else number
     )
@@ -322,13 +323,17 @@ def _in_hand(error: RuleError, index: int) -> RuleError:
     return RuleError(error.field, error.template, hand_number=index + 1, **error.params)
 
 
-def _reached(profile: RuleProfile, totals: tuple[int, ...]) -> bool:
+def _reached(profile: RuleProfile, totals: tuple[int, ...], hands: int) -> bool:
+    """The end of the game is due: the target reached, or (a game of N hands) hand N played."""
+    if profile.fixed_hands is not None:
+        return hands >= profile.fixed_hands
     return any(total >= profile.target for total in totals)
 
 
-def winner(profile: RuleProfile, totals: tuple[int, ...]) -> int | None:
-    """The side that won, checked after a complete hand; None while playing or tied on top."""
-    if not _reached(profile, totals):
+def winner(profile: RuleProfile, totals: tuple[int, ...], hands: int = 0) -> int | None:
+    """The side that won, checked after a complete hand (``hands`` of them so far); None
+    while playing or tied on top (the tie plays one more hand, in a game of N hands too)."""
+    if not _reached(profile, totals, hands):
         return None
     top = max(totals)
     leaders = [i for i, total in enumerate(totals) if total == top]

@@ -16,10 +16,13 @@ from scorer.core.errors import N_, RuleError
 # The targets are the rule book's (scorer.core.rules), read here with every other limit.
 from scorer.core.rules import (  # noqa: F401
     ALLOWED_TARGETS,
+    FIXED_HANDS_MAX,
+    FIXED_HANDS_MIN,
     PROFILES,
     TARGET_MAX,
     TARGET_MIN,
     TARGET_STEP,
+    check_fixed_hands,
     check_target,
 )
 
@@ -38,6 +41,14 @@ GAMES_PER_CLUB = 2000
 # request; the largest body any endpoint takes bounds what the edge reads.
 GAME_IMPORT_MAX_BYTES = 1024 * 1024
 CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
+# Hands in one download of a club's hands as CSV (about 450 KB, a second at most to make on
+# a busy 2-core machine): a club's hands come in parts of whole games, so no request costs
+# what a 2 000-game club stored (60 000 hands or more, 16 MB, 10 s of replays).
+HANDS_PER_CSV_PART = 2000
+# A club night (scorer/nights): the players present, its rounds and so its tables.
+NIGHT_PLAYERS_MAX = PLAYERS_PER_CLUB
+NIGHT_ROUNDS_MAX = 20
+NIGHT_TABLES_MAX = NIGHT_PLAYERS_MAX // 4
 # From the profiles: every player alone at the largest table, or its largest team.
 SIDES_MIN = 2
 SIDES_MAX = max(profile.players for profile in PROFILES.values())
@@ -118,6 +129,25 @@ def same_name(a: str, b: str) -> bool:
 
 def name_key(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def check_night_rounds(rounds: Any, field: str = "rounds") -> int:
+    """A night's number of rounds (RuleError otherwise)."""
+    if (
+        isinstance(rounds, bool)
+        or not isinstance(rounds, int)
+        or not 1 <= rounds <= NIGHT_ROUNDS_MAX
+    ):
+        raise RuleError(
+            field, N_("must be a number of rounds from 1 to {max}"), max=NIGHT_ROUNDS_MAX
+        )
+    return rounds
+
+
+def check_night_players(count: int, field: str = "players") -> None:
+    """A night seats 3 players at least (one table of three), and the most a club has."""
+    if not 3 <= count <= NIGHT_PLAYERS_MAX:
+        raise RuleError(field, N_("a night has 3 to {max} players"), max=NIGHT_PLAYERS_MAX)
 
 
 def check_side_count(count: int, field: str = "sides") -> None:

@@ -85,6 +85,8 @@ class RuleProfile:
     custom_minimums: bool = False
     # Sitting out in turn happens in a side larger than this (the team of 3 at five players).
     playing_side_size: int = 2
+    # A game of N hands (a tournament round): it ends after hand N, not at the target (§3).
+    fixed_hands: int | None = None
     card_values: CardValues = field(default_factory=CardValues)
     pack: PackContents = field(default_factory=PackContents)
     house_rules: tuple[str, ...] = ()
@@ -216,6 +218,9 @@ TARGET_MIN = 1000
 TARGET_MAX = 20000
 TARGET_STEP = 500
 ALLOWED_TARGETS: tuple[int, ...] = tuple(range(TARGET_MIN, TARGET_MAX + 1, TARGET_STEP))
+# A game of N hands (RULES.md §3, tournament rounds): a round of a club night, or any game.
+FIXED_HANDS_MIN = 1
+FIXED_HANDS_MAX = 50
 
 
 def get_profile(key: str | None) -> RuleProfile:
@@ -236,6 +241,22 @@ def check_target(target: Any) -> int:
     if isinstance(target, bool) or not isinstance(target, int) or target not in ALLOWED_TARGETS:
         raise RuleError("target", N_("must be a multiple of 500 from 1 000 to 20 000"))
     return target
+
+
+def check_fixed_hands(hands: Any, field: str = "fixed_hands") -> int:
+    """A number of hands a game of N hands may have (RuleError otherwise)."""
+    if (
+        isinstance(hands, bool)
+        or not isinstance(hands, int)
+        or not FIXED_HANDS_MIN <= hands <= FIXED_HANDS_MAX
+    ):
+        raise RuleError(
+            field,
+            N_("must be a number of hands from {min} to {max}"),
+            min=FIXED_HANDS_MIN,
+            max=FIXED_HANDS_MAX,
+        )
+    return hands
 
 
 def validate_target(target: int) -> int:
@@ -272,6 +293,11 @@ def effective_rules(profile: RuleProfile) -> dict[str, Any]:
 
 def with_target(profile: RuleProfile, target: int) -> RuleProfile:
     return replace(profile, target=validate_target(target))
+
+
+def with_fixed_hands(profile: RuleProfile, hands: int | None) -> RuleProfile:
+    """A game of ``hands`` hands (None: played to the target as usual)."""
+    return replace(profile, fixed_hands=None if hands is None else check_fixed_hands(hands))
 
 
 def with_house_rules(profile: RuleProfile, rules: dict[str, Any]) -> RuleProfile:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from scorer.core.game import GameState
+from scorer.core.ratings import RatedGame, Ratings, rate
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,8 @@ class ClubStats:
     head_to_head: tuple[HeadToHead, ...]
     series: dict[str, tuple[SeriesPoint, ...]]
     records: Records
+    # Each player's rating (openskill) from every finished game: scorer.ratings.
+    ratings: Ratings = field(default_factory=lambda: Ratings({}, {}))
 
 
 # --- summaries ------------------------------------------------------------------------------
@@ -470,4 +473,8 @@ def club_stats(games: Sequence[ClubGame | GameSummary], year: str) -> ClubStats:
         head_to_head=head_to_head(summaries),
         series=series(summaries),
         records=records(summaries, year),
+        ratings=rate(
+            RatedGame(tuple(side.players for side in game.sides), game.totals, game.winner)
+            for game in chronological(summaries)
+        ),
     )

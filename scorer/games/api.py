@@ -8,8 +8,6 @@ importing one take an optional Idempotency-Key: a retry is answered with the fir
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -32,26 +30,13 @@ from scorer.store.payloads import (
     parse_hand,
 )
 from scorer.web.failures import load_game
+from scorer.web.http import idempotency_key, json_body
 from scorer.web.livecheck import game_etag
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-IDEMPOTENCY_HEADER = "Idempotency-Key"
-# Visible ASCII only, and short: the key is stored with the game.
-_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
 # Game bodies kept per worker: a game at the cap on hands is about 600 KB of JSON.
 GAME_BODIES = 16
-
-
-def json_body() -> Any:
-    """The request's JSON; 400 unless the body is application/json and parses."""
-    if not request.is_json:
-        raise PayloadError(None, N_("send the body as application/json"))
-    raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
-        raise PayloadError(None, N_("the body is not valid JSON")) from None
 
 
 def etag_of(record: store.GameRecord | store.StoredGame) -> str:
@@ -108,15 +93,6 @@ def expected_version(record: store.GameRecord) -> int | None:
     if request.if_match.star_tag or etag_of(record) in request.if_match.as_set():
         return record.version  # the store checks it again inside its transaction
     return 0
-
-
-def idempotency_key() -> str | None:
-    key = request.headers.get(IDEMPOTENCY_HEADER)
-    if key is None:
-        return None
-    if not _KEY_PATTERN.fullmatch(key):
-        raise PayloadError(IDEMPOTENCY_HEADER, N_("must be 1 to 200 visible ASCII characters"))
-    return key
 
 
 def _hand_from_body() -> Hand:

@@ -23,4 +23,5 @@ def play_again(db: sqlite_utils.Database, record: store.GameRecord) -> str:
         sides=list(inputs.sides),
         first_dealer=state.dealer_next,
         house_rules=inputs.house_rules or None,
+        fixed_hands=inputs.fixed_hands,
     )

@@ -1,13 +1,17 @@
-"""Score sheets, rendered once per (game, version, language, paper) for the whole server.
+"""Score sheets, rendered once per (sheet, version, language, paper) for the whole server.
 
 Rendering is the costliest thing a request can buy, and `make run` serves with several
 single-threaded workers, so both the cache and the turn to render live beside the database,
 where every worker of a server finds them:
-- the cache is a folder of files (`scorer.sqlite3-sheets/`, cachelib's FileSystemCache):
-  printing a game again reads a file, whichever worker answers;
-- the turn is a file lock (`scorer.sqlite3-sheet.lock`): one sheet renders at a time; a
-  request waits briefly for it, then gets 503 with Retry-After, so a burst of sheet requests
-  holds one worker and leaves the others to the phones.
+- the caches are folders of files (cachelib's FileSystemCache), one per kind of sheet with a
+  budget of its own (SHEET_BUDGETS): `scorer.sqlite3-sheets/` for games' sheets,
+  `scorer.sqlite3-sheets-blank/` and `scorer.sqlite3-sheets-night/`; seventy blank sheets
+  cannot push a 1 000-hand game's sheet out, and printing again reads a file, whichever
+  worker answers;
+- the turn is a file lock (`scorer.sqlite3-sheet.lock`): one sheet of any kind renders at a
+  time. A request that finds it taken does not wait (a waiting sync worker serves nobody):
+  it answers 503 with Retry-After at once, and a browser gets a small page that asks again
+  by itself (a meta refresh, no script), by when the sheet is usually kept.
 A new hand is a new version, so a kept sheet is never stale; old ones are pruned by count.
 """
 
@@ -25,28 +29,42 @@ from flask import Flask, current_app, request
 from flask_babel import get_locale
 from werkzeug.exceptions import ServiceUnavailable
 
-# Sheets kept on disk. A 1 000-hand sheet is under 1 MB, so the folder stays under ~64 MB.
-SHEET_CACHE_SIZE = 64
-# How long a request waits for the turn (SHEET_WAIT_SECONDS): about one short sheet's render.
-# It blocks a worker meanwhile, so it stays short.
-SHEET_WAIT_SECONDS = 2
+# Sheets kept on disk, per kind. A 1 000-hand sheet is under 1 MB, so games' sheets stay
+# under ~64 MB; a blank sheet or a night's is a page or two (a few tens of KB); a part of a
+# club's hands as CSV (scorer/csv_routes.py, made in the same turn) under 0.5 MB.
+SHEET_BUDGETS = {"game": 64, "blank": 32, "night": 32, "csv": 16}
+SHEET_CACHE_SIZE = SHEET_BUDGETS["game"]
+# How long a request waits for the turn (SHEET_WAIT_SECONDS): not at all by default, since
+# a waiting sync worker serves nobody meanwhile.
+SHEET_WAIT_SECONDS = 0
 SHEET_RETRY_AFTER = 5
 
 
-def sheet_cache(app: Flask) -> FileSystemCache:
-    """The server's kept sheets: files beside the app's database, readable by its owner."""
-    found = app.extensions.get("scorer.sheets")
+class SheetBusy(ServiceUnavailable):
+    """Another sheet is rendering: 503, Retry-After, and a page that asks again by itself."""
+
+    refresh = SHEET_RETRY_AFTER
+
+    def __init__(self) -> None:
+        super().__init__(retry_after=SHEET_RETRY_AFTER)
+
+
+def sheet_cache(app: Flask, kind: str = "game") -> FileSystemCache:
+    """The server's kept sheets of one kind: files beside the app's database, readable by
+    its owner, within that kind's budget."""
+    found = app.extensions.get(f"scorer.sheets.{kind}")
     if found is None:
-        folder = f"{app.config['DATABASE']}-sheets"
+        folder = f"{app.config['DATABASE']}-sheets" + ("" if kind == "game" else f"-{kind}")
         # No expiry (timeout 0): a key names a version, so a kept sheet never goes stale.
-        found = FileSystemCache(folder, SHEET_CACHE_SIZE, default_timeout=0, mode=0o600)
-        app.extensions["scorer.sheets"] = found
+        found = FileSystemCache(folder, SHEET_BUDGETS[kind], default_timeout=0, mode=0o600)
+        app.extensions[f"scorer.sheets.{kind}"] = found
     return found
 
 
-def cached_sheet(key: Hashable, make_pdf: Callable[[], bytes]) -> bytes:
-    """The sheet's PDF from the cache, else rendered (one render at a time per server)."""
-    cache = sheet_cache(current_app)
+def cached_sheet(key: tuple[Hashable, ...], make_pdf: Callable[[], bytes]) -> bytes:
+    """The sheet's PDF from the cache of its kind (`key[0]`: game, blank or night), else
+    rendered (one render at a time per server; 503 at once while another renders)."""
+    cache = sheet_cache(current_app, str(key[0]))
     paper = request.args.get("paper", "a4").strip().lower()
     name = repr((key, str(get_locale()), paper))
     found = cache.get(name)
@@ -77,13 +95,13 @@ def rendered_apart(make_pdf: Callable[[], bytes]) -> bytes:
 
 @contextmanager
 def sheet_turn() -> Iterator[None]:
-    """Hold the server's one turn to render a sheet; 503 if it stays taken too long."""
+    """Hold the server's one turn to render a sheet; SheetBusy (503) if it is taken."""
     wait = current_app.config.get("SHEET_WAIT_SECONDS", SHEET_WAIT_SECONDS)
     lock = FileLock(f"{current_app.config['DATABASE']}-sheet.lock")
     try:
         lock.acquire(timeout=wait)
     except Timeout:
-        raise ServiceUnavailable(retry_after=SHEET_RETRY_AFTER) from None
+        raise SheetBusy from None
     try:
         yield
     finally:

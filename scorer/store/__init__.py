@@ -30,7 +30,7 @@ from scorer.core.game import (
 from scorer.core.hands import Hand
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
-from scorer.store import ids
+from scorer.store import club_digest, ids
 from scorer.store.db import snapshot, transaction
 from scorer.store.idempotency import (
     KeyReused,
@@ -105,6 +105,7 @@ def import_game(
     hands: list[Hand] | tuple[Hand, ...] = (),
     created_at: str | None = None,
     idempotency_key: str | None = None,
+    fixed_hands: int | None = None,
 ) -> str:
     """Store a game under a new id, all its hands in the same transaction; returns the id.
 
@@ -116,14 +117,17 @@ def import_game(
     """
     check_game(name, sides)
     check_hand_count(len(hands))
-    table = build_table(profile_key, target, house_rules, sides, first_dealer)
+    table = build_table(profile_key, target, house_rules, sides, first_dealer, fixed_hands)
     try:
         play(table, hands, strict=True)
     except RuleError as error:
         index = (error.hand_number or 1) - 1
         field = f"hands[{index}].{error.field}" if error.field else f"hands[{index}]"
         raise RuleError(field, error.template, **error.params) from error
-    request = digest([name, profile_key, target, sides, first_dealer, house_rules, hands])
+    request = digest(
+        [name, profile_key, target, sides, first_dealer, house_rules, hands]
+        + ([fixed_hands] if fixed_hands is not None else [])  # earlier keys keep their digest
+    )
     game_id = new_game_id()
     with transaction(db):
         if idempotency_key is not None:
@@ -154,6 +158,7 @@ def insert_game(
             "name": name or "",
             "profile": table.profile.key,
             "target": table.profile.target,
+            "fixed_hands": table.profile.fixed_hands,
             "rules": json.dumps(house_rules or {}),
             "first_dealer": table.seating[table.first_dealer],
             "version": 1,
@@ -211,6 +216,8 @@ def _written(
     db.execute(
         "update games set version = version + 1, updated_at = ? where id = ?", [stamp, game_id]
     )
+    # A club game's digest follows, in the same transaction: its club's page reads it.
+    club_digest.written(db, game_id, record.version + 1, record.name, record.created_at, state)
     return replace(record, state=state, version=record.version + 1, updated_at=stamp)
 
 
@@ -395,6 +402,11 @@ def delete_game(db: sqlite_utils.Database, game_id: str) -> None:
     """The game and everything of it, its place in a club too."""
     with transaction(db):
         version_of(db, game_id)  # NotFound
-        for table in ("hands", "idempotency_keys", "creation_keys", "sides", "club_games"):
-            db.execute(f"delete from {table} where game_id = ?", [game_id])  # noqa: S608
-        db.execute("delete from games where id = ?", [game_id])
+        delete_game_rows(db, game_id)
+
+
+def delete_game_rows(db: sqlite_utils.Database, game_id: str) -> None:
+    """Every row of a game (inside the caller's transaction): a redrawn night's table too."""
+    for table in ("hands", "idempotency_keys", "creation_keys", "sides", "club_games"):
+        db.execute(f"delete from {table} where game_id = ?", [game_id])  # noqa: S608
+    db.execute("delete from games where id = ?", [game_id])

@@ -1,13 +1,13 @@
 """What a club's page and night sheet show, cached per club version and games' versions.
 
-Replaying 500 games of 30 hands takes seconds; the standings only change when the club or
+Replaying 2 000 games of 30 hands takes seconds; the standings only change when the club or
 one of its games does. So the page asks SQLite for the club's version and its games'
 versions (one small query) and reuses the board worked out for exactly those versions.
-When something changed, only the games whose version is new are replayed: each game's
-light summary (its line in the list and a few numbers per side, stats.GameSummary) is kept
-by (game id, version), and the standings are added up again from the summaries, which is
-quick. Both caches hold light summaries, never the replayed games: their memory stays
-bounded by their sizes, whatever the length of the games.
+When something changed, each game's digest (its line in the list and a few numbers per side,
+stats.GameSummary) is taken from memory by (game id, version), else read as stored with the
+game when it changed (scorer/club_digest.py), else replayed; the standings are added up
+again from the summaries, which is quick. Both caches hold light summaries, never the
+replayed games: their memory stays bounded by their sizes, whatever the length of the games.
 """
 
 from __future__ import annotations
@@ -22,12 +22,15 @@ import sqlite_utils
 from flask import current_app
 
 from scorer import store
+from scorer.core import limits
 from scorer.core.errors import RuleError
-from scorer.core.game import GameState, Side, game_title, play
+from scorer.core.game import Side, play
 from scorer.core.limits import GAMES_PER_CLUB
-from scorer.core.stats import ClubStats, GameSummary, club_stats, summarize
+from scorer.core.stats import ClubStats, GameSummary, club_stats
+from scorer.store import club_digest
 from scorer.store.cache import LruCache
-from scorer.store.clubs import ClubRecord, _read_club, snapshot
+from scorer.store.club_digest import GameDigest, GameLine, digest_of
+from scorer.store.clubs import ClubNotFound, ClubRecord, _read_club, snapshot
 from scorer.store.rows import hand_from_row
 
 # Clubs whose boards are kept (each a few hundred KiB at most, light summaries only).
@@ -39,25 +42,6 @@ CHUNK = 100
 
 
 @dataclass(frozen=True)
-class GameLine:
-    """One game of the club as its list shows it."""
-
-    id: str
-    version: int
-    title: str
-    date: str  # ISO 8601, the game's creation
-    sides: tuple[str, ...]
-    totals: tuple[int, ...]
-    winner: int | None
-    tied: bool
-    hands: int
-
-    @property
-    def day(self) -> str:
-        return self.date[:10]
-
-
-@dataclass(frozen=True)
 class ClubBoard:
     """The club, its games (oldest first) and its statistics."""
 
@@ -66,18 +50,29 @@ class ClubBoard:
     stats: ClubStats
     unreadable: tuple[str, ...]
     tag: str  # the club's and its games' versions: an ETag
+    summaries: tuple[GameSummary, ...] = ()  # the readable games', oldest first
+
+    def summaries_of(self, day: str) -> list[GameSummary]:
+        """The summaries of the games played on `day` (YYYY-MM-DD)."""
+        return [summary for summary in self.summaries if summary.date[:10] == day]
+
+    def hand_parts(self, most: int | None = None) -> list[list[str]]:
+        """The readable games' ids, oldest first, in parts of whole games of at most `most`
+        hands (HANDS_PER_CSV_PART by default; a game of more alone); at least one part."""
+        most = limits.HANDS_PER_CSV_PART if most is None else most
+        parts: list[list[str]] = [[]]
+        hands = 0
+        for game in self.games:
+            if parts[-1] and hands + game.hands > most:
+                parts.append([])
+                hands = 0
+            parts[-1].append(game.id)
+            hands += game.hands
+        return parts
 
     def days(self) -> list[str]:
         """The dates (YYYY-MM-DD) with games, latest first."""
         return sorted({game.day for game in self.games}, reverse=True)
-
-
-@dataclass(frozen=True, slots=True)
-class GameDigest:
-    """One game at one version: its line and its summary, or None when it no longer replays."""
-
-    line: GameLine | None
-    summary: GameSummary | None
 
 
 @dataclass
@@ -102,21 +97,6 @@ def versions(db: sqlite_utils.Database, club_id: str) -> list[tuple[str, int]]:
 def board_tag(club: ClubRecord, game_versions: list[tuple[str, int]]) -> str:
     text = ",".join(f"{game_id}.{version}" for game_id, version in game_versions)
     return f"{club.id}.{club.version}.{hashlib.sha256(text.encode()).hexdigest()[:16]}"
-
-
-def game_line(row: dict[str, Any], state: GameState) -> GameLine:
-    """A game's line in the club's list, from its row and its replay."""
-    return GameLine(
-        id=row["id"],
-        version=row["version"],
-        title=game_title(row["name"] or "", state.table.sides),
-        date=row["created_at"],
-        sides=tuple(side.name for side in state.table.sides),
-        totals=tuple(state.totals),
-        winner=state.winner,
-        tied=bool(state.tied),
-        hands=len(state.results),
-    )
 
 
 # --- reading and replaying the games that changed --------------------------------------------
@@ -153,14 +133,18 @@ def digest(row: dict[str, Any], sides: list[Side], hands: list[dict[str, Any]]) 
     """Replay one game from its rows and keep only its line and its summary."""
     try:
         rules = json.loads(row["rules"] or "{}")
-        table = store.build_table(row["profile"], row["target"], rules, sides, row["first_dealer"])
+        table = store.build_table(
+            row["profile"],
+            row["target"],
+            rules,
+            sides,
+            row["first_dealer"],
+            row.get("fixed_hands"),
+        )
         state = play(table, [hand_from_row(hand) for hand in hands])
     except RuleError:
         return GameDigest(None, None)  # its hands no longer fit the rules
-    return GameDigest(
-        game_line(row, state),
-        summarize(row["id"], row["created_at"], state),
-    )
+    return digest_of(row, state)
 
 
 def replay_changed(
@@ -180,8 +164,10 @@ def replay_changed(
 
 def digests(
     db: sqlite_utils.Database, game_versions: list[tuple[str, int]], kept: LruCache | None
-) -> list[tuple[str, GameDigest]]:
-    """Each game's digest, from `kept` when its version was seen, else replayed (and kept)."""
+) -> tuple[list[tuple[str, GameDigest]], dict[tuple[str, int], GameDigest]]:
+    """Each game's digest, and those that had to be replayed: from `kept` when its version
+    was seen, else as stored with the game (club_digest), else replayed. Inside the caller's
+    snapshot."""
     found: dict[tuple[str, int], GameDigest] = {}
     missing: list[tuple[str, int]] = []
     for key in game_versions:
@@ -190,10 +176,12 @@ def digests(
             missing.append(key)
         else:
             found[key] = hit
-    for key, fresh in replay_changed(db, missing):
+    from_store = club_digest.stored(db, missing)
+    replayed = dict(replay_changed(db, [key for key in missing if key not in from_store]))
+    for key, fresh in (from_store | replayed).items():
         found[key] = kept.put(key, fresh) if kept is not None else fresh
     # A game deleted between the two reads has no digest: it is no longer the club's.
-    return [(key[0], found[key]) for key in game_versions if key in found]
+    return [(key[0], found[key]) for key in game_versions if key in found], replayed
 
 
 def assemble(
@@ -203,25 +191,46 @@ def assemble(
     lines = tuple(d.line for _id, d in games if d.line is not None)
     summaries = [d.summary for _id, d in games if d.summary is not None]
     unreadable = tuple(game_id for game_id, d in games if d.summary is None)
-    return ClubBoard(club, lines, club_stats(summaries, year), unreadable, tag)
+    stats = club_stats(summaries, year)
+    return ClubBoard(club, lines, stats, unreadable, tag, tuple(summaries))
+
+
+def stamp(db: sqlite_utils.Database, club_id: str) -> str:
+    """What changes whenever the club or one of its games does, from one row and one
+    aggregate over its games (computed inside SQLite: no row per game reaches Python).
+    ClubNotFound for an unknown club. Every change to a game bumps its version and its
+    stamp; a game filed or deleted changes the count."""
+    row = db.execute("select version from clubs where id = ?", [club_id]).fetchone()
+    if row is None:
+        raise ClubNotFound(club_id)
+    count, total, weighted, latest = db.execute(
+        "select count(*), total(g.version), total(g.version * (g.rowid % 65521)), "
+        "max(g.updated_at) from club_games c join games g on g.id = c.game_id "
+        "where c.club_id = ?",
+        [club_id],
+    ).fetchone()
+    return f"{row[0]}:{count}:{total:.0f}:{weighted:.0f}:{latest}"
 
 
 def club_board(
     db: sqlite_utils.Database, club_id: str, year: str, *, cache: BoardCache | None = None
 ) -> ClubBoard:
-    """The club's board; ClubNotFound for an unknown club. Reused while nothing changed,
-    and after a change only the changed games are replayed."""
+    """The club's board; ClubNotFound for an unknown club. Reused while nothing changed
+    (asking costs two small queries, whatever the number of games), and after a change
+    only the changed games' digests are read."""
     with snapshot(db):
-        club = _read_club(db, club_id)
-        game_versions = versions(db, club_id)
-        tag = board_tag(club, game_versions)
-        board = cache.boards.get((tag, year)) if cache is not None else None
+        key = (club_id, stamp(db, club_id), year)
+        board = cache.boards.get(key) if cache is not None else None
         if board is None:
-            games = digests(db, game_versions, cache.games if cache is not None else None)
+            club = _read_club(db, club_id)
+            game_versions = versions(db, club_id)
+            tag = board_tag(club, game_versions)
+            games, replayed = digests(db, game_versions, cache.games if cache is not None else None)
     if board is not None:
         return board
+    club_digest.store_back(db, replayed)
     board = assemble(club, year, tag, games)
-    return cache.boards.put((tag, year), board) if cache is not None else board
+    return cache.boards.put(key, board) if cache is not None else board
 
 
 def board_cache() -> BoardCache:

@@ -11,11 +11,13 @@ import sqlite_utils
 
 from scorer import store
 from scorer.core.errors import N_, GameFinished, RuleError
-from scorer.core.game import Side, play
+from scorer.core.game import GameState, Side, play
 from scorer.core.limits import GAMES_PER_CLUB, same_name
 from scorer.core.limits import check_club_name as check_name
 from scorer.core.stats import ClubStats
-from scorer.store.club_board import BoardCache, GameLine, club_board
+from scorer.store import club_digest
+from scorer.store.club_board import BoardCache, club_board
+from scorer.store.club_digest import GameLine, digest_of
 from scorer.store.clubs import (
     Ambiguous,
     ClubConflict,
@@ -59,7 +61,7 @@ def with_club_defaults(club: ClubRecord, arguments: dict[str, Any]) -> dict[str,
     return merged
 
 
-def _link(db: sqlite_utils.Database, club_id: str, game_id: str) -> None:
+def link_game(db: sqlite_utils.Database, club_id: str, game_id: str) -> None:
     db["club_games"].insert({"game_id": game_id, "club_id": club_id, "filed_at": store.now()})
 
 
@@ -92,12 +94,20 @@ def create_club_game(
         if dealer is not None:
             dealer = next((name for name in roster if same_name(name, dealer)), dealer)
         table = store.build_table(
-            arguments["profile_key"], arguments["target"], arguments["house_rules"], sides, dealer
+            arguments["profile_key"],
+            arguments["target"],
+            arguments["house_rules"],
+            sides,
+            dealer,
+            arguments.get("fixed_hands"),
         )
         game_id = store.new_game_id()
         rules = arguments["house_rules"]
-        store.insert_game(db, game_id, arguments["name"], table, rules, store.now())
-        _link(db, club_id, game_id)
+        created = store.now()
+        store.insert_game(db, game_id, arguments["name"], table, rules, created)
+        link_game(db, club_id, game_id)
+        row = {"id": game_id, "version": 1, "name": arguments["name"], "created_at": created}
+        club_digest.store(db, game_id, 1, digest_of(row, play(table, [])))
         _touch(db, club_id)
     return game_id
 
@@ -186,9 +196,25 @@ def file_game(
         for name, player in mapping.items():
             mapping[name] = _join_roster(db, club_id, roster, player, f"players.{name}"[:100])
         _rename_in_games(db, sides, mapping)
-        _link(db, club_id, game_id)
+        link_game(db, club_id, game_id)
+        _store_digest(db, game_id)
         _touch(db, club_id)
         return _read_club(db, club_id)
+
+
+def _store_digest(db: sqlite_utils.Database, game_id: str) -> None:
+    """A game just filed: its digest, from one replay (at most a game's hands)."""
+    try:
+        record = store.load_game(db, game_id)
+    except RuleError:
+        return  # its hands no longer fit the rules: the club's page lists it apart
+    row = {
+        "id": game_id,
+        "version": record.version,
+        "name": record.name,
+        "created_at": record.created_at,
+    }
+    club_digest.store(db, game_id, record.version, digest_of(row, record.state))
 
 
 # --- export and import -----------------------------------------------------------------------
@@ -233,8 +259,8 @@ def _import_arguments(data: Any) -> dict[str, Any]:
     }
 
 
-def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any]:
-    """One exported game, checked and replayed like a game import; (arguments, table)."""
+def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any, GameState]:
+    """One exported game, checked and replayed like a game import; (arguments, table, state)."""
     try:
         arguments = parse_export(raw)
         table = store.build_table(
@@ -243,8 +269,9 @@ def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any]:
             arguments["house_rules"],
             arguments["sides"],
             arguments["first_dealer"],
+            arguments.get("fixed_hands"),
         )
-        play(table, arguments["hands"])
+        state = play(table, arguments["hands"])
     except GameFinished as error:
         raise RuleError(f"{path}.hands", error.template, **error.params) from error
     except RuleError as error:
@@ -253,7 +280,7 @@ def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any]:
         field = f"{path}.{inner}" if inner else path
         # The same kind of refusal (a PayloadError stays a 400), under the game's path.
         raise type(error)(field, error.template, **error.params) from error
-    return arguments, table
+    return arguments, table, state
 
 
 def import_club(db: sqlite_utils.Database, data: Any) -> str:
@@ -261,7 +288,7 @@ def import_club(db: sqlite_utils.Database, data: Any) -> str:
     arguments = _import_arguments(data)
     with transaction(db):
         club_id = _insert_club(db, arguments["name"], arguments["players"], arguments["settings"])
-        for i, (game, table) in enumerate(arguments["games"]):
+        for i, (game, table, state) in enumerate(arguments["games"]):
             for k, side in enumerate(table.sides):
                 for player in side.players:
                     if player not in arguments["players"]:
@@ -276,7 +303,10 @@ def import_club(db: sqlite_utils.Database, data: Any) -> str:
             db["hands"].insert_all(
                 hand_row(game_id, n, hand) for n, hand in enumerate(game["hands"], 1)
             )
-            _link(db, club_id, game_id)
+            link_game(db, club_id, game_id)
+            # Its digest from the replay that checked it: the club's page replays nothing.
+            row = {"id": game_id, "version": 1, "name": game["name"], "created_at": created}
+            club_digest.store(db, game_id, 1, digest_of(row, state))
     return club_id
 
 

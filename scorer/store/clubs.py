@@ -18,9 +18,11 @@ import sqlite_utils
 
 from scorer import store
 from scorer.core.errors import N_, RuleError
+from scorer.core.game import Side
 from scorer.core.limits import GAMES_PER_CLUB, PLAYERS_PER_CLUB, default_side_name, same_name
 from scorer.core.limits import check_club_name as check_name
 from scorer.core.rules import get_profile, validate_target, with_house_rules
+from scorer.store import club_digest
 from scorer.store.db import transaction
 
 
@@ -330,6 +332,15 @@ def _rename_in_games(
             "update games set version = version + 1, updated_at = ?, first_dealer = ? where id = ?",
             [stamp, names.get(dealer[0], dealer[0]), game_id],
         )
+        # Its digest with the new names (no replay: a rename changes no score).
+        version = db.execute("select version from games where id = ?", [game_id]).fetchone()[0]
+        sides = [
+            Side(name, tuple(json.loads(players)))
+            for name, players in db.execute(
+                "select name, players from sides where game_id = ? order by position", [game_id]
+            ).fetchall()
+        ]
+        club_digest.renamed(db, game_id, version, sides, names)
 
 
 def remove_player(
@@ -355,6 +366,10 @@ def remove_player(
 
 
 def check_room_for_games(db: sqlite_utils.Database, club_id: str, more: int = 1) -> None:
-    count = db.execute("select count(*) from club_games where club_id = ?", [club_id]).fetchone()[0]
+    # Joined on games, as the club's reads are: a game deleted since is not counted.
+    count = db.execute(
+        "select count(*) from club_games c join games g on g.id = c.game_id where c.club_id = ?",
+        [club_id],
+    ).fetchone()[0]
     if count + more > GAMES_PER_CLUB:
         raise RuleError("games", N_("a club has at most {max} games"), max=GAMES_PER_CLUB)

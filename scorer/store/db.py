@@ -140,6 +140,20 @@ def m007_store(db: sqlite_utils.Database) -> None:
     db["creation_keys"].create_index(["game_id"])
 
 
+@migrations()
+def m008_club_game_digests(db: sqlite_utils.Database) -> None:
+    # Each club game's line and summary at a version (scorer/club_digest.py), written with
+    # every change to the game: a club's page reads them instead of replaying its games.
+    db["club_games"].add_column("summary_version", int)
+    db["club_games"].add_column("summary", str)
+
+
+@migrations()
+def m009_fixed_hands(db: sqlite_utils.Database) -> None:
+    # A game of N hands (RULES.md §3): null for a game played to its target, as all were.
+    db["games"].add_column("fixed_hands", int)
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

@@ -11,6 +11,7 @@ from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import (
     SIDES_MAX,
     check_adjustment_note,
+    check_fixed_hands,
     check_hand_count,
     check_name,
     check_player_count,
@@ -26,7 +27,9 @@ from scorer.store.stamps import is_rfc3339
 # What a client may send. Fields the API itself writes (scores, totals, numbers) are
 # accepted and ignored, so a hand read from a game can be sent back as it is; any other
 # field is refused, because a misspelt one ("meld_point") would silently count as 0.
-GAME_FIELDS = frozenset({"name", "profile", "target", "first_dealer", "sides", "rules"})
+GAME_FIELDS = frozenset(
+    {"name", "profile", "target", "fixed_hands", "first_dealer", "sides", "rules"}
+)
 SIDE_FIELDS = frozenset({"name", "players"})
 SIDE_OUTPUT_FIELDS = frozenset({"total", "opening_minimum"})
 HAND_FIELDS = frozenset({"went_out", "concealed", "sides", "confirm"})
@@ -105,7 +108,13 @@ def _name(value: Any, field: str, *, required: bool) -> str:
 def parse_game(data: Any) -> dict[str, Any]:
     """Arguments for store.create_game from a POST /api/games body."""
     data = _object(data, None, GAME_FIELDS)
-    return _game_arguments(data)
+    arguments = _game_arguments(data)
+    if arguments["fixed_hands"] is not None and arguments["target"] is not None:
+        # (A game's export names both, its target setting the minimums: the import takes it.)
+        raise RuleError(
+            "fixed_hands", N_("a game plays to a target or a number of hands: send one of them")
+        )
+    return arguments
 
 
 def _game_arguments(data: dict[str, Any]) -> dict[str, Any]:
@@ -115,6 +124,9 @@ def _game_arguments(data: dict[str, Any]) -> dict[str, Any]:
     target = data.get("target")
     if target is not None:
         target = _int(target, "target")
+    fixed_hands = data.get("fixed_hands")
+    if fixed_hands is not None:
+        fixed_hands = check_fixed_hands(_int(fixed_hands, "fixed_hands"))
     rules = data.get("rules")
     if rules is not None:
         rules = _object(rules, "rules")
@@ -129,6 +141,7 @@ def _game_arguments(data: dict[str, Any]) -> dict[str, Any]:
         "name": _name(data.get("name"), "name", required=False),
         "profile_key": profile,
         "target": target,
+        "fixed_hands": fixed_hands,
         "sides": [_side(raw, i) for i, raw in enumerate(raw_sides)],
         "first_dealer": first_dealer,
         "house_rules": rules,
@@ -302,6 +315,7 @@ def game_to_export(game: StoredGame) -> dict[str, Any]:
         "name": game.name,
         "profile": game.profile_key,
         "target": game.target,
+        **({"fixed_hands": game.fixed_hands} if game.fixed_hands is not None else {}),
         "rules": game.house_rules,
         "first_dealer": game.first_dealer,
         "created_at": game.created_at,
@@ -326,6 +340,7 @@ def game_to_json(record: GameRecord) -> dict[str, Any]:
         "name": record.name,
         "profile": profile.key,
         "target": profile.target,
+        "fixed_hands": profile.fixed_hands,
         "rules": effective_rules(profile),
         "house_rules": list(profile.house_rules),
         "version": record.version,

@@ -18,7 +18,7 @@ from scorer.core.errors import N_, RuleError, ScorerError
 from scorer.core.game import GameState, Side, Table, make_table, play
 from scorer.core.hands import Hand
 from scorer.core.limits import MAX_HANDS_PER_GAME
-from scorer.core.rules import get_profile, with_house_rules, with_target
+from scorer.core.rules import get_profile, with_fixed_hands, with_house_rules, with_target
 from scorer.store.db import snapshot
 from scorer.store.rows import hand_from_row
 from scorer.store.stamps import now, readable
@@ -48,6 +48,7 @@ class StoredGame:
     version: int
     sides: tuple[Side, ...]
     hands: tuple[Hand, ...]
+    fixed_hands: int | None = None
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,12 @@ def build_table(
     house_rules: dict[str, Any] | None,
     sides: list[Side] | tuple[Side, ...],
     first_dealer: str | None,
+    fixed_hands: int | None = None,
 ) -> Table:
-    """The validated table of a new game (RuleError names what does not fit)."""
+    """The validated table of a new game (RuleError names what does not fit).
+
+    A game of ``fixed_hands`` hands ends after that hand instead of at the target (which
+    still sets its minimum table)."""
     profile = get_profile(profile_key)
     if not sides:
         raise RuleError("sides", N_("a game needs sides"))
@@ -88,6 +93,8 @@ def build_table(
     profile = with_target(profile, target if target is not None else layout.target)
     if house_rules:
         profile = with_house_rules(profile, house_rules)
+    if fixed_hands is not None:
+        profile = with_fixed_hands(profile, fixed_hands)
     return make_table(profile, tuple(sides), first_dealer)
 
 
@@ -124,13 +131,19 @@ def load_inputs(db: sqlite_utils.Database, game_id: str) -> StoredGame:
         version=row["version"],
         sides=tuple(Side(name, tuple(json.loads(players))) for name, players in sides),
         hands=hands,
+        fixed_hands=row.get("fixed_hands"),
     )
 
 
 def replay(game: StoredGame) -> GameRecord:
     """The game's state from its inputs (RuleError when they no longer fit the rules)."""
     table = build_table(
-        game.profile_key, game.target, game.house_rules, game.sides, game.first_dealer
+        game.profile_key,
+        game.target,
+        game.house_rules,
+        game.sides,
+        game.first_dealer,
+        game.fixed_hands,
     )
     return GameRecord(
         id=game.id,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from flask import Response, abort, request
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
@@ -49,6 +51,16 @@ TAKE_AWAY, ADD = "-", "+"
 def is_index(text: str | None) -> bool:
     """Plain ASCII digits, short enough to be a side, a version or a target."""
     return bool(text) and text.isascii() and text.isdigit() and len(text) < 12
+
+
+def number_arg(field: str, most: int) -> int:
+    """?field= as a whole number from 1 to `most` (1 when absent): a page of a list, a part
+    of a download. Otherwise 400, in plain words naming the parameter."""
+    raw = request.args.get(field, "1").strip()
+    if not (is_index(raw) and 1 <= int(raw) <= most):
+        message = gettext("%(field)s must be a number from 1 to %(most)s", field=field, most=most)
+        abort(Response(message, 400, mimetype="text/plain"))
+    return int(raw)
 
 
 class NumberField(StringField):
@@ -310,6 +322,8 @@ class NewGameForm(FlaskForm):
     name = _name_field(_l("Name of the game"))
     profile = SelectField(_l("Variant"), validate_choice=False, default="classic")
     target = SelectField(_l("Play to"), validate_choice=False, default="")
+    # A game of N hands instead of a target (a tournament round): empty plays to the target.
+    fixed_hands = NumberField(_l("Or play a set number of hands"))
     solo = BooleanField(_l("Every player for themselves"))
     # How the table sits (a key of scorer.seatings: "2-2", "3-2", "alone"...); the boxes
     # shown follow it, and only those are read.

@@ -9,14 +9,17 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorer import store
 from scorer.clubs.pages.clubs import load_board, per_hand, rate, streak_text
-from scorer.core.errors import RuleError
-from scorer.core.stats import ClubGame, club_stats
+from scorer.core.stats import club_stats
 from scorer.sheets import pdf
-from scorer.store.club_board import GameLine
-from scorer.store.db import get_db
+from scorer.sheets.sheet_cache import cached_sheet
+from scorer.store.club_digest import GameLine
 from scorer.web.pages import bp
+
+# Games listed on a night's sheet: a real night is a handful; a night of more (an import
+# with one date for every game) lists its latest ones and says how many more there were.
+# The night's standings count them all.
+NIGHT_GAMES_MAX = 60
 
 
 def night_date(days: list[str]) -> str:
@@ -45,30 +48,33 @@ def result_text(line: GameLine) -> str:
 
 @bp.get("/clubs/<club_id>/night.pdf")
 def club_night(club_id: str) -> Response:
+    """The night's sheet, from the games' stored summaries (no replay), kept per club
+    version and games' versions, rendered in the server's one turn like every sheet."""
     size = pdf.paper_size()
     board = load_board(club_id)
     night = night_date(board.days())
     lines = [line for line in board.games if line.day == night]
-    replays = []
-    for line in lines:
-        try:
-            record = store.load_game(get_db(), line.id)
-        except (store.NotFound, RuleError):
-            continue
-        replays.append(ClubGame(record.id, record.created_at, record.state))
-    stats = club_stats(replays, night[:4])
-    html = render_template(
-        "pdf/club_night.html",
-        club=board.club,
-        night=format_date(date.fromisoformat(night), format="long"),
-        games=lines,
-        standings=stats.players,
-        result_text=result_text,
-        points=pdf.points,
-        rate=rate,
-        per_hand=per_hand,
-        streak_text=streak_text,
-        page_size=size,
-        page_counter=pdf.page_counter_css(),
-    )
-    return pdf.pdf_response(pdf.render_pdf(html), f"club-{pdf.slug(board.club.name)}-{night}.pdf")
+    shown = lines[-NIGHT_GAMES_MAX:]
+
+    def make_pdf() -> bytes:
+        stats = club_stats(board.summaries_of(night), night[:4])
+        html = render_template(
+            "pdf/club_night.html",
+            club=board.club,
+            night=format_date(date.fromisoformat(night), format="long"),
+            games=shown,
+            count=len(lines),
+            more=len(lines) - len(shown),
+            standings=stats.players,
+            result_text=result_text,
+            points=pdf.points,
+            rate=rate,
+            per_hand=per_hand,
+            streak_text=streak_text,
+            page_size=size,
+            page_counter=pdf.page_counter_css(),
+        )
+        return pdf.render_pdf(html)
+
+    data = cached_sheet(("night", club_id, board.tag, night), make_pdf)
+    return pdf.pdf_response(data, f"club-{pdf.slug(board.club.name)}-{night}.pdf")

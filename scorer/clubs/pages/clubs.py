@@ -15,18 +15,21 @@ from flask_babel import format_decimal, format_percent, get_locale, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorer.clubs.charts import charts
+from scorer.clubs.charts import charts, rating_charts
 from scorer.core.errors import RuleError
 from scorer.core.stats import Standing
 from scorer.qr import qr_svg
 from scorer.store import clubs
 from scorer.store.club_board import ClubBoard, board_cache, club_board
 from scorer.store.db import get_db
-from scorer.web.forms import profile_choices, target_choices
+from scorer.web.forms import number_arg, profile_choices, target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page, bp, remember_club
 from scorer.web.phones import absolute_url, svg_response
 
+# Games listed on one page of a club (newest first; ?page= for older ones): the page costs
+# the same for a club of 2 000 games as for one of 50.
+GAMES_PER_PAGE = 50
 # Boxes for the roster on the new-club form (more players are added on the club's page).
 ROSTER_BOXES = 8
 
@@ -87,6 +90,10 @@ def roster_standings(board: ClubBoard) -> list[Standing]:
 def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
     """The club's page; `forms` carries a refused form's typed values and messages."""
     board = load_board(club_id)
+    newest_first = list(reversed(board.games))
+    pages = max(1, -(-len(newest_first) // GAMES_PER_PAGE))
+    page = number_arg("page", pages)
+    first = (page - 1) * GAMES_PER_PAGE
     remember_club(club_id)
     head = board.stats.head_to_head
     return (
@@ -100,7 +107,12 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             meetings={(h.player, h.opponent): h for h in head},
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
-            games=list(reversed(board.games)),
+            rating_charts=rating_charts(board.stats.ratings.history, board.club.players),
+            games=newest_first[first : first + GAMES_PER_PAGE],
+            page=page,
+            pages=pages,
+            first=first,
+            csv_parts=len(board.hand_parts()),
             rate=rate,
             per_hand=per_hand,
             day_month=day_month,

@@ -107,7 +107,7 @@ def form_sides(form: NewGameForm) -> list[Side]:
     return sides
 
 
-GAME_FIELDS = ("name", "profile", "target", "first_dealer")
+GAME_FIELDS = ("name", "profile", "target", "fixed_hands", "first_dealer")
 _MINIMUM_ROW = re.compile(r"^rules\.minimums\[(\d+)\]")
 
 
@@ -178,6 +178,7 @@ def new_game() -> Page:
                 sides=sides,
                 first_dealer=match_dealer(form.first_dealer.data, sides),
                 house_rules=form.house_rules() or None,
+                fixed_hands=_fixed_hands(form),
             )
         except RuleError as error:
             banner = place_game_error(form, error)
@@ -228,6 +229,16 @@ def seating_choices() -> dict[str, list[dict[str, object]]]:
         ]
         for key, profile in PROFILES.items()
     }
+
+
+def _fixed_hands(form: NewGameForm) -> int | None:
+    """The number of hands typed, if any; never with a target chosen as well (as the API)."""
+    hands = form.fixed_hands.data
+    if hands is not None and form.target.data:
+        raise RuleError(
+            "fixed_hands", N_("a game plays to a target or a number of hands: send one of them")
+        )
+    return hands
 
 
 def _bad_target(target: str | None) -> int | None:

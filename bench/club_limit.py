@@ -1,0 +1,210 @@
+"""Section 11: a club at its game limit (2 000 games of 30 hands, all of one night) against
+a small one, on gunicorn as `make run` serves it (loopback): its page, API, CSV and night
+sheet, and a small game's writes while each of those is asked for in a loop.
+
+Both clubs are built by one import each (the checked path a real club takes), written into
+the database before the server starts. The clients asking for the club in a loop run in
+processes of their own, as in section 10, so the timings measure the server.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from bench import fixtures
+from bench.context import Bench
+from bench.locks import BLOCK, SETTLE, WARM_UP, _p99, _row, _small_writes, _Writes
+from bench.measure import Row, Section, fmt_bytes, fmt_time
+from scorer import store
+from scorer.core.limits import GAMES_PER_CLUB
+from scorer.serve import command_line
+from scorer.store import club_games
+from scorer.store.payloads import game_to_export
+from tests import launcher
+
+ROOT = Path(__file__).resolve().parent.parent
+HANDS = 30
+SMALL = 20  # games of the small club
+GOAL = 2.0  # writes' p99 while a route is asked for in a loop, against writes alone
+LIMIT = 0.5  # seconds: the most a big club's view may take once the server has it
+ROUTES = (
+    ("club page", "/clubs/{id}"),
+    ("club API", "/api/clubs/{id}"),
+    ("club CSV (first part)", "/clubs/{id}/hands.csv"),
+    ("club night sheet", "/clubs/{id}/night.pdf"),
+)
+LOOPERS = 2  # clients asking for the route in a loop
+WARM_ASKS = 12  # untimed asks before the timed ones: enough to reach every worker
+
+
+def import_club(db: sqlite_utils.Database, games: int, game: dict[str, Any]) -> str:
+    """A club of `games` copies of one exported game, by one import."""
+    players = [name for side in fixtures.SIDES for name in side.players]
+    data = {
+        "format": club_games.EXPORT_FORMAT,
+        "format_version": club_games.EXPORT_VERSION,
+        "name": f"Club of {games}",
+        "players": players,
+        "games": [game] * games,
+    }
+    return club_games.import_club(db, data)
+
+
+def build(folder: Path) -> tuple[Path, str, str, list[str], float]:
+    """The database with the two clubs and small games to write to; the big club's import
+    time."""
+    database = folder / "clubs.sqlite3"
+    db = fixtures.open_db(database)
+    try:
+        model = fixtures.make_game(db, HANDS)
+        game = game_to_export(store.load_inputs(db, model))
+        store.delete_game(db, model)
+        started = time.perf_counter()
+        big = import_club(db, GAMES_PER_CLUB, game)
+        took = time.perf_counter() - started
+        small = import_club(db, SMALL, game)
+        writes = [fixtures.make_game(db, 0) for _ in range(2 * 3 * len(ROUTES) + 2)]
+    finally:
+        db.close()
+    return database, big, small, writes, took
+
+
+def fetch(url: str) -> tuple[float, int, int]:
+    """(seconds, bytes, status) of one GET."""
+    started = time.perf_counter()
+    try:
+        with urllib.request.urlopen(url, timeout=120) as response:
+            size, status = len(response.read()), response.status
+    except urllib.error.HTTPError as error:
+        size, status = len(error.read()), error.code
+        error.close()
+    return time.perf_counter() - started, size, status
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[len(ordered) // 2]
+
+
+def run(section: Section, bench: Bench) -> None:
+    rounds = 2 if bench.quick else 3
+    repeat = 3 if bench.quick else 5
+    with tempfile.TemporaryDirectory(prefix="scorer-club-limit-") as name:
+        folder = Path(name)
+        database, big, small, writes, took = build(folder)
+        section.notes.append(
+            f"The {GAMES_PER_CLUB}-game club is built by one import of {GAMES_PER_CLUB} games "
+            f"of {HANDS} hands, every game of the same date (one night of them all): "
+            f"{took:.1f} s, its games' digests stored as it imports them."
+        )
+        port = launcher.free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("FLASK_", "SCORER_"))}
+        env |= {
+            "SCORER_DATABASE": str(database),
+            "SCORER_INSTANCE_PATH": f"{folder}/instance",
+            "RATELIMIT_ENABLED": "False",
+        }
+        command = [sys.executable, "-m", "gunicorn", *command_line()]
+        command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", "scorer:create_app()"]
+        with launcher.running(command, env, port, folder / "gunicorn.log", ROOT) as server:
+            _small_writes(server.base, writes.pop(), WARM_UP)
+            for label, path in ROUTES:
+                _route(section, server.base, label, path, big, small, repeat)
+            for label, path in ROUTES:
+                _writes_during(section, server.base, label, path.format(id=big), writes, rounds)
+
+
+def _route(
+    section: Section, base: str, label: str, path: str, big: str, small: str, repeat: int
+) -> None:
+    """The route for the big club (its first answer, then a median) against the small one."""
+    big_url, small_url = base + path.format(id=big), base + path.format(id=small)
+    first, size, status = fetch(big_url)  # this worker's first: it reads 2 000 digests
+    for _ in range(WARM_ASKS):  # every worker's first answer (its caches, its templates)
+        fetch(big_url)
+        fetch(small_url)
+    times = [fetch(big_url)[0] for _ in range(repeat)]
+    small_time = median([fetch(small_url)[0] for _ in range(repeat)])
+    warm = median(times)
+    section.rows.append(
+        Row(
+            f"{label}, {GAMES_PER_CLUB} games: first answer",
+            fmt_time(first),
+            f"{fmt_bytes(size)}, status {status}",
+        )
+    )
+    section.rows.append(
+        Row(
+            f"{label}, {GAMES_PER_CLUB} games",
+            fmt_time(warm),
+            f"{warm / small_time:.1f}× the {SMALL}-game club ({fmt_time(small_time)})",
+            f"< {LIMIT} s",
+            warm < LIMIT and status == 200,
+        )
+    )
+
+
+def _writes_during(
+    section: Section, base: str, label: str, path: str, writes: list[str], rounds: int
+) -> None:
+    """Blocks of small-game writes, alone and while LOOPERS clients ask for `path`."""
+    alone, during = _Writes(), _Writes()
+    processes = multiprocessing.get_context("spawn")
+    go, stop, answers = processes.Event(), processes.Event(), processes.Queue()
+    ready = processes.Queue()
+    loopers = [
+        processes.Process(target=_ask, args=(base + path, go, stop, answers, ready))
+        for _ in range(LOOPERS)
+    ]
+    for looper in loopers:
+        looper.start()
+    for _ in loopers:  # a spawned process takes a while to start: the blocks wait for it
+        ready.get(timeout=120)
+    try:
+        for _ in range(rounds):
+            time.sleep(SETTLE)
+            alone.extend(_small_writes(base, writes.pop(), BLOCK))
+            go.set()
+            time.sleep(SETTLE)
+            during.extend(_small_writes(base, writes.pop(), BLOCK))
+            go.clear()
+    finally:
+        stop.set()
+        go.set()
+    statuses = [status for _ in loopers for status in answers.get(timeout=300)]
+    for looper in loopers:
+        looper.join(300)
+    ratio = _p99(during.times) / _p99(alone.times)
+    row = _row(f"small-game write while the big club's {label} is asked for in a loop", during)
+    row.ratio = f"p99 {ratio:.1f}× alone ({fmt_time(_p99(alone.times))})"
+    row.goal = f"p99 ≤ {GOAL:.0f}× alone"
+    row.met = ratio <= GOAL
+    section.rows.append(row)
+    counted = {status: statuses.count(status) for status in sorted(set(statuses))}
+    section.notes.append(
+        f"{label}: {len(alone.times)} writes alone and as many during, in {rounds} "
+        f"alternating blocks of {BLOCK}; {LOOPERS} clients asked {len(statuses)} times "
+        f"(statuses {counted}). Failed writes: alone {alone.errors}, during {during.errors}."
+    )
+
+
+def _ask(url: str, go: Any, stop: Any, answers: Any, ready: Any) -> None:
+    """One client asking for `url` in a loop while `go` is set; its statuses once `stop` is."""
+    statuses: list[int] = []
+    ready.put(True)
+    while go.wait() and not stop.is_set():
+        _took, _size, status = fetch(url)
+        statuses.append(status)
+        if status == 503:
+            time.sleep(0.2)  # as a browser would, later (Retry-After)
+    answers.put(statuses)

@@ -1,0 +1,306 @@
+"""Club nights' pages: start a night from the club, draw its rounds, see its tables with their
+QR codes, and the wall's leaderboard (the night's watch address, read only and live).
+
+Every write is a POST form (CSRF) answered by a redirect; a refusal comes back with what was
+typed and the message beside its box. Each form sends the night's version it showed, so a
+second organiser's tap on "Draw" finds the round already drawn and draws nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import format_date
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from scorer.core.draw import shapes_for
+from scorer.core.errors import RuleError
+from scorer.core.limits import check_club_name
+from scorer.nights import store as nights
+from scorer.nights.api import table_name
+from scorer.nights.payloads import parse_night
+from scorer.nights.view import NightView, night_json, night_view
+from scorer.qr import qr_svg
+from scorer.sheets import pdf
+from scorer.store import clubs
+from scorer.store.db import get_db
+from scorer.web.display import points
+from scorer.web.failures import status_of
+from scorer.web.forms import is_index, target_choices
+from scorer.web.i18n import error_text
+from scorer.web.pages import Page
+from scorer.web.phones import absolute_url
+
+bp = Blueprint("nights_pages", __name__)
+
+# Boxes for players who are not yet in the roster, on the new-night form.
+NEW_PLAYER_BOXES = 6
+
+
+def load_club(club_id: str) -> clubs.ClubRecord:
+    try:
+        return clubs.load_club(get_db(), club_id)
+    except clubs.ClubNotFound:
+        abort(404)
+
+
+@bp.get("/clubs/<club_id>/nights")
+def club_nights(club_id: str) -> Page:
+    """The club's nights, newest first, and the button to start one."""
+    club = load_club(club_id)
+    return render_template(
+        "nights/list.html", club=club, nights=nights.nights_of_club(get_db(), club_id)
+    )
+
+
+# --- a new night -----------------------------------------------------------------------------
+
+
+def typed_night() -> dict[str, Any]:
+    """The new-night form as typed (what a refusal shows again)."""
+    form = request.form
+    new = form.getlist("new_players")[:NEW_PLAYER_BOXES]
+    return {
+        "present": form.getlist("present"),
+        "new_players": new + [""] * (NEW_PLAYER_BOXES - len(new)),
+        "rounds": form.get("rounds", ""),
+        "ends": form.get("ends", "hands"),
+        "fixed_hands": form.get("fixed_hands", ""),
+        "target": form.get("target", ""),
+        "draw": form.get("draw", "random"),
+        "ranking": form.get("ranking", "wins_then_points"),
+        "odd": form.get("odd", "variants"),
+    }
+
+
+def night_body(typed: dict[str, Any], roster: tuple[str, ...]) -> dict[str, Any]:
+    """The API's body from the form: the same checks, the same refusals."""
+    present = [name for name in roster if name in typed["present"]]
+    body: dict[str, Any] = {
+        "players": present + [name for name in typed["new_players"] if name.strip()],
+        "rounds": _number(typed["rounds"]),
+        "draw": typed["draw"],
+        "ranking": typed["ranking"],
+        "odd": typed["odd"],
+    }
+    if typed["ends"] == "target":
+        body["round"] = {"target": _number(typed["target"])} if typed["target"] else {}
+    else:
+        body["round"] = {"fixed_hands": _number(typed["fixed_hands"])}
+    return body
+
+
+def _number(text: str) -> int | str | None:
+    text = text.strip()
+    if not text:
+        return None
+    return int(text) if is_index(text) else text
+
+
+def new_night_page(
+    club: clubs.ClubRecord, typed: dict[str, Any], status: int = 200, error: Any = None
+) -> Page:
+    field = (error.field or "") if error is not None else ""
+    return (
+        render_template(
+            "nights/new.html",
+            club=club,
+            typed=typed,
+            targets=target_choices(),
+            error=error_text(error) if error is not None else None,
+            error_field=field.split("[")[0].split(".")[-1] if field else "",
+            error_box=field,
+        ),
+        status,
+    )
+
+
+@bp.route("/clubs/<club_id>/nights/new", methods=["GET", "POST"])
+def new_night(club_id: str) -> Page:
+    club = load_club(club_id)
+    if request.method == "GET":
+        typed = {
+            "present": list(club.players),
+            "new_players": [""] * NEW_PLAYER_BOXES,
+            "rounds": "4",
+            "ends": "hands",
+            "fixed_hands": "4",
+            "target": "",
+            "draw": "random",
+            "ranking": "wins_then_points",
+            "odd": "variants",
+        }
+        return new_night_page(club, typed)
+    typed = typed_night()
+    try:
+        players, settings = parse_night(night_body(typed, club.players))
+        night_id = nights.create_night(get_db(), club_id, players, settings)
+    except RuleError as error:
+        return new_night_page(club, typed, status_of(error), error)
+    flash(_("Night created. Draw the first round when everyone is here."))
+    return redirect(url_for("nights_pages.night", night_id=night_id), code=303)
+
+
+# --- the organiser's page --------------------------------------------------------------------
+
+
+def load_view(night_id: str) -> NightView:
+    try:
+        return night_view(get_db(), nights.load_night(get_db(), night_id))
+    except nights.NightNotFound:
+        abort(404)
+
+
+def posted_version() -> int | None:
+    value = request.form.get("version", "")
+    return int(value) if is_index(value) else None
+
+
+def night_page(view: NightView, status: int = 200, error: Any = None) -> Page:
+    night = view.night
+    try:
+        shapes, resting = shapes_for(len(night.players), night.settings.odd)  # type: ignore[arg-type]
+    except RuleError:
+        shapes, resting = [], 0
+    return (
+        render_template(
+            "nights/night.html",
+            view=view,
+            night=night,
+            rounds=list(zip(night.rounds, view.rounds, strict=True)),
+            can_draw=len(night.rounds) < night.settings.rounds and bool(shapes),
+            can_redraw=bool(night.rounds) and not view.current_round_started,
+            next_tables=len(shapes),
+            next_resting=resting,
+            error=error_text(error) if error is not None else None,
+            name=request.form.get("name", "") if error is not None else "",
+        ),
+        status,
+    )
+
+
+@bp.get("/nights/<night_id>")
+def night(night_id: str) -> Page:
+    return night_page(load_view(night_id))
+
+
+def _act(night_id: str, action: Any, message: str, *args: Any) -> Page:
+    """Run a write with the version the page showed; a refusal shows the page again."""
+    load_view(night_id)  # 404 first
+    try:
+        action(get_db(), night_id, *args, version=posted_version())
+    except nights.StaleNight:
+        flash(_("Someone else changed this night meanwhile: here it is as it stands now."))
+        return redirect(url_for("nights_pages.night", night_id=night_id), code=303)
+    except RuleError as error:
+        return night_page(load_view(night_id), status_of(error), error)
+    flash(message)
+    return redirect(url_for("nights_pages.night", night_id=night_id), code=303)
+
+
+def _draw(db: Any, night_id: str, *, version: int | None) -> None:
+    ratings = load_view(night_id).ratings
+    nights.draw_next_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
+
+
+def _redraw(db: Any, night_id: str, *, version: int | None) -> None:
+    ratings = load_view(night_id).ratings
+    nights.redraw_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
+
+
+@bp.post("/nights/<night_id>/draw")
+def draw(night_id: str) -> Page:
+    return _act(night_id, _draw, _("Round drawn: each table scans its QR code."))
+
+
+@bp.post("/nights/<night_id>/redraw")
+def redraw(night_id: str) -> Page:
+    return _act(night_id, _redraw, _("Round drawn again."))
+
+
+@bp.post("/nights/<night_id>/players")
+def add_player(night_id: str) -> Page:
+    name = request.form.get("name", "")
+    try:
+        clean = check_club_name(name, "name")
+    except RuleError as error:
+        return night_page(load_view(night_id), 422, error)
+    return _act(
+        night_id,
+        nights.add_player,
+        _("%(name)s joins the night from the next round.", name=clean),
+        clean,
+    )
+
+
+# --- prints ----------------------------------------------------------------------------------
+
+
+@bp.get("/nights/<night_id>/seating.pdf")
+def seating_pdf(night_id: str) -> Response:
+    """The last round's seating: a slip per table with its game's QR code and address."""
+    view = load_view(night_id)
+    if not view.rounds:
+        abort(pdf.refused("round", _("no round is drawn yet")))
+    past = view.night.rounds[-1]
+    slips = []
+    for table in view.rounds[-1]:
+        url = absolute_url(f"/games/{table.game_id}")
+        slips.append({"table": table, "url": url, "qr": qr_svg(url)})
+    html = render_template(
+        "pdf/night_seating.html",
+        number=past.number,
+        bye=past.bye,
+        slips=slips,
+        page_size=pdf.paper_size(),
+        page_counter=pdf.page_counter_css(),
+    )
+    return pdf.pdf_response(pdf.render_pdf(html), f"night-round-{past.number}.pdf")
+
+
+@bp.get("/nights/<night_id>/standings.pdf")
+def standings_pdf(night_id: str) -> Response:
+    """The night's standings, with each player's rating."""
+    view = load_view(night_id)
+    day = date.fromisoformat(view.night.created_at[:10])
+    html = render_template(
+        "pdf/night_standings.html",
+        view=view,
+        night=view.night,
+        day=format_date(day, format="long"),
+        points=points,
+        page_size=pdf.paper_size(),
+        page_counter=pdf.page_counter_css(),
+    )
+    return pdf.pdf_response(pdf.render_pdf(html), f"night-{view.night.created_at[:10]}.pdf")
+
+
+# --- the wall --------------------------------------------------------------------------------
+
+
+@bp.get("/nights/watch/<wall_id>")
+def watch(wall_id: str) -> Response | str:
+    """The leaderboard and each table's progress, large; as JSON for the live updates."""
+    try:
+        night_id = nights.night_of_watch(get_db(), wall_id)
+    except nights.NightNotFound:
+        abort(404)
+    view = load_view(night_id)
+    wants_json = request.accept_mimetypes.best == "application/json"
+    if wants_json and view.watch_etag in request.if_none_match:
+        response = Response(status=304)
+    elif wants_json:
+        # "version" is what live.js compares: any table's change moves it.
+        response = jsonify({**night_json(view, public=True), "version": view.watch_etag})
+    else:
+        response = Response(
+            render_template("nights/watch.html", view=view, night=view.night, watch_id=wall_id),
+            mimetype="text/html",
+        )
+    response.set_etag(view.watch_etag)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Accept")
+    return response

@@ -1,0 +1,508 @@
+"""Club nights in SQLite: a night, its players, its rounds and their tables (each a game).
+
+A table is an ordinary game of the club (created through :mod:`scorer.store`, filed in the
+club's games), so its scores, corrections and sheet are the game's own; the night only
+remembers which game each table is. Each action is one transaction; drawing a round checks
+the night's version inside it, so two organisers drawing at once draw it once.
+
+The night's tables live in their own migrations (``scorer.nights``), which only ever add.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlite_utils
+
+from scorer import store
+from scorer.core.draw import DrawnTable, Round, draw_round
+from scorer.core.errors import N_, GameFinished
+from scorer.core.game import Side
+from scorer.core.limits import NIGHT_PLAYERS_MAX, default_side_name, same_name
+from scorer.core.ratings import Rating
+from scorer.store import ids
+from scorer.store.club_games import link_game
+from scorer.store.clubs import ClubNotFound, _join_roster, _read_club, _touch, check_room_for_games
+from scorer.store.db import connect, snapshot, transaction
+from scorer.store.idempotency import digest
+
+migrations = sqlite_utils.Migrations("scorer.nights")
+
+
+@migrations()
+def m001_nights(db: sqlite_utils.Database) -> None:
+    db["nights"].create(
+        {
+            "id": str,  # the organiser's address: random, 128 bits
+            "club_id": str,
+            "watch_id": str,  # the leaderboard's address: random on its own
+            "settings": str,  # JSON: rounds, round (fixed_hands or target), draw, ranking, odd
+            "seed": int,  # the draw's seed, drawn once when the night is made
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        foreign_keys=[("club_id", "clubs", "id")],
+        not_null={"id", "club_id", "watch_id", "settings", "seed", "version", "created_at"},
+    )
+    db["nights"].create_index(["club_id"])
+    db["nights"].create_index(["watch_id"], unique=True)
+    db["night_players"].create(
+        {"night_id": str, "name": str, "position": int, "joined_round": int},
+        pk=("night_id", "name"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "name", "position", "joined_round"},
+    )
+    db["night_rounds"].create(
+        {"night_id": str, "number": int, "bye": str, "attempt": int, "drawn_at": str},
+        pk=("night_id", "number"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "number", "bye", "attempt", "drawn_at"},
+    )
+    # No foreign key to games: deleting a table's game must keep working (the night then
+    # simply no longer sees that table).
+    db["night_tables"].create(
+        {"night_id": str, "round": int, "position": int, "game_id": str},
+        pk=("night_id", "round", "position"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "round", "position", "game_id"},
+    )
+    db["night_tables"].create_index(["game_id"])
+    # The Idempotency-Key of a request that made a night: a retry answers with that night.
+    db["night_keys"].create(
+        {"club_id": str, "key": str, "request_hash": str, "night_id": str, "created_at": str},
+        pk=("club_id", "key"),
+        not_null={"club_id", "key", "request_hash", "night_id", "created_at"},
+    )
+
+
+def prepare(path: str) -> None:
+    """Apply the nights' pending migrations (after the store's own: nights refer to clubs)."""
+    db = connect(path)
+    try:
+        if migrations.pending(db):
+            with transaction(db):
+                migrations.apply(db)
+    finally:
+        db.close()
+
+
+class NightNotFound(store.NotFound):
+    """No night at that address."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(address, N_("no club night at this address"))
+
+
+class StaleNight(store.StaleGame):
+    """The night changed since the organiser read it (another one drew the round)."""
+
+
+class RoundUnderWay(GameFinished):
+    """A conflict with the night as it stands (HTTP 409): a round begun, all rounds drawn."""
+
+
+@dataclass(frozen=True)
+class NightSettings:
+    """How the night plays: its rounds, each round's end, the draw and the ranking."""
+
+    rounds: int
+    fixed_hands: int | None
+    target: int | None
+    draw: str = "random"
+    ranking: str = "wins_then_points"
+    odd: str = "variants"
+
+    def to_json(self) -> dict[str, Any]:
+        end = {"fixed_hands": self.fixed_hands} if self.fixed_hands else {"target": self.target}
+        return {
+            "rounds": self.rounds,
+            "round": end,
+            "draw": self.draw,
+            "ranking": self.ranking,
+            "odd": self.odd,
+        }
+
+
+@dataclass(frozen=True)
+class NightTable:
+    """A table of a round: its game and how the draw seated it."""
+
+    position: int
+    game_id: str
+    drawn: DrawnTable
+    watch_id: str  # the game's read-only address (table watch_ids)
+
+
+@dataclass(frozen=True)
+class NightRound:
+    number: int
+    tables: tuple[NightTable, ...]
+    bye: tuple[str, ...]
+    attempt: int
+
+
+@dataclass(frozen=True)
+class NightRecord:
+    """A night as stored: its club, settings, players (in order) and rounds drawn so far."""
+
+    id: str
+    club_id: str
+    watch_id: str
+    settings: NightSettings
+    seed: int
+    version: int
+    created_at: str
+    updated_at: str
+    players: tuple[str, ...]
+    rounds: tuple[NightRound, ...]
+
+    @property
+    def history(self) -> tuple[Round, ...]:
+        return tuple(
+            Round(tuple(table.drawn for table in past.tables), past.bye) for past in self.rounds
+        )
+
+    @property
+    def game_ids(self) -> tuple[str, ...]:
+        return tuple(table.game_id for past in self.rounds for table in past.tables)
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def load_night(db: sqlite_utils.Database, night_id: str) -> NightRecord:
+    """The night in one snapshot; NightNotFound for an unknown id."""
+    with snapshot(db):
+        return _read_night(db, night_id)
+
+
+def night_of_watch(db: sqlite_utils.Database, watch_id: str) -> str:
+    row = db.execute("select id from nights where watch_id = ?", [watch_id]).fetchone()
+    if row is None:
+        raise NightNotFound(watch_id)
+    return str(row[0])
+
+
+def nights_of_club(db: sqlite_utils.Database, club_id: str) -> list[dict[str, Any]]:
+    """The club's nights, newest first: id, date, rounds drawn of rounds planned."""
+    return [
+        {
+            "id": row["id"],
+            "created_at": row["created_at"],
+            "drawn": row["drawn"],
+            "rounds": json.loads(row["settings"])["rounds"],
+        }
+        for row in db.query(
+            "select n.id, n.created_at, n.settings, "
+            "(select count(*) from night_rounds r where r.night_id = n.id) as drawn "
+            "from nights n where n.club_id = ? order by n.created_at desc, n.rowid desc",
+            [club_id],
+        )
+    ]
+
+
+def _read_night(db: sqlite_utils.Database, night_id: str) -> NightRecord:
+    rows = list(db.query("select * from nights where id = ?", [night_id]))
+    if not rows:
+        raise NightNotFound(night_id)
+    row = rows[0]
+    players = tuple(
+        r["name"]
+        for r in db.query(
+            "select name from night_players where night_id = ? order by position", [night_id]
+        )
+    )
+    sides: dict[str, list[tuple[str, ...]]] = {}
+    profiles: dict[str, str] = {}
+    tables: dict[int, list[tuple[int, str, str]]] = {}
+    for r in db.query(
+        "select t.round, t.position, t.game_id, g.profile, w.watch_id from night_tables t "
+        "join games g on g.id = t.game_id join watch_ids w on w.game_id = t.game_id "
+        "where t.night_id = ? order by t.round, t.position",
+        [night_id],
+    ):
+        tables.setdefault(r["round"], []).append((r["position"], r["game_id"], r["watch_id"]))
+        profiles[r["game_id"]] = r["profile"]
+    for r in db.query(
+        "select s.game_id, s.players from sides s join night_tables t on t.game_id = s.game_id "
+        "where t.night_id = ? order by s.game_id, s.position",
+        [night_id],
+    ):
+        sides.setdefault(r["game_id"], []).append(tuple(json.loads(r["players"])))
+    rounds = tuple(
+        NightRound(
+            number=r["number"],
+            tables=tuple(
+                NightTable(
+                    position,
+                    game_id,
+                    DrawnTable(profiles[game_id], tuple(sides[game_id])),
+                    watch_id,
+                )
+                for position, game_id, watch_id in tables.get(r["number"], [])
+            ),
+            bye=tuple(json.loads(r["bye"])),
+            attempt=r["attempt"],
+        )
+        for r in db.query(
+            "select * from night_rounds where night_id = ? order by number", [night_id]
+        )
+    )
+    settings = json.loads(row["settings"])
+    end = settings["round"]
+    return NightRecord(
+        id=row["id"],
+        club_id=row["club_id"],
+        watch_id=row["watch_id"],
+        settings=NightSettings(
+            rounds=settings["rounds"],
+            fixed_hands=end.get("fixed_hands"),
+            target=end.get("target"),
+            draw=settings["draw"],
+            ranking=settings["ranking"],
+            odd=settings["odd"],
+        ),
+        seed=row["seed"],
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        players=players,
+        rounds=rounds,
+    )
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def create_night(
+    db: sqlite_utils.Database,
+    club_id: str,
+    players: Sequence[str],
+    settings: NightSettings,
+    *,
+    idempotency_key: str | None = None,
+) -> str:
+    """A new night of the club (players already checked: scorer.nights.payloads); its id.
+
+    Players take the roster's spelling, and a new name joins the roster. No round is drawn.
+    """
+    request = digest([list(players), settings.to_json()])
+    night_id = ids.mint()  # carries this server's shard, as the club's games do
+    stamp = store.now()
+    with transaction(db):
+        club = _read_club(db, club_id)
+        if idempotency_key is not None:
+            first = db.execute(
+                "select night_id, request_hash from night_keys where club_id = ? and key = ?",
+                [club_id, idempotency_key],
+            ).fetchone()
+            if first is not None:
+                if first[1] != request:
+                    raise store.KeyReused(
+                        "Idempotency-Key", N_("this key was already used for a different night")
+                    )
+                return str(first[0])
+        roster = list(club.players)
+        names = [
+            _join_roster(db, club_id, roster, name, f"players[{k}]")
+            for k, name in enumerate(players)
+        ]
+        db["nights"].insert(
+            {
+                "id": night_id,
+                "club_id": club_id,
+                "watch_id": ids.mint(),
+                "settings": json.dumps(settings.to_json()),
+                "seed": secrets.randbits(48),
+                "version": 1,
+                "created_at": stamp,
+                "updated_at": stamp,
+            }
+        )
+        db["night_players"].insert_all(
+            {"night_id": night_id, "name": name, "position": k, "joined_round": 1}
+            for k, name in enumerate(names)
+        )
+        if idempotency_key is not None:
+            db["night_keys"].insert(
+                {
+                    "club_id": club_id,
+                    "key": idempotency_key,
+                    "request_hash": request,
+                    "night_id": night_id,
+                    "created_at": stamp,
+                }
+            )
+        _touch(db, club_id)
+    return night_id
+
+
+def _check_version(night: NightRecord, expected: int | None) -> None:
+    if expected is not None and expected != night.version:
+        raise StaleNight(
+            None, N_("this night was changed on another device; look at it again and retry")
+        )
+
+
+def _bump(db: sqlite_utils.Database, night_id: str) -> None:
+    db.execute(
+        "update nights set version = version + 1, updated_at = ? where id = ?",
+        [store.now(), night_id],
+    )
+
+
+def add_player(
+    db: sqlite_utils.Database, night_id: str, name: str, *, version: int | None = None
+) -> str:
+    """A late arrival: seated from the next round drawn. Returns the roster's spelling."""
+    with transaction(db):
+        night = _read_night(db, night_id)
+        _check_version(night, version)
+        if any(same_name(player, name) for player in night.players):
+            raise RoundUnderWay("name", N_("this player is already at the night"))
+        if len(night.players) >= NIGHT_PLAYERS_MAX:
+            raise RoundUnderWay("name", N_("a night has 3 to {max} players"), max=NIGHT_PLAYERS_MAX)
+        try:
+            club = _read_club(db, night.club_id)
+        except ClubNotFound:
+            raise NightNotFound(night_id) from None
+        spelled = _join_roster(db, night.club_id, list(club.players), name, "name")
+        db["night_players"].insert(
+            {
+                "night_id": night_id,
+                "name": spelled,
+                "position": len(night.players),
+                "joined_round": len(night.rounds) + 1,
+            }
+        )
+        _bump(db, night_id)
+    return spelled
+
+
+def draw_next_round(
+    db: sqlite_utils.Database,
+    night_id: str,
+    *,
+    version: int | None,
+    table_name: Any,
+    ratings: Mapping[str, Rating] | None = None,
+) -> NightRecord:
+    """Draw the next round and make its tables' games, all or nothing.
+
+    ``version`` is the night's version the organiser saw (If-Match): a second organiser
+    drawing the same round at once finds the night changed and draws nothing.
+    ``table_name(round, table)`` names a table's game in the organiser's language.
+    """
+    with transaction(db):
+        night = _read_night(db, night_id)
+        _check_version(night, version)
+        if len(night.rounds) >= night.settings.rounds:
+            raise RoundUnderWay(
+                "rounds",
+                N_("the night's {rounds} rounds are all drawn"),
+                rounds=night.settings.rounds,
+            )
+        drawn = _draw(night, night.history, 0, ratings)
+        _insert_round(db, night, len(night.rounds) + 1, drawn, 0, table_name)
+        _bump(db, night_id)
+        return _read_night(db, night_id)
+
+
+def redraw_round(
+    db: sqlite_utils.Database,
+    night_id: str,
+    *,
+    version: int | None,
+    table_name: Any,
+    ratings: Mapping[str, Rating] | None = None,
+) -> NightRecord:
+    """Draw the last round again, its tables' games removed; refused once a hand is recorded."""
+    with transaction(db):
+        night = _read_night(db, night_id)
+        _check_version(night, version)
+        if not night.rounds:
+            raise RoundUnderWay("rounds", N_("no round is drawn yet"))
+        last = night.rounds[-1]
+        played = db.execute(
+            "select count(*) from hands h join night_tables t on t.game_id = h.game_id "
+            "where t.night_id = ? and t.round = ?",
+            [night_id, last.number],
+        ).fetchone()[0]
+        if played:
+            raise RoundUnderWay(
+                "rounds",
+                N_("round {number} has begun: a hand is recorded, so it stays as drawn"),
+                number=last.number,
+            )
+        for table in last.tables:
+            store.delete_game_rows(db, table.game_id)
+        db.execute(
+            "delete from night_tables where night_id = ? and round = ?", [night_id, last.number]
+        )
+        db.execute(
+            "delete from night_rounds where night_id = ? and number = ?", [night_id, last.number]
+        )
+        drawn = _draw(night, night.history[:-1], last.attempt + 1, ratings)
+        _insert_round(db, night, last.number, drawn, last.attempt + 1, table_name)
+        _bump(db, night_id)
+        return _read_night(db, night_id)
+
+
+def _draw(
+    night: NightRecord,
+    history: tuple[Round, ...],
+    attempt: int,
+    ratings: Mapping[str, Rating] | None,
+) -> Round:
+    settings = night.settings
+    return draw_round(
+        night.players,
+        history,
+        seed=night.seed,
+        mode=settings.draw,  # type: ignore[arg-type]
+        odd=settings.odd,  # type: ignore[arg-type]
+        # The balanced draw evens out the skills (mu) of those the club has rated.
+        ratings={name: rating.mu for name, rating in (ratings or {}).items()},
+        attempt=attempt,
+    )
+
+
+def _insert_round(
+    db: sqlite_utils.Database,
+    night: NightRecord,
+    number: int,
+    drawn: Round,
+    attempt: int,
+    table_name: Any,
+) -> None:
+    check_room_for_games(db, night.club_id, len(drawn.tables))
+    settings = night.settings
+    stamp = store.now()
+    for position, table in enumerate(drawn.tables, 1):
+        sides = [
+            Side(default_side_name(players, k), players) for k, players in enumerate(table.sides)
+        ]
+        built = store.build_table(
+            table.profile, settings.target, None, sides, None, settings.fixed_hands
+        )
+        game_id = store.new_game_id()
+        store.insert_game(db, game_id, table_name(number, position), built, None, stamp)
+        link_game(db, night.club_id, game_id)
+        db["night_tables"].insert(
+            {"night_id": night.id, "round": number, "position": position, "game_id": game_id}
+        )
+    db["night_rounds"].insert(
+        {
+            "night_id": night.id,
+            "number": number,
+            "bye": json.dumps(list(drawn.bye)),
+            "attempt": attempt,
+            "drawn_at": stamp,
+        }
+    )

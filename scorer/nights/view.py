@@ -1,0 +1,174 @@
+"""A night as the organiser and the wall see it: each table's game as it stands, and the
+standings worked out from them (scorer.leaderboard). The API, the pages and the watch page
+all read this one view."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlite_utils
+
+from scorer import store
+from scorer.core.errors import RuleError
+from scorer.core.leaderboard import Standing, TableResult, standings
+from scorer.core.ratings import Rating, Ratings, rating_json
+from scorer.nights.store import NightRecord
+from scorer.store.cache import replayed_game
+from scorer.store.club_board import board_cache, club_board
+from scorer.store.clubs import ClubNotFound
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A table of a round and its game now (None: a game that no longer replays)."""
+
+    round: int
+    position: int
+    game_id: str
+    watch_id: str
+    sides: tuple[tuple[str, tuple[str, ...]], ...]  # (name, players) of each side
+    game: store.GameRecord | None
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.game.state.totals if self.game else tuple(0 for _ in self.sides)
+
+    @property
+    def winner(self) -> int | None:
+        return self.game.state.winner if self.game else None
+
+    @property
+    def hands(self) -> int:
+        return len(self.game.state.results) if self.game else 0
+
+
+@dataclass(frozen=True)
+class NightView:
+    night: NightRecord
+    rounds: tuple[tuple[TableView, ...], ...]
+    standings: tuple[Standing, ...]
+    ratings: dict[str, Rating]  # the club's, from every finished game (the night's too)
+
+    @property
+    def etag(self) -> str:
+        """The night's version and every table game's: a hand recorded changes the tag."""
+        return f"night-{self.night.id}.{self.night.version}.{self._digest()}"
+
+    @property
+    def watch_etag(self) -> str:
+        """The same for the wall's address, naming only the wall (never the night's id)."""
+        return f"wall-{self.night.watch_id}.{self.night.version}.{self._digest()}"
+
+    def _digest(self) -> str:
+        versions = ",".join(
+            f"{t.game_id}.{t.game.version if t.game else 0}"
+            for tables in self.rounds
+            for t in tables
+        )
+        return hashlib.sha256(versions.encode()).hexdigest()[:16]
+
+    @property
+    def current_round_started(self) -> bool:
+        """A hand is recorded at a table of the last round drawn (no redraw then)."""
+        return bool(self.rounds) and any(t.hands for t in self.rounds[-1])
+
+
+def club_ratings(db: sqlite_utils.Database, club_id: str) -> Ratings:
+    """The club's ratings, from its board (cached per version of its games)."""
+    try:
+        board = club_board(db, club_id, str(datetime.now(UTC).year), cache=board_cache())
+    except ClubNotFound:
+        return Ratings({}, {})
+    return board.stats.ratings
+
+
+def night_view(db: sqlite_utils.Database, night: NightRecord) -> NightView:
+    rounds = []
+    for past in night.rounds:
+        tables = []
+        for table in past.tables:
+            try:
+                game: store.GameRecord | None = replayed_game(db, table.game_id)
+            except (store.NotFound, RuleError):
+                game = None
+            sides = (
+                tuple((side.name, side.players) for side in game.table.sides)
+                if game
+                else tuple(("", side) for side in table.drawn.sides)
+            )
+            tables.append(
+                TableView(
+                    past.number,
+                    table.position,
+                    table.game_id,
+                    table.watch_id,
+                    sides,
+                    game,
+                )
+            )
+        rounds.append(tuple(tables))
+    results = [
+        TableResult(tuple(players for _, players in t.sides), t.totals, t.winner)
+        for tables in rounds
+        for t in tables
+    ]
+    ranking = night.settings.ranking
+    lines = standings(night.players, results, ranking)  # type: ignore[arg-type]
+    ratings = club_ratings(db, night.club_id).current
+    return NightView(night, tuple(rounds), tuple(lines), ratings)
+
+
+def _table_json(table: TableView, *, public: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "table": table.position,
+        "watch_url": f"/watch/{table.watch_id}",
+        "profile": table.game.profile_key if table.game else None,
+        "sides": [
+            {"name": name, "players": list(players), "total": table.totals[k]}
+            for k, (name, players) in enumerate(table.sides)
+        ],
+        "hands": table.hands,
+        "winner": table.winner,
+        "finished": table.winner is not None,
+    }
+    if not public:
+        data = {"game": table.game_id, **data}
+    return data
+
+
+def night_json(view: NightView, *, public: bool = False) -> dict[str, Any]:
+    """The night as the API answers it; ``public``: as its watch address shows it, with no
+    game's address (only their watch links) and no club."""
+    night = view.night
+    data: dict[str, Any] = {
+        **night.settings.to_json(),
+        "players": list(night.players),
+        "created_at": night.created_at,
+        "rounds_drawn": len(night.rounds),
+        "rounds": [
+            {
+                "number": past.number,
+                "bye": list(past.bye),
+                "tables": [_table_json(t, public=public) for t in tables],
+            }
+            for past, tables in zip(night.rounds, view.rounds, strict=True)
+        ],
+        "standings": [
+            {
+                "rank": line.rank,
+                "player": line.player,
+                "rounds": line.rounds,
+                "wins": line.wins,
+                "points": line.points,
+                "rating": rating_json(view.ratings.get(line.player)),
+            }
+            for line in view.standings
+        ],
+        "watch_url": f"/nights/watch/{night.watch_id}",
+    }
+    if not public:
+        data = {"id": night.id, "version": night.version, **data}
+    return data
