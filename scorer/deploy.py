@@ -194,11 +194,11 @@ def caddyfile(plan: Plan) -> str:
 # (Let's Encrypt), redirects http to https, and hands every request to the router
 # (nginx, scorer-shards.conf) on this machine. Install it as /etc/caddy/Caddyfile.
 {plan.domain} {{
-    # Browsers remember for a year to use https only (HSTS).
-    header Strict-Transport-Security "max-age=31536000; includeSubDomains"
-    encode gzip
-    # Caddy sets X-Forwarded-For and X-Forwarded-Proto; the router passes them on.
-    reverse_proxy {plan.router}
+	# Browsers remember for a year to use https only (HSTS).
+	header Strict-Transport-Security "max-age=31536000; includeSubDomains"
+	encode gzip
+	# Caddy sets X-Forwarded-For and X-Forwarded-Proto; the router passes them on.
+	reverse_proxy {plan.router}
 }}
 """
 

@@ -4,6 +4,8 @@ router sends every route that carries an id to the shard the id names."""
 from __future__ import annotations
 
 import re
+import shutil
+import subprocess
 
 import pytest
 
@@ -69,3 +71,17 @@ def test_the_generator_writes_the_folder(tmp_path):
     assert (tmp_path / "shard-2.env").read_text().count("PORT=9002") == 1
     assert "server 127.0.0.1:9002;" in (tmp_path / "scorer-shards.conf").read_text()
     assert ids.ENV_SHARD + "=2" in (tmp_path / "shard-2.env").read_text()
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
+def test_the_caddyfile_is_one_caddy_reads_and_formats_as_written():
+    caddyfile = ROOT / "deploy" / "Caddyfile"
+    adapted = subprocess.run(
+        ["caddy", "adapt", "--config", str(caddyfile), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert adapted.returncode == 0, adapted.stderr
+    assert "Strict-Transport-Security" in adapted.stdout
+    assert "not formatted" not in adapted.stderr
