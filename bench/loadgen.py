@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 from bench import fixtures, served
 
 MAX_REQUESTS = 20_000
+# What every browser sends, and so every phone: the app answers gzip, with the same tags.
+BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
 
 
 # One request: method, target, body, headers.
@@ -29,10 +31,10 @@ def run(base: str, path: str, seconds: int, record_games: list[str] | None) -> s
 
     def nth(sent: int) -> Request:
         if not record_games:
-            return "GET", path, None, {}
+            return "GET", path, None, dict(BROWSER)
         game = record_games[sent % len(record_games)]
         hand = fixtures.hand_body(served.SCOREBOARD_LENGTH + sent // len(record_games))
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", **BROWSER}
         return "POST", f"/api/games/{game}/hands", json.dumps(hand), headers
 
     return closed_loop(base, nth, seconds, served.CONNECTIONS)

@@ -12,8 +12,7 @@ from scorer import store
 from scorer.core.draw import Round, draw_round
 from scorer.core.leaderboard import TableResult, standings
 from scorer.core.ratings import RatedGame, rate
-from scorer.nights import store as nights
-from scorer.store import clubs
+from scorer.store import clubs, nights
 
 GOAL = 0.1  # seconds, the issue's goal for a draw and for a leaderboard
 PLAYERS = [f"Player {k:02}" for k in range(40)]
@@ -86,7 +85,6 @@ def run(section: Section, bench: Bench) -> None:
     # The whole leaderboard as the API answers it: 60 stored games of 4 hands, replayed once
     # (the first GET), then from the games' cache (what a wall's live check costs on a change).
     site = bench.site
-    nights.prepare(str(site.database))  # the nights' tables (the app adds them at start)
     club_id = clubs.create_club(site.db, name="Night club", players=PLAYERS)
     settings = nights.NightSettings(rounds=6, fixed_hands=4, target=None)
     night_id = nights.create_night(site.db, club_id, PLAYERS, settings)

@@ -143,6 +143,9 @@ CONNECTIONS = 4
 
 def wrk(url: str, seconds: int, script: Path | None) -> Load:
     command = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", "--latency", "--timeout", "5s"]
+    command += [
+        arg for name, value in loadgen.BROWSER.items() for arg in ("-H", f"{name}: {value}")
+    ]
     if script is not None:
         command += ["-s", str(script)]
     done = subprocess.run([*command, url], capture_output=True, text=True, timeout=seconds + 30)

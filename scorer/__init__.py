@@ -25,7 +25,7 @@ from scorer.nights import init_app as nights_init_app
 from scorer.sheets import pages as sheet_pages
 from scorer.sheets import pdf
 from scorer.store import db, ids
-from scorer.web import display, edge, failures, i18n, livecheck, pages, phones, ratelimit
+from scorer.web import display, edge, failures, http, i18n, livecheck, pages, phones, ratelimit
 from scorer.web.folders import PACKAGE, ROOT, STATIC_FOLDER, TEMPLATE_FOLDER, shipped
 from scorer.web.json_out import JSONProvider
 
@@ -76,6 +76,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         # answered late must never put back an older session (and lose a form's CSRF token).
         SESSION_REFRESH_EACH_REQUEST=False,
         COMPRESS_ALGORITHM=["gzip"],  # every browser takes it
+        # Each route answers its own conditional requests (scorer.web.http), on the tag it gave,
+        # before compression: Flask-Compress's second look would compare a suffixed one.
+        COMPRESS_EVALUATE_CONDITIONAL_REQUEST=False,
     )
     app.config.from_mapping(config)
     # Read at start: a wrong shard number stops the server before it hands out any id.
@@ -88,7 +91,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json = JSONProvider(app)
 
     db.init_app(app)
-    # First registered, so it runs last: it compresses what the other hooks produced.
+    # Hooks run in reverse order of registration: compression runs after every other hook,
+    # then keep_tag puts back the tag the route gave (one tag per version, any encoding).
+    app.after_request(http.keep_tag)
     compress.init_app(app)
     app.after_request(read_static_whole)
     edge.init_app(app)

@@ -10,7 +10,9 @@ open on a phone, with the same address as a QR code drawn in the terminal.
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -47,6 +49,27 @@ class ScorerServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no 
     def load(self) -> Any:
         # Each worker builds its own app, as `gunicorn 'scorer:create_app()'` does.
         return create_app()
+
+
+# prctl(2): the signal a process gets when its parent dies (Linux).
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_master(server: Any, worker: Any) -> None:
+    """gunicorn's post_fork hook: a worker whose master is killed (kill -9) quits too.
+
+    Without it an orphaned worker keeps serving, and keeps the port, until its own timeout
+    (about a minute under load): a `make run` started again could not listen. SIGKILL, as
+    the master itself got: even gunicorn's quick shutdown (SIGQUIT) spent seconds tearing
+    the interpreter down on a busy machine. A write cut short is rolled back by SQLite, as
+    it is when the master dies in the middle of one.
+    """
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    # The master may have died between the fork and the line above: no signal then.
+    if os.getppid() != server.pid:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def command_line() -> list[str]:
@@ -108,6 +131,7 @@ def main(env: Mapping[str, str] = os.environ, out: TextIO = sys.stdout) -> None:
             "graceful_timeout": 5,  # Ctrl+C at the end of the evening stops it promptly
             # No runtime control socket: one fixed path would clash between two servers.
             "control_socket_disable": True,
+            "post_fork": die_with_master,
         }
     ).run()
 

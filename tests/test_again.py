@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
 from apidata import hand, side
 from flask.testing import FlaskClient
+
+from scorer import create_app
 
 BIG = hand(side(500, natural=2, mixed=2, reds=4), side(560, left=20), went_out=0)
 
@@ -100,3 +107,52 @@ def test_favicon(client: FlaskClient) -> None:
     response = client.get("/favicon.ico")
     assert response.status_code == 200
     assert response.data[:4] == b"\x00\x00\x01\x00"
+
+
+# --- played again once (issue 25): a double tap or a retry makes one game ------------------
+
+
+def games_stored(app) -> int:  # noqa: ANN001
+    with sqlite3.connect(app.config["DATABASE"]) as conn:
+        return conn.execute("select count(*) from games").fetchone()[0]
+
+
+def test_a_retried_play_again_answers_the_same_new_game(app, client: FlaskClient) -> None:
+    old = finished(client)
+    first = client.post(f"/api/games/{old}/again")
+    retry = client.post(f"/api/games/{old}/again")
+    assert first.status_code == retry.status_code == 201
+    assert retry.get_json()["id"] == first.get_json()["id"]
+    assert retry.headers["Location"] == first.headers["Location"]
+    # A double tap on the page opens that same game.
+    taps = [client.post(f"/games/{old}/again") for _ in range(2)]
+    assert [t.status_code for t in taps] == [303, 303]
+    assert {t.headers["Location"] for t in taps} == {f"/games/{first.get_json()['id']}"}
+    assert games_stored(app) == 2
+
+
+def test_two_phones_tapping_play_again_at_once_make_one_game(tmp_path: Path) -> None:
+    config = {"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite3"), "SECRET_KEY": "s"}
+    workers = [create_app({**config, "WTF_CSRF_ENABLED": False}) for _ in range(4)]
+    old = finished(workers[0].test_client())
+    start = threading.Barrier(len(workers))
+
+    def tap(app) -> str:  # noqa: ANN001
+        client = app.test_client()
+        start.wait()
+        response = client.post(f"/api/games/{old}/again")
+        assert response.status_code == 201, response.get_data()
+        return response.get_json()["id"]
+
+    with ThreadPoolExecutor(max_workers=len(workers)) as pool:
+        made = set(pool.map(tap, workers))
+    assert len(made) == 1
+    assert games_stored(workers[0]) == 2
+
+
+def test_the_next_game_once_deleted_can_be_made_again(client: FlaskClient) -> None:
+    old = finished(client)
+    first = client.post(f"/api/games/{old}/again").get_json()["id"]
+    assert client.post(f"/games/{first}/delete").status_code == 303
+    again = client.post(f"/api/games/{old}/again")
+    assert again.status_code == 201 and again.get_json()["id"] != first

@@ -104,3 +104,28 @@ def test_flood_gets_413_from_gunicorn_and_the_connection_stays_usable(
         with socket.create_connection(("127.0.0.1", port), timeout=30) as again:
             again.sendall(request_bytes("/api/games", game, chunked_body=True))
             assert read_response(again)[0] == 201
+
+
+def post_club_import(client: FlaskClient, body: bytes, *, chunked_body: bool):  # noqa: ANN201
+    if not chunked_body:
+        return client.post("/api/clubs/import", data=body, content_type="application/json")
+    return client.post(
+        "/api/clubs/import",
+        input_stream=io.BytesIO(body),
+        headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+        environ_overrides={"wsgi.input_terminated": True, "CONTENT_LENGTH": ""},
+    )
+
+
+@pytest.mark.parametrize("chunked_body", [True, False], ids=["chunked", "content-length"])
+def test_a_club_import_over_a_mebibyte_is_taken_however_it_is_sent(
+    client: FlaskClient, chunked_body: bool
+) -> None:
+    """The club import's cap (16 MiB, scorer.limits) holds for a chunked body as for any."""
+    club = client.post("/api/clubs", json={"name": "Big", "players": ["Ann", "Bob"]}).get_json()
+    exported = client.get(f"/api/clubs/{club['id']}/export").get_data()
+    body = exported[:-1] + b" " * (2 * 1024 * 1024) + exported[-1:]  # 2 MiB: JSON still
+    response = post_club_import(client, body, chunked_body=chunked_body)
+    assert response.status_code == 201, response.get_data()[:300]
+    over = exported[:-1] + b" " * (17 * 1024 * 1024) + exported[-1:]
+    assert post_club_import(client, over, chunked_body=chunked_body).status_code == 413

@@ -94,6 +94,18 @@ def test_game_from_the_club_takes_roster_names_and_defaults(client):
     assert club["id"] not in json.dumps(client.get(f"/api/games/{game['id']}").json)
 
 
+def test_a_club_game_is_answered_as_a_get_of_its_location(client):
+    club = new_club(client)
+    response = client.post(
+        f"/api/clubs/{club['id']}/games",
+        json={"sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]},
+    )
+    read = client.get(response.headers["Location"])
+    assert response.json["watch_url"].startswith("/watch/")
+    assert response.json == read.json
+    assert response.headers["ETag"] == read.headers["ETag"]
+
+
 def test_game_refusal_stores_nothing(app, client):
     club = new_club(client)
     before = dump(app)

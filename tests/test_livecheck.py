@@ -142,3 +142,84 @@ def test_the_check_reads_without_writing(app: Flask, client: FlaskClient) -> Non
     with pytest.raises(sqlite3.OperationalError, match="readonly"):
         version_reader(app).connection().execute("delete from games")
     assert client.get(f"/api/games/{game_id}").status_code == 200
+
+
+# --- gzip clients (every browser): one tag per version whatever the encoding -----------------
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+
+
+def app_hits(app: Flask) -> list[str]:
+    """Paths that reached the app (past the live check), to tell the cheap path apart."""
+    hits: list[str] = []
+    check_layer = app.wsgi_app  # scorer.livecheck.LiveCheck, the outermost layer
+    inner = check_layer.wsgi_app
+
+    def counted(environ, start_response):
+        hits.append(environ["PATH_INFO"])
+        return inner(environ, start_response)
+
+    check_layer.wsgi_app = counted
+    return hits
+
+
+def test_a_gzip_client_polls_the_cheap_path_and_writes_with_its_tag(app: Flask) -> None:
+    """As static/live.js does: keep the tag of the last 200 and send it with each check."""
+    client = app.test_client()
+    game_id = client.post("/api/games", json={"sides": FOUR}).get_json()["id"]
+    url = f"/api/games/{game_id}"
+    assert client.post(f"{url}/hands", json=HAND).status_code == 201
+    first = client.get(url, headers=GZIP)
+    assert first.headers["Content-Encoding"] == "gzip"
+    assert first.headers["ETag"] == f'"{game_id}.2"'  # the same tag as without gzip
+    hits = app_hits(app)
+    checked = check(client, url, first.headers["ETag"], **GZIP)
+    assert checked.status_code == 304 and hits == []  # answered before the app
+    # A correction sent with the tag a gzip answer carried is taken, not refused with 412.
+    corrected = client.put(
+        f"{url}/hands/1", json=HAND, headers={"If-Match": first.headers["ETag"], **GZIP}
+    )
+    assert corrected.status_code == 200, corrected.get_data()
+    assert corrected.headers["ETag"] == f'"{game_id}.3"'
+    fresh = check(client, url, first.headers["ETag"], **GZIP)
+    assert fresh.status_code == 200 and fresh.headers["ETag"] == f'"{game_id}.3"'
+    hits.clear()
+    assert check(client, url, fresh.headers["ETag"], **GZIP).status_code == 304
+    assert hits == []
+    # The watch screen's JSON too.
+    watch_url = client.get(url).get_json()["watch_url"]
+    watched = client.get(watch_url, headers={"Accept": "application/json", **GZIP})
+    assert watched.headers["Content-Encoding"] == "gzip"
+    assert not watched.headers["ETag"].endswith(':gzip"')
+    hits.clear()
+    again = check(client, watch_url, watched.headers["ETag"], Accept="application/json", **GZIP)
+    assert again.status_code == 304 and hits == []
+
+
+def test_a_tag_a_compressor_suffixed_still_counts(app: Flask) -> None:
+    """A phone may hold a tag given before the fix (`"<id>.<v>:gzip"`): it still matches."""
+    client = app.test_client()
+    game_id, etag, _ = new_game(client)
+    url = f"/api/games/{game_id}"
+    suffixed = etag[:-1] + ':gzip"'
+    hits = app_hits(app)
+    assert check(client, url, suffixed, **GZIP).status_code == 304 and hits == []
+    assert client.post(f"{url}/hands", json=HAND).status_code == 201
+    stale = client.delete(f"{url}/hands/1", headers={"If-Match": suffixed})
+    assert stale.status_code == 412  # an old version's tag, suffixed or not, is still old
+    current = client.get(url).headers["ETag"][:-1] + ':gzip"'
+    assert client.delete(f"{url}/hands/1", headers={"If-Match": current}).status_code == 200
+
+
+def test_club_tags_survive_gzip_too(client: FlaskClient) -> None:
+    created = client.post(
+        "/api/clubs", json={"name": "Tuesday", "players": ["Ann", "Bob", "Cy", "Di"]}
+    )
+    url = created.headers["Location"]
+    first = client.get(url, headers=GZIP)
+    assert not first.headers["ETag"].endswith(':gzip"')
+    assert check(client, url, first.headers["ETag"], **GZIP).status_code == 304
+    added = client.post(
+        f"{url}/players", json={"name": "Eve"}, headers={"If-Match": first.headers["ETag"]}
+    )
+    assert added.status_code == 201, added.get_data()

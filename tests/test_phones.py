@@ -9,7 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from qrsvg import expected_modules, svg_modules
 
-from scorer import ROOT
+from scorer import ROOT, create_app
 from scorer.network import (
     choose_lan_address,
     is_private_ipv4,
@@ -196,3 +196,52 @@ def test_manifest_is_installable(client):
         assert got.status_code == 200 and got.mimetype == "image/png", icon["src"]
         width = int.from_bytes(got.data[16:20], "big")  # the PNG header's width
         assert f"{width}x{width}" == icon["sizes"]
+
+
+# --- links and codes never carry a forged Host (issue 25) ------------------------------------
+
+FORGED = {"Host": "evil.example:5000"}
+
+
+def test_a_forged_host_never_reaches_a_link_or_a_code(client, monkeypatch):
+    monkeypatch.setenv("SCORER_LAN_ADDRESS", "192.168.1.23")
+    game_id = new_game(client)
+    # The request reached this machine on localhost:5000, whatever its Host header says.
+    page = client.get(f"/games/{game_id}", base_url="http://localhost:5000", headers=FORGED)
+    assert "evil.example" not in page.get_data(as_text=True)
+    assert f'href="http://192.168.1.23:5000/games/{game_id}"' in page.get_data(as_text=True)
+    code = client.get(f"/games/{game_id}/qr.svg", base_url="http://localhost:5000", headers=FORGED)
+    url = f"http://192.168.1.23:5000/games/{game_id}"
+    assert svg_modules(code.get_data(as_text=True)) == expected_modules(url)
+    watch_url = client.get(f"/api/games/{game_id}").json["watch_url"]
+    watch_code = client.get(f"{watch_url}/qr.svg", base_url="http://localhost:5000", headers=FORGED)
+    expected = expected_modules(f"http://192.168.1.23:5000{watch_url}")
+    assert svg_modules(watch_code.get_data(as_text=True)) == expected
+
+
+def test_a_configured_public_address_builds_every_link(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCORER_PUBLIC_URL", "https://cards.example.org/")
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "db.sqlite3"), "SECRET_KEY": "s"})
+    client = app.test_client()
+    game_id = new_game(client)
+    page = client.get(f"/games/{game_id}", headers=FORGED).get_data(as_text=True)
+    assert f'href="https://cards.example.org/games/{game_id}"' in page
+    code = client.get(f"/games/{game_id}/qr.svg", headers=FORGED).get_data(as_text=True)
+    assert svg_modules(code) == expected_modules(f"https://cards.example.org/games/{game_id}")
+
+
+def test_trusted_hosts_keep_a_hosted_name_and_refuse_others(tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "db.sqlite3"),
+            "SECRET_KEY": "s",
+            "TRUSTED_HOSTS": ["cards.example.org"],
+        }
+    )
+    client = app.test_client()
+    hosted = {"base_url": "https://cards.example.org"}
+    game_id = client.post("/api/games", json={"sides": FOUR}, **hosted).json["id"]
+    page = client.get(f"/games/{game_id}", **hosted).get_data(as_text=True)
+    assert f'href="https://cards.example.org/games/{game_id}"' in page
+    assert client.get(f"/games/{game_id}/qr.svg", headers=FORGED, **hosted).status_code == 400

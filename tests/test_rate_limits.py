@@ -9,6 +9,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app
+from scorer.web.ratelimit import ENDPOINTS
 
 GAME = {"sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]}
 
@@ -58,7 +59,7 @@ def test_pages_and_api_spend_the_same_budget(tmp_path: Path) -> None:
 
 def test_recording_hands_and_imports_are_limited(tmp_path: Path) -> None:
     client = make_app(
-        tmp_path, RATELIMIT_RECORD_HAND="1/hour", RATELIMIT_IMPORT_GAME="1/hour"
+        tmp_path, RATELIMIT_RECORD_HAND="1/hour", RATELIMIT_IMPORT_KIB="1/hour"
     ).test_client()
     game = client.post("/api/games", json=GAME).get_json()["id"]
     hand = {"went_out": 0, "sides": [{}, {}]}
@@ -136,3 +137,88 @@ def test_sessions_are_secure_over_https_without_a_proxy(tmp_path: Path) -> None:
     client = make_app(tmp_path, WTF_CSRF_ENABLED=True).test_client()
     response = client.get("/games/new", base_url="https://localhost")
     assert "; Secure" in set_cookies(response)["session"]
+
+
+# --- one budget per client for everything that stores (issue 25) -----------------------------
+
+FINISHED = {
+    "went_out": 0,
+    "sides": [
+        {"meld_points": 300, "natural_canastas": 1, "red_threes": 2},
+        {"meld_points": 50},
+    ],
+}
+CLUB = {"name": "Tuesday", "players": ["Ann", "Bob", "Cy", "Di"]}
+
+
+def test_every_door_to_a_new_game_spends_the_same_budget(tmp_path: Path) -> None:
+    client = make_app(tmp_path, RATELIMIT_CREATE_GAME="4/hour").test_client()
+    game = client.post("/api/games", json={**GAME, "target": 1000}).get_json()["id"]
+    assert client.post(f"/api/games/{game}/hands", json=FINISHED).status_code == 201
+    club = client.post("/api/clubs", json=CLUB).get_json()["id"]
+    assert client.post(f"/api/games/{game}/again").status_code == 201
+    assert client.post(f"/api/clubs/{club}/games", json=GAME).status_code == 201
+    assert create(client) == 201  # four games made: the budget is spent
+    assert client.post(f"/api/games/{game}/again").status_code == 429
+    assert client.post(f"/games/{game}/again").status_code == 429
+    assert client.post(f"/api/clubs/{club}/games", json=GAME).status_code == 429
+    assert client.post(f"/clubs/{club}/games/new", data={}).status_code == 429
+
+
+def test_clubs_and_their_rosters_have_budgets(tmp_path: Path) -> None:
+    client = make_app(
+        tmp_path, RATELIMIT_CREATE_CLUB="1/hour", RATELIMIT_CLUB_ROSTER="2/hour"
+    ).test_client()
+    club = client.post("/api/clubs", json=CLUB).get_json()["id"]
+    assert client.post("/api/clubs", json=CLUB).status_code == 429
+    assert client.post("/clubs/new", data={"name": "Page"}).status_code == 429
+    assert client.post(f"/api/clubs/{club}/players", json={"name": "Eve"}).status_code == 201
+    assert client.post(f"/clubs/{club}/players", data={"name": "Fay"}).status_code != 429
+    assert client.post(f"/api/clubs/{club}/players", json={"name": "Gus"}).status_code == 429
+    assert client.post(f"/api/clubs/{club}/games/file", json={"game": "x"}).status_code == 429
+
+
+def test_an_import_spends_its_size(tmp_path: Path) -> None:
+    """A budget of 64 KiB takes many small imports but not one large one."""
+    client = make_app(tmp_path, RATELIMIT_IMPORT_KIB="64/hour").test_client()
+    game = client.post("/api/games", json=GAME).get_json()["id"]
+    export = client.get(f"/api/games/{game}/export").get_json()
+    for _ in range(3):  # under 1 KiB each
+        assert client.post("/api/games/import", json=export).status_code == 201
+    large = {**export, "name": "x" * 70_000}  # 69 KiB: over what is left of the budget
+    assert client.post("/api/games/import", json=large).status_code == 429
+    fresh = make_app(tmp_path / "club", RATELIMIT_IMPORT_KIB="64/hour").test_client()
+    club = fresh.post("/api/clubs", json=CLUB).get_json()["id"]
+    exported_club = fresh.get(f"/api/clubs/{club}/export").get_json()
+    big_club = {**exported_club, "padding": "x" * 80_000}
+    assert fresh.post("/api/clubs/import", json=big_club).status_code == 429
+
+
+def test_club_import_also_makes_a_club(tmp_path: Path) -> None:
+    client = make_app(tmp_path, RATELIMIT_CREATE_CLUB="1/hour").test_client()
+    club = client.post("/api/clubs", json=CLUB).get_json()["id"]
+    exported = client.get(f"/api/clubs/{club}/export").get_json()
+    assert client.post("/api/clubs/import", json=exported).status_code == 429
+
+
+def test_the_checker_is_limited_as_a_read(tmp_path: Path) -> None:
+    client = make_app(tmp_path, RATELIMIT_CHECK_MELD="2/minute").test_client()
+    body = {"minimum": 50, "melds": [{"rank": "K", "naturals": 3}]}
+    assert client.post("/api/opening-meld", json=body).status_code == 200
+    assert client.get("/check-meld").status_code == 200
+    assert client.post("/api/opening-meld", json=body).status_code == 429
+    assert client.get("/check-meld").status_code == 429
+    assert client.get("/rules/play").status_code == 200  # the rules page is not the checker
+
+
+def test_every_route_that_writes_spends_a_budget(app: Flask) -> None:
+    """A new write route (a night's, a club's...) cannot be added without its budget."""
+    budgeted = {endpoint for endpoint, _, _ in ENDPOINTS}
+    # Deleting a whole game stores nothing: it frees what a budget paid for.
+    stores_nothing = {"pages.delete_game"}
+    writes = {
+        rule.endpoint
+        for rule in app.url_map.iter_rules()
+        if set(rule.methods or ()) & {"POST", "PUT", "PATCH", "DELETE"}
+    }
+    assert writes - budgeted - stores_nothing == set()

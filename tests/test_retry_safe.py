@@ -112,6 +112,25 @@ def test_a_retried_creation_with_its_key_returns_the_same_game(app, client, url,
     assert client.post(url, json=body).json["id"] != first.json["id"]
 
 
+@pytest.mark.parametrize(
+    ("url", "body"),
+    [("/api/games", {"sides": FOUR}), ("/api/games/import", long_export(2))],
+)
+def test_a_creation_key_replayed_from_another_client_fetches_nothing(app, url, body):
+    """A key seen elsewhere (a log, a shared script) is not a way into someone's game."""
+    key = {"Idempotency-Key": "3f1c9a7e-seen-elsewhere"}
+    table = app.test_client()
+    stranger = app.test_client()
+    stranger.environ_base["REMOTE_ADDR"] = "203.0.113.9"
+    first = table.post(url, json=body, headers=key)
+    replayed = stranger.post(url, json=body, headers=key)
+    assert first.status_code == replayed.status_code == 201
+    assert replayed.json["id"] != first.json["id"]
+    assert first.json["id"] not in replayed.get_data(as_text=True)
+    # The table's own retry still gets its game.
+    assert table.post(url, json=body, headers=key).json["id"] == first.json["id"]
+
+
 def test_a_deleted_game_frees_its_creation_key(app, client):
     key = {"Idempotency-Key": "k-deleted"}
     first = client.post("/api/games", json={"sides": FOUR}, headers=key).json

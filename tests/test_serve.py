@@ -5,11 +5,17 @@ Started on loopback only (HOST=127.0.0.1): no test listens on, or sends to, anot
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import re
 import shlex
+import signal
+import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 from serving import call, free_port, running, server_env
@@ -80,3 +86,49 @@ def test_greeting_is_plain_text():
     out = io.StringIO()
     out.write(greeting("127.0.0.1", "127.0.0.1", 5002))
     assert "\x1b" not in out.getvalue()  # no terminal colour codes: readable in a log too
+
+
+def test_killing_the_master_leaves_no_worker_on_the_port(tmp_path):
+    """kill -9 of `make run`'s gunicorn master: its workers go too, and the port is free."""
+    env = server_env(tmp_path / "scorer.sqlite3", tmp_path / "instance")
+    port = free_port()
+    env.update(HOST="127.0.0.1", PORT=str(port))
+    with running(serve_command(), env, port, tmp_path / "serve.log") as server:
+        master = server.process.pid
+        workers = children_of(master)
+        assert len(workers) == SETTINGS["workers"]
+        os.kill(master, signal.SIGKILL)
+        server.process.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and (alive(workers) or answers(port)):
+            time.sleep(0.1)
+        assert not alive(workers), "orphaned workers still running"
+        assert not answers(port), "the port still answers"
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                stat = (entry / "stat").read_text()
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def alive(pids: list[int]) -> list[int]:
+    """The pids still running (a zombie, dead but not yet reaped, counts as gone)."""
+    running_now = []
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            if state != "Z":
+                running_now.append(pid)
+    return running_now
+
+
+def answers(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(1)
+        return sock.connect_ex(("127.0.0.1", port)) == 0

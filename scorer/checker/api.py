@@ -6,10 +6,9 @@ repeats its few rules in the browser so the verdict follows each tap.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from scorer import store
 from scorer.core.errors import N_, RuleError
@@ -23,6 +22,8 @@ from scorer.core.meld import (
     planned_meld,
 )
 from scorer.store.db import get_db
+from scorer.store.payloads import parse_game_id
+from scorer.web.http import json_body
 from scorer.web.i18n import error_text
 
 bp = Blueprint("checker", __name__)
@@ -120,9 +121,7 @@ def check_from_json(body: Any) -> MeldCheck:
     if "minimum" in body:
         minimum = parse_minimum(body["minimum"])
     elif "game" in body:
-        if not isinstance(body["game"], str):
-            raise RuleError("game", N_("must be a game's id"))
-        minimum = minimum_of_game(body["game"], body.get("side"))
+        minimum = minimum_of_game(parse_game_id(body["game"], "game"), body.get("side"))
     else:
         raise RuleError("minimum", N_("is required (or a game and a side)"))
     return check_opening(minimum, melds_from_json(body.get("melds")), options_from_json(body))
@@ -154,12 +153,7 @@ def check_json(check: MeldCheck) -> dict[str, Any]:
 @bp.post("/api/opening-meld")
 def opening_meld_api() -> Response:
     """Do these melds reach this minimum? Refused melds are named and not counted."""
-    if not request.is_json:
-        raise BadRequest(RuleError(None, N_("send the body as application/json")))
-    try:
-        body = json.loads(request.get_data(cache=True))
-    except (ValueError, RecursionError):
-        raise BadRequest(RuleError(None, N_("the body is not valid JSON"))) from None
+    body = json_body()
     try:
         check = check_from_json(body)
     except RuleError as error:

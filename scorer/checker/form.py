@@ -28,6 +28,7 @@ from scorer.core.meld import (
 )
 from scorer.core.rules import PROFILES
 from scorer.web import display, failures
+from scorer.web.forms import is_index
 from scorer.web.i18n import error_text, number
 
 
@@ -48,7 +49,7 @@ def side_at_table(values: Any) -> SideAtTable | None:
         return None
     record = failures.load_game(game_id)
     text = (values.get("side") or "").strip()
-    if not text.isdigit() or int(text) >= len(record.table.sides):
+    if not is_index(text) or int(text) >= len(record.table.sides):
         raise store.NotFound(game_id, N_("no side of this game at this address"))
     index = int(text)
     return SideAtTable(
@@ -84,7 +85,8 @@ def _count_of(row: Row, name: str) -> int:
     text = getattr(row, name).strip()
     if not text:
         return 0
-    if not text.isdigit():
+    # ASCII digits only, and short: "²" and "①" are digits to Python but no number to int().
+    if not is_index(text):
         raise RuleError(
             f"melds[{row.index}].{name}", N_("must be a whole number from 0 to {high}"), high=12
         )
@@ -95,14 +97,18 @@ def _form_minimum(text: str | None, default: int) -> tuple[int, str | None]:
     if text is None or not text.strip():
         return default, None
     try:
-        return parse_minimum(int(text.strip()) if text.strip().isdigit() else text), None
+        return parse_minimum(int(text.strip()) if is_index(text.strip()) else text), None
     except RuleError as error:
         return default, error_text(error)
 
 
 @bp.route("/check-meld", methods=["GET", "POST"])
-def check_meld_page() -> str:
-    """The checker as a plain form: the server answers each submission."""
+def check_meld_page() -> tuple[str, int]:
+    """The checker as a plain form: the server answers each submission.
+
+    A minimum or a count that cannot be read is answered 422, the form as it was typed
+    with the error beside the field; a meld the rules refuse is a verdict (200).
+    """
     values = request.form if request.method == "POST" else request.args
     side = side_at_table(values)
     default = side.minimum if side else DEFAULT_MINIMUM
@@ -121,7 +127,8 @@ def check_meld_page() -> str:
     check = None
     if request.method == "POST":
         check = _check_rows(minimum, rows, values, top)
-    return render_template(
+    unreadable = minimum_error is not None or (check is None and any(row.errors for row in rows))
+    page = render_template(
         "checker/meld.html",
         side=side,
         rows=rows,
@@ -136,6 +143,7 @@ def check_meld_page() -> str:
         top_error=_top_error(check),
         reasons={code: error_text(RuleError(None, template)) for code, template in REASONS.items()},
     )
+    return page, 422 if unreadable else 200
 
 
 def _check_rows(minimum: int, rows: list[Row], values: Any, top: str | None) -> MeldCheck | None:

@@ -9,7 +9,6 @@ version in the tag is not the current one.
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
@@ -20,10 +19,18 @@ from scorer.clubs.exchange import club_json
 from scorer.core.errors import N_, GameFinished, RuleError
 from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
 from scorer.store import club_games, clubs
-from scorer.store.cache import replayed_game
 from scorer.store.club_board import board_cache
 from scorer.store.db import get_db
-from scorer.store.payloads import PayloadError, game_to_json, parse_game
+from scorer.store.payloads import PayloadError, fields_of, parse_game, parse_game_id
+from scorer.web.failures import load_game
+from scorer.web.http import (
+    game_response,
+    is_current,
+    json_body,
+    not_modified,
+    tagged,
+    version_expected,
+)
 from scorer.web.i18n import error_text
 
 bp = Blueprint("api_clubs", __name__, url_prefix="/api/clubs")
@@ -63,20 +70,10 @@ def not_found(what: str = N_("no club at this address")) -> ClubApiError:
 
 def json_object(allowed: frozenset[str], max_bytes: int | None = None) -> dict[str, Any]:
     """The request's JSON object; 400 unless it is application/json with known fields."""
-    if max_bytes is not None:
-        request.max_content_length = max_bytes
-    if not request.is_json:
-        refuse(PayloadError(None, N_("send the body as application/json")))
     try:
-        data = json.loads(request.get_data(cache=True))
-    except (ValueError, RecursionError):
-        refuse(PayloadError(None, N_("the body is not valid JSON")))
-    if not isinstance(data, dict):
-        refuse(PayloadError(None, N_("must be a JSON object")))
-    unknown = sorted(set(data) - allowed)
-    if unknown:
-        refuse(PayloadError(unknown[0][:100], N_("is not a field this address takes")))
-    return data
+        return fields_of(json_body(max_bytes), allowed)
+    except PayloadError as error:
+        refuse(error)
 
 
 def text_field(data: dict[str, Any], key: str) -> str:
@@ -111,13 +108,13 @@ def etag_of(view: club_games.ClubView) -> str:
 
 
 def expected_version(club: clubs.ClubRecord) -> int | None:
-    """The club version an If-Match header expects (0, no club's, for a foreign tag)."""
-    if "If-Match" not in request.headers:
-        return None
-    if request.if_match.star_tag:
-        return club.version
+    """The club version an If-Match header expects (0, no club's, for a foreign tag).
+
+    Only the club's own part of the tag counts: a write changes the roster or the list of
+    games, which a hand recorded meanwhile in one of its games leaves as it was.
+    """
     prefix = f"{club.id}.{club.version}."
-    return club.version if any(t.startswith(prefix) for t in request.if_match.as_set()) else 0
+    return version_expected(prefix, club.version, lambda sent: sent.startswith(prefix))
 
 
 def _load(club_id: str) -> clubs.ClubRecord:
@@ -134,14 +131,11 @@ def club_response(club_id: str, status: int = 200) -> Response:
     except clubs.ClubNotFound:
         raise not_found() from None
     tag = etag_of(view)
-    if status == 200 and request.method == "GET" and tag in request.if_none_match:
-        response = Response(status=304)
-    else:
-        response = jsonify(club_json(view))
-        response.status_code = status
-    response.set_etag(tag)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    if status == 200 and request.method == "GET" and is_current(tag):
+        return not_modified(tag)
+    response = jsonify(club_json(view))
+    response.status_code = status
+    return tagged(response, tag)
 
 
 # --- routes ----------------------------------------------------------------------------------
@@ -199,12 +193,8 @@ def create_game(club_id: str) -> Response:
     except RuleError as error:
         refuse(error)
     game_id = _act(club_games.create_club_game, club_id, arguments, version=expected_version(club))
-    game = replayed_game(get_db(), game_id)
-    response = jsonify(game_to_json(game))
-    response.status_code = 201
-    response.set_etag(f"{game.id}.{game.version}")
-    response.headers["Location"] = f"/api/games/{game_id}"
-    return response
+    # The same answer as a GET of its Location, watch_url included.
+    return game_response(load_game(game_id), 201, created=True)
 
 
 _GAME_FIELDS = ("name", "profile", "target", "fixed_hands", "first_dealer", "sides", "rules")
@@ -214,7 +204,10 @@ _GAME_FIELDS = ("name", "profile", "target", "fixed_hands", "first_dealer", "sid
 def file_game(club_id: str) -> Response:
     club = _load(club_id)
     data = json_object(frozenset({"game", "players"}))
-    game_id = text_field(data, "game")
+    try:
+        game_id = parse_game_id(data.get("game"), "game")
+    except PayloadError as error:
+        refuse(error)
     _act(
         club_games.file_game,
         club_id,

@@ -41,6 +41,8 @@ GAMES_PER_CLUB = 2000
 # request; the largest body any endpoint takes bounds what the edge reads.
 GAME_IMPORT_MAX_BYTES = 1024 * 1024
 CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
+# The largest body any address takes (scorer.web.edge reads a chunked body up to it).
+LARGEST_BODY = max(GAME_IMPORT_MAX_BYTES, CLUB_IMPORT_MAX_BYTES)
 # Hands in one download of a club's hands as CSV (about 450 KB, a second at most to make on
 # a busy 2-core machine): a club's hands come in parts of whole games, so no request costs
 # what a 2 000-game club stored (60 000 hands or more, 16 MB, 10 s of replays).

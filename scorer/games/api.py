@@ -10,53 +10,42 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from scorer import store
 from scorer.core.errors import N_, GameFinished, ScorerError
 from scorer.core.hands import Hand
-from scorer.core.limits import GAME_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
+from scorer.core.limits import GAME_IMPORT_MAX_BYTES
 from scorer.games import rematch, watch
-from scorer.store.cache import app_cache, keep
+from scorer.store.cache import keep
 from scorer.store.db import get_db
 from scorer.store.payloads import (
     PayloadError,
     PreconditionRequired,
     game_to_export,
-    game_to_json,
     parse_confirm,
     parse_export,
     parse_game,
     parse_hand,
 )
 from scorer.web.failures import load_game
-from scorer.web.http import idempotency_key, json_body
-from scorer.web.livecheck import game_etag
+from scorer.web.http import (
+    creation_key,
+    game_etag,
+    game_response,
+    idempotency_key,
+    is_current,
+    json_body,
+    not_modified,
+    tagged,
+    version_expected,
+)
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-# Game bodies kept per worker: a game at the cap on hands is about 600 KB of JSON.
-GAME_BODIES = 16
 
 
 def etag_of(record: store.GameRecord | store.StoredGame) -> str:
     return game_etag(record.id, record.version)
-
-
-def game_response(record: store.GameRecord, status: int = 200) -> Response:
-    body = app_cache("game_json", GAME_BODIES).get_or_make(
-        (record.id, record.version), lambda: _game_body(record)
-    )
-    response = current_app.response_class(body, status=status, mimetype="application/json")
-    response.set_etag(etag_of(record))
-    response.headers["Cache-Control"] = "no-cache"  # always revalidate: scores change
-    return response
-
-
-def _game_body(record: store.GameRecord) -> bytes:
-    """The game's JSON once per version: a write's answer serves the reads that follow it."""
-    # Every game answer names its watch address, so a write's answer equals the next GET.
-    return jsonify({**game_to_json(record), "watch_url": watch.watch_url(record.id)}).get_data()
 
 
 def _load(game_id: str) -> store.GameRecord:
@@ -88,11 +77,8 @@ def expected_version(record: store.GameRecord) -> int | None:
     A tag that is not this game's current one (an old one, another game's, a made-up one)
     expects version 0, which no game has, so the store refuses the write as stale.
     """
-    if "If-Match" not in request.headers:
-        return None
-    if request.if_match.star_tag or etag_of(record) in request.if_match.as_set():
-        return record.version  # the store checks it again inside its transaction
-    return 0
+    # The store checks the version again inside its transaction.
+    return version_expected(etag_of(record), record.version)
 
 
 def _hand_from_body() -> Hand:
@@ -101,14 +87,12 @@ def _hand_from_body() -> Hand:
 
 def created(game_id: str) -> Response:
     """A new game (or, for a retry with the same key, the one the first request made)."""
-    response = game_response(_load(game_id), 201)
-    response.headers["Location"] = f"/api/games/{game_id}"
-    return response
+    return game_response(_load(game_id), 201, created=True)
 
 
 @bp.post("/games")
 def create_game() -> Response:
-    key = idempotency_key()
+    key = creation_key()
     return created(store.create_game(get_db(), **parse_game(json_body()), idempotency_key=key))
 
 
@@ -118,11 +102,8 @@ def get_game(game_id: str) -> Response:
     # it gets here; this is the same answer for what that skips (a HEAD, a request racing a
     # write): one indexed read, no replay.
     version = watch.current_version(game_id)
-    if version is not None and game_etag(game_id, version) in request.if_none_match:
-        response = Response(status=304)
-        response.set_etag(game_etag(game_id, version))
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+    if version is not None and is_current(game_etag(game_id, version)):
+        return not_modified(game_etag(game_id, version))
     return game_response(_load(game_id))
 
 
@@ -213,23 +194,20 @@ def export_game(game_id: str) -> Response:
     # From the stored inputs, without replaying them: a game that no longer replays under
     # the current rules can still be saved (and fixed, and imported back).
     game = store.load_inputs(get_db(), game_id)
-    response = jsonify(game_to_export(game))
-    response.set_etag(etag_of(game))
+    response = tagged(jsonify(game_to_export(game)), etag_of(game))
     response.headers["Content-Disposition"] = f'attachment; filename="game-{game.id}.json"'
     return response
 
 
 @bp.post("/games/import")
 def import_game() -> Response:
-    request.max_content_length = IMPORT_MAX_BYTES
-    key = idempotency_key()
-    return created(store.import_game(get_db(), **parse_export(json_body()), idempotency_key=key))
+    key = creation_key()
+    body = json_body(GAME_IMPORT_MAX_BYTES)
+    return created(store.import_game(get_db(), **parse_export(body), idempotency_key=key))
 
 
 @bp.post("/games/<game_id>/again")
 def play_again(game_id: str) -> Response:
     """A new game with the same sides, rules and target, the deal moved on: 201 + Location."""
     new_id = rematch.play_again(get_db(), load_game(game_id))
-    response = game_response(load_game(new_id), 201)
-    response.headers["Location"] = f"/api/games/{new_id}"
-    return response
+    return game_response(load_game(new_id), 201, created=True)

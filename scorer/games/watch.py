@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import sqlite_utils
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
 from flask_babel import get_locale
 from markupsafe import Markup
@@ -19,24 +18,14 @@ from scorer import store
 from scorer.games.pages.board import board_context
 from scorer.qr import qr_svg
 from scorer.store.cache import app_cache
-from scorer.store.db import get_db
 from scorer.store.payloads import game_to_json
 from scorer.web import livecheck
 from scorer.web.failures import load_game
-from scorer.web.livecheck import version_reader, watch_etag
+from scorer.web.http import is_current, not_modified, tagged, watch_etag, watch_url
+from scorer.web.livecheck import version_reader
 from scorer.web.phones import absolute_url, svg_response
 
 bp = Blueprint("watch", __name__)
-
-
-def watch_id_of(db: sqlite_utils.Database, game_id: str) -> str:
-    """The game's watch id (made with the game, or by m006_watch_ids for older games)."""
-    row = db.execute("select watch_id from watch_ids where game_id = ?", [game_id]).fetchone()
-    return str(row[0])
-
-
-def watch_url(game_id: str) -> str:
-    return f"/watch/{watch_id_of(get_db(), game_id)}"
 
 
 def game_of(watch_id: str) -> str:
@@ -87,18 +76,15 @@ def watch(watch_id: str) -> Response | str:
         abort(404)
     etag = watch_etag(watch_id, version)
     as_json = wants_json()
-    if as_json and etag in request.if_none_match:
-        response = Response(status=304)
+    if as_json and is_current(etag):
+        response = not_modified(etag)
     else:
         record = load_game(game_id)
-        etag = watch_etag(watch_id, record.version)
         if as_json:
-            response = jsonify(watch_json(record))
+            response = tagged(jsonify(watch_json(record)), watch_etag(watch_id, record.version))
         else:
             response = Response(render_watch(record, watch_id), mimetype="text/html")
-    if as_json:
-        response.set_etag(etag)
-    response.headers["Cache-Control"] = "no-cache"
+            response.headers["Cache-Control"] = "no-cache"
     response.vary.add("Accept")  # one address, a page or JSON
     return response
 

@@ -2,18 +2,17 @@
 
 A night belongs to a club; each table of each round is an ordinary game of the club. The
 draw (scorer.draw) and the standings (scorer.leaderboard) are pure core; this package holds
-the night's storage (store), its JSON (payloads, view), its API (api) and its pages (pages).
+its JSON (payloads, view), its API (api) and its pages (pages).
 """
 
 from __future__ import annotations
 
 from flask import Flask
 
-from scorer.nights import api, pages, store
+from scorer.nights import api, pages
 
 
 def init_app(app: Flask) -> None:
-    """The nights' migrations (after the store's), and their routes."""
-    store.prepare(app.config["DATABASE"])
+    """The nights' routes (their tables come with the store's migrations)."""
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -13,14 +13,13 @@ from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext as _
 
 from scorer.core.errors import N_
-from scorer.nights import store as nights
 from scorer.nights.payloads import parse_name, parse_night
 from scorer.nights.view import NightView, night_json, night_view
-from scorer.store import clubs
+from scorer.store import clubs, nights
 from scorer.store.db import get_db
 from scorer.store.payloads import PreconditionRequired
 from scorer.store.records import NotFound
-from scorer.web.http import idempotency_key, json_body
+from scorer.web.http import creation_key, json_body
 
 bp = Blueprint("nights_api", __name__, url_prefix="/api")
 
@@ -69,7 +68,7 @@ def required_version(view: NightView) -> int:
 
 @bp.post("/clubs/<club_id>/nights")
 def create_night(club_id: str) -> Response:
-    key = idempotency_key()
+    key = creation_key()
     players, settings = parse_night(json_body())
     try:
         night_id = nights.create_night(get_db(), club_id, players, settings, idempotency_key=key)

@@ -19,13 +19,12 @@ from werkzeug.wrappers import Response
 from scorer.core.draw import shapes_for
 from scorer.core.errors import RuleError
 from scorer.core.limits import check_club_name
-from scorer.nights import store as nights
 from scorer.nights.api import table_name
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.qr import qr_svg
 from scorer.sheets import pdf
-from scorer.store import clubs
+from scorer.store import clubs, nights
 from scorer.store.db import get_db
 from scorer.web.display import points
 from scorer.web.failures import status_of

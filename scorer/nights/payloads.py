@@ -15,7 +15,7 @@ from scorer.core.limits import (
     check_target,
     same_name,
 )
-from scorer.nights.store import NightSettings
+from scorer.store.nights import NightSettings
 from scorer.store.payloads import PayloadError
 
 NIGHT_FIELDS = frozenset({"players", "rounds", "round", "draw", "ranking", "odd"})

@@ -15,10 +15,10 @@ from scorer import store
 from scorer.core.errors import RuleError
 from scorer.core.leaderboard import Standing, TableResult, standings
 from scorer.core.ratings import Rating, Ratings, rating_json
-from scorer.nights.store import NightRecord
 from scorer.store.cache import replayed_game
 from scorer.store.club_board import board_cache, club_board
 from scorer.store.clubs import ClubNotFound
+from scorer.store.nights import NightRecord
 
 
 @dataclass(frozen=True)

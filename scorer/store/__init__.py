@@ -36,6 +36,7 @@ from scorer.store.idempotency import (
     KeyReused,
     created_game,
     digest,
+    game_of_key,
     key_recorded,
     remember_game,
     remember_hand,
@@ -61,6 +62,7 @@ __all__ = [
     "NotFound",
     "StoredGame",
     "build_table",
+    "game_of_key",
     "key_recorded",
     "load_game",
     "load_inputs",
@@ -171,6 +173,12 @@ def insert_game(
         for i, s in enumerate(table.sides)
     )
     db["watch_ids"].insert({"watch_id": ids.mint(), "game_id": game_id})
+
+
+def watch_id_of(db: sqlite_utils.Database, game_id: str) -> str:
+    """The game's watch id (made with the game, or by m006_watch_ids for older games)."""
+    row = db.execute("select watch_id from watch_ids where game_id = ?", [game_id]).fetchone()
+    return str(row[0])
 
 
 # --- writing: replay outside the lock, commit if nobody saved meanwhile -----------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -154,6 +156,55 @@ def m009_fixed_hands(db: sqlite_utils.Database) -> None:
     db["games"].add_column("fixed_hands", int)
 
 
+@migrations()
+def m010_nights(db: sqlite_utils.Database) -> None:
+    # Club nights (scorer/store/nights.py): a night, its players, rounds, tables and keys.
+    db["nights"].create(
+        {
+            "id": str,  # the organiser's address: random, 128 bits
+            "club_id": str,
+            "watch_id": str,  # the leaderboard's address: random on its own
+            "settings": str,  # JSON: rounds, round (fixed_hands or target), draw, ranking, odd
+            "seed": int,  # the draw's seed, drawn once when the night is made
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        foreign_keys=[("club_id", "clubs", "id")],
+        not_null={"id", "club_id", "watch_id", "settings", "seed", "version", "created_at"},
+    )
+    db["nights"].create_index(["club_id"])
+    db["nights"].create_index(["watch_id"], unique=True)
+    db["night_players"].create(
+        {"night_id": str, "name": str, "position": int, "joined_round": int},
+        pk=("night_id", "name"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "name", "position", "joined_round"},
+    )
+    db["night_rounds"].create(
+        {"night_id": str, "number": int, "bye": str, "attempt": int, "drawn_at": str},
+        pk=("night_id", "number"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "number", "bye", "attempt", "drawn_at"},
+    )
+    # No foreign key to games: deleting a table's game must keep working (the night then
+    # simply no longer sees that table).
+    db["night_tables"].create(
+        {"night_id": str, "round": int, "position": int, "game_id": str},
+        pk=("night_id", "round", "position"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "round", "position", "game_id"},
+    )
+    db["night_tables"].create_index(["game_id"])
+    # The Idempotency-Key of a request that made a night: a retry answers with that night.
+    db["night_keys"].create(
+        {"club_id": str, "key": str, "request_hash": str, "night_id": str, "created_at": str},
+        pk=("club_id", "key"),
+        not_null={"club_id", "key", "request_hash", "night_id", "created_at"},
+    )
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)
@@ -163,9 +214,36 @@ def connect(path: str | Path) -> sqlite_utils.Database:
     return db
 
 
+# The database and its -wal and -shm: readable by the server's user only. A game's id is its
+# write key, so a file others can read hands every game to anyone on the machine.
+FILE_MODE = 0o600
+
+
+def make_private(path: str | Path) -> None:
+    """Create the database file owner-only before SQLite does, or tighten an existing one.
+
+    SQLite gives its -wal, -shm and journal files the mode of the database file, so they
+    follow; an existing one is tightened too (a database made before this rule).
+    """
+    path = Path(path)
+    if str(path) == ":memory:" or str(path).startswith("file:"):
+        return
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, FILE_MODE)
+    except FileExistsError:
+        pass
+    else:
+        os.close(fd)
+    for file in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
+        with contextlib.suppress(FileNotFoundError):
+            if file.stat().st_mode & 0o077:
+                file.chmod(FILE_MODE)
+
+
 def prepare(path: str | Path) -> None:
     """Create the database file if needed and apply pending migrations (never drops data)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
+    make_private(path)
     db = connect(path)
     try:
         db.enable_wal()

@@ -83,6 +83,12 @@ def created_game(db: sqlite_utils.Database, key: str, request_hash: str) -> str 
     return str(row[0])
 
 
+def game_of_key(db: sqlite_utils.Database, key: str) -> str | None:
+    """The game this key created, whatever the request was."""
+    row = db.execute("select game_id from creation_keys where key = ?", [key]).fetchone()
+    return None if row is None else str(row[0])
+
+
 def remember_game(db: sqlite_utils.Database, key: str, request_hash: str, game_id: str) -> None:
     db["creation_keys"].insert(
         {"key": key, "game_id": game_id, "request_hash": request_hash, "created_at": now()}

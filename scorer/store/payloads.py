@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from scorer.core.errors import N_, RuleError, ScorerError
@@ -52,6 +53,9 @@ SIDE_HAND_FIELDS = frozenset(
 MELD_FIELDS = ("meld_points", "natural_canastas", "mixed_canastas", "meld_cards")
 PLANNED_MELD_FIELDS = frozenset({"rank", "naturals", "jokers", "twos"})
 SIDE_HAND_OUTPUT_FIELDS = frozenset({"score", "running_total", "opening_minimum"})
+# A game's id as the store makes them (scorer.store.ids: s<shard>- and 22 characters), with
+# room to spare.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 EXPORT_FORMAT = "scorer-game"
 EXPORT_VERSION = 1
 EXPORT_FIELDS = GAME_FIELDS | {"format", "format_version", "id", "created_at", "hands"}
@@ -86,6 +90,11 @@ def _object(
     return value
 
 
+def fields_of(value: Any, allowed: frozenset[str]) -> dict[str, Any]:
+    """A request body that must be a JSON object of these fields only."""
+    return _object(value, None, allowed)
+
+
 def _int(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _type_error(field, N_("must be a whole number"))
@@ -103,6 +112,16 @@ def _name(value: Any, field: str, *, required: bool) -> str:
     if not isinstance(value, str):
         raise _type_error(field, N_("must be text"))
     return check_name(value, field, required=required)
+
+
+def parse_game_id(value: Any, field: str) -> str:
+    """A game's id as a body names it: the letters, digits, - and _ of a game's address.
+
+    Anything else cannot be a game (and a lone surrogate cannot even be looked up).
+    """
+    if not isinstance(value, str) or not GAME_ID.fullmatch(value):
+        raise _type_error(field, N_("must be a game's id"))
+    return value
 
 
 def parse_game(data: Any) -> dict[str, Any]:
@@ -249,7 +268,8 @@ def parse_confirm(data: Any) -> frozenset[str]:
     if not isinstance(raw, list):
         raise _type_error("confirm", N_("must be a list of what the table confirms"))
     for k, kind in enumerate(raw[:10]):
-        if kind not in CONFIRMABLE:
+        # A list or an object is no name (and cannot be looked up in a set).
+        if not isinstance(kind, str) or kind not in CONFIRMABLE:
             raise _type_error(
                 f"confirm[{k}]", N_("is not something the scorer asks the table to confirm")
             )

@@ -26,7 +26,7 @@ from werkzeug.exceptions import ClientDisconnected
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wsgi import LimitedStream
 
-from scorer.core.limits import GAME_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
+from scorer.core.limits import LARGEST_BODY
 
 ENV_BEHIND_PROXY = "SCORER_BEHIND_PROXY"
 TOO_LARGE = "scorer.body_too_large"
@@ -136,9 +136,13 @@ def unknown_length(environ: dict[str, Any]) -> bool:
 
 
 def body_ceiling(app: Flask) -> int | None:
-    """The largest body any endpoint takes (an import's), None if bodies are not capped."""
+    """The largest body any endpoint takes (a club import's), None if bodies are not capped.
+
+    A chunked body is read up to it, so that each endpoint then applies its own cap to it
+    as to a body sent with its length: a club import of 2 MiB is taken either way.
+    """
     cap = app.config.get("MAX_CONTENT_LENGTH")
-    return None if cap is None else max(cap, IMPORT_MAX_BYTES)
+    return None if cap is None else max(cap, LARGEST_BODY)
 
 
 def refuse_large_body() -> None:

@@ -195,7 +195,25 @@ class SideHandForm(Form):
         )
 
 
-class HandForm(FlaskForm):
+# The methods by which a browser submits a form (as Flask-WTF counts them).
+SUBMIT_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class PageForm(FlaskForm):
+    """A form of the pages: it reads what a browser posts, never a JSON body.
+
+    Flask-WTF reads a JSON body as the form's fields, and one that is not an object
+    (`false`, a list) made a 500. A page's form comes from a browser; JSON is the API's.
+    """
+
+    class Meta(FlaskForm.Meta):
+        def wrap_formdata(self, form: Any, formdata: Any) -> Any:
+            if request.is_json and request.method in SUBMIT_METHODS:
+                formdata = request.form  # empty: the form is refused as not filled in
+            return super().wrap_formdata(form, formdata)
+
+
+class HandForm(PageForm):
     """A whole hand: a column per side, who went out, concealed, and the two guards."""
 
     sides = FieldList(FormField(SideHandForm), min_entries=0, max_entries=6)
@@ -318,7 +336,7 @@ def target_choices() -> list[tuple[str, Any]]:
     ]
 
 
-class NewGameForm(FlaskForm):
+class NewGameForm(PageForm):
     name = _name_field(_l("Name of the game"))
     profile = SelectField(_l("Variant"), validate_choice=False, default="classic")
     target = SelectField(_l("Play to"), validate_choice=False, default="")

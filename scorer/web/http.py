@@ -1,26 +1,55 @@
-"""A JSON request's body and its Idempotency-Key, read the same way by every API."""
+"""The HTTP toolkit every JSON route shares: the body, the tags, the game answer.
+
+- `json_body`: the request's JSON (400 unless it is application/json and parses; 413 past
+  the route's cap).
+- Tags: a game's ETag names its version (`<id>.<version>`), whatever the encoding the
+  answer travels in. Flask-Compress would make a gzip answer's strong tag
+  `"<id>.<version>:gzip"`, and every browser asks for gzip: a tag that changes with the
+  encoding never matches the app's own tag, so `If-Match` would answer 412 forever and the
+  live check would miss its cheap path. `keep_tag` undoes that suffix after compression,
+  and `tags_of` reads a client's tags without it (a phone may still hold one it was given
+  before). The JSON is the same whatever its transfer encoding, and no route serves ranges,
+  so one tag per version is sound.
+- `answer_if_current` / `tagged` / `version_expected`: the 304 and If-Match logic of every
+  route that has a tag.
+- `game_response`: a game as every route answers it (with its `watch_url`), once per version.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from typing import Any
 
-from flask import request
+from flask import Response, current_app, jsonify, request
+from werkzeug.datastructures import ETags
 
+from scorer import store
 from scorer.core.errors import N_
-from scorer.store.payloads import PayloadError
+from scorer.store.cache import app_cache
+from scorer.store.db import get_db
+from scorer.store.payloads import PayloadError, game_to_json
 
+# What Flask-Compress appends to a strong tag: ":" and the content coding.
+_CODING_SUFFIX = re.compile(r":(?:gzip|br|deflate|zstd)$")
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 # Visible ASCII only, and short: the key is stored with what it made.
 _KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
+# Game bodies kept per worker: a game at the cap on hands is about 600 KB of JSON.
+GAME_BODIES = 16
 
 
-def json_body() -> Any:
-    """The request's JSON; 400 unless the body is application/json and parses."""
+def json_body(max_bytes: int | None = None) -> Any:
+    """The request's JSON; 400 unless the body is application/json and parses.
+
+    `max_bytes` raises this route's cap on the body (an import is larger than a hand).
+    """
+    if max_bytes is not None:
+        request.max_content_length = max_bytes
     if not request.is_json:
         raise PayloadError(None, N_("send the body as application/json"))
-    raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH
+    raw = request.get_data(cache=True)  # 413 past the cap
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
@@ -28,9 +57,113 @@ def json_body() -> Any:
 
 
 def idempotency_key() -> str | None:
+    """The request's Idempotency-Key as sent (400 unless 1 to 200 visible ASCII characters)."""
     key = request.headers.get(IDEMPOTENCY_HEADER)
     if key is None:
         return None
     if not _KEY_PATTERN.fullmatch(key):
         raise PayloadError(IDEMPOTENCY_HEADER, N_("must be 1 to 200 visible ASCII characters"))
     return key
+
+
+def creation_key() -> str | None:
+    """A creation's Idempotency-Key, scoped to the client that sent it.
+
+    The key is stored as a digest of the client's address (the one the rate limits count)
+    and the key: the same key replayed from elsewhere is another key, and never answers
+    with the first client's game or night. A hand's key needs no scope: it lives under its
+    game, whose address is the secret.
+    """
+    key = idempotency_key()
+    if key is None:
+        return None
+    return hashlib.sha256(f"{request.remote_addr}\n{key}".encode()).hexdigest()
+
+
+# --- tags ------------------------------------------------------------------------------------
+
+
+def plain_tag(tag: str) -> str:
+    """A tag as the app made it, whatever coding a compressor appended."""
+    return _CODING_SUFFIX.sub("", tag)
+
+
+def tags_of(header: ETags) -> set[str]:
+    """The tags a client sent (strong or weak), each as the app made it."""
+    return {plain_tag(tag) for tag in header.as_set(include_weak=True)}
+
+
+def keep_tag(response: Response) -> Response:
+    """After compression: the answer keeps the tag the route gave it (see the module)."""
+    tag, weak = response.get_etag()
+    if tag and plain_tag(tag) != tag:
+        response.set_etag(plain_tag(tag), weak=weak)
+    return response
+
+
+def tagged(response: Response, tag: str) -> Response:
+    """The answer carries `tag`, and is checked again before each reuse (scores change)."""
+    response.set_etag(tag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def is_current(tag: str) -> bool:
+    """The client's If-None-Match holds `tag`: it already has this version."""
+    return request.if_none_match.star_tag or tag in tags_of(request.if_none_match)
+
+
+def not_modified(tag: str) -> Response:
+    return tagged(Response(status=304), tag)
+
+
+def version_expected(tag: str, version: int, matches: Any = None) -> int | None:
+    """The version an If-Match header expects: None without the header.
+
+    `version` when the header names `tag` (or `*`); 0, which nothing has, for any other tag
+    (an old one, another's, a made-up one), so the write is refused as stale.
+    `matches(sent_tag)` replaces plain equality where a tag has parts that may differ.
+    """
+    if "If-Match" not in request.headers:
+        return None
+    if request.if_match.star_tag:
+        return version
+    sent = tags_of(request.if_match)
+    found = any(matches(t) for t in sent) if matches else tag in sent
+    return version if found else 0
+
+
+# --- games -----------------------------------------------------------------------------------
+
+
+def game_etag(game_id: str, version: int) -> str:
+    return f"{game_id}.{version}"
+
+
+def watch_etag(watch_id: str, version: int) -> str:
+    # Built from the watch id, never the game's: a header must not leak the writing address.
+    return f"w.{watch_id}.{version}"
+
+
+def watch_url(game_id: str) -> str:
+    return f"/watch/{store.watch_id_of(get_db(), game_id)}"
+
+
+def game_response(
+    record: store.GameRecord, status: int = 200, *, created: bool = False
+) -> Response:
+    """The game as the API answers it; a new one (`created`) with its Location."""
+    body = app_cache("game_json", GAME_BODIES).get_or_make(
+        (record.id, record.version), lambda: _game_body(record)
+    )
+    response = current_app.response_class(body, status=status, mimetype="application/json")
+    tagged(response, game_etag(record.id, record.version))
+    if created:
+        response.headers["Location"] = f"/api/games/{record.id}"
+    return response
+
+
+def _game_body(record: store.GameRecord) -> bytes:
+    """The game's JSON once per version: a write's answer serves the reads that follow it."""
+    # Every game answer names its watch address, so a write's answer equals the next GET.
+    return jsonify({**game_to_json(record), "watch_url": watch_url(record.id)}).get_data()

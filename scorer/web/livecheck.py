@@ -28,6 +28,7 @@ from werkzeug.http import parse_accept_header, parse_etags
 
 from scorer.store.db import BUSY_TIMEOUT
 from scorer.web import SECURITY_HEADERS
+from scorer.web.http import game_etag, tags_of, watch_etag
 
 _GAME_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]+)")
 _WATCH_PATH = re.compile(r"/watch/([A-Za-z0-9_-]+)")
@@ -74,15 +75,6 @@ def version_reader(app: Flask) -> VersionReader:
     return reader
 
 
-def game_etag(game_id: str, version: int) -> str:
-    return f"{game_id}.{version}"
-
-
-def watch_etag(watch_id: str, version: int) -> str:
-    # Built from the watch id, never the game's: a header must not leak the writing address.
-    return f"w.{watch_id}.{version}"
-
-
 def wants_json(accept: str | None) -> bool:
     """The watch address answers JSON when the client prefers it to HTML (as its view does)."""
     best = parse_accept_header(accept, MIMEAccept).best_match(["text/html", "application/json"])
@@ -106,7 +98,8 @@ class LiveCheck:
     def not_modified(self, environ: dict[str, Any]) -> list[tuple[str, str]] | None:
         """The 304's headers when the client's tag is current, else None (the app answers)."""
         path = environ.get("PATH_INFO", "")
-        tags = parse_etags(environ["HTTP_IF_NONE_MATCH"])
+        # Read as the app reads them: a tag a compressor once suffixed (":gzip") still counts.
+        tags = tags_of(parse_etags(environ["HTTP_IF_NONE_MATCH"]))
         vary = _VARY_LANGUAGE
         if found := _GAME_PATH.fullmatch(path):
             game_id = found.group(1)

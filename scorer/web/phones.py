@@ -6,6 +6,9 @@ Register with `phones.init_app(app)`; the scoreboard shows the code with
 
 from __future__ import annotations
 
+import contextlib
+import os
+
 from flask import Blueprint, Flask, Response, abort, current_app, request, send_from_directory
 
 from scorer import store
@@ -24,17 +27,47 @@ def game_exists(game_id: str) -> bool:
     return True
 
 
-def request_port() -> int:
-    """The port this request reached: the Host header's, else the server's own."""
-    _, port = split_host(request.host)
-    if port is not None:
-        return port
-    return int(request.environ.get("SERVER_PORT") or (443 if request.scheme == "https" else 80))
+def served_address() -> tuple[str, int]:
+    """The address and port this request really reached: the server's end of its socket.
+
+    Unlike the Host header, which any client writes as it likes, the socket cannot be
+    forged. Without one (a test client), the WSGI server's name and port.
+    """
+    environ = request.environ
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            host, port = sock.getsockname()[:2]
+            return str(host), int(port)
+    default = 443 if request.scheme == "https" else 80
+    return str(environ.get("SERVER_NAME", "")), int(environ.get("SERVER_PORT") or default)
+
+
+def public_host() -> tuple[str, int]:
+    """The host (with its port) that links are built on, never an arbitrary Host header.
+
+    With TRUSTED_HOSTS set, Flask has already refused (400) any request whose Host is not
+    in the list, so the Host is one of them; otherwise the address the request reached.
+    """
+    if current_app.config.get("TRUSTED_HOSTS"):
+        _, port = split_host(request.host)
+        default = 443 if request.scheme == "https" else 80
+        return request.host, port if port is not None else default
+    address, port = served_address()
+    return (f"[{address}]:{port}" if ":" in address else f"{address}:{port}"), port
 
 
 def absolute_url(path: str) -> str:
-    """`path` on an address another phone can open (never `localhost`)."""
-    return public_base_url(request.host, request_port(), scheme=request.scheme) + path
+    """`path` on an address another phone can open (never `localhost`, never a forged host).
+
+    A configured PUBLIC_URL (SCORER_PUBLIC_URL) comes first; else a trusted Host or the
+    address the request reached, `localhost` turned into the machine's LAN address.
+    """
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return public.rstrip("/") + path
+    host, port = public_host()
+    return public_base_url(host, port, scheme=request.scheme) + path
 
 
 def svg_response(svg: str) -> Response:
@@ -60,8 +93,20 @@ def service_worker() -> Response:
     return response
 
 
+ENV_PUBLIC_URL = "SCORER_PUBLIC_URL"
+
+
+def public_url_setting(app: Flask) -> str | None:
+    """PUBLIC_URL from the config or SCORER_PUBLIC_URL: an http(s) address, or nothing."""
+    value = app.config.get("PUBLIC_URL") or os.environ.get(ENV_PUBLIC_URL, "").strip() or None
+    if value is not None and not value.startswith(("http://", "https://")):
+        raise RuntimeError(f"PUBLIC_URL must start with http:// or https://, not {value!r}")
+    return value
+
+
 def init_app(app: Flask) -> None:
     """Register the blueprint once (the app factory and a test may both ask)."""
+    app.config["PUBLIC_URL"] = public_url_setting(app)
     if bp.name not in app.blueprints:
         app.register_blueprint(bp)
     # The scoreboard's "Add a phone": addresses another phone can open (the watch page's

@@ -21,7 +21,7 @@ from scorer.core.limits import check_game, check_name, check_target
 from scorer.store import club_games, clubs
 from scorer.store.db import get_db
 from scorer.store.payloads import default_side_name
-from scorer.web.forms import FORM_PLAYERS, FORM_SIDES, profile_choices, target_choices
+from scorer.web.forms import FORM_PLAYERS, FORM_SIDES, is_index, profile_choices, target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page, bp, remember, remember_club
 
@@ -80,7 +80,7 @@ def typed_target() -> int | None:
     target = request.form.get("target", "")
     if not target:
         return None
-    return check_target(int(target) if target.isascii() and target.isdigit() else target)
+    return check_target(int(target) if is_index(target) else target)
 
 
 def new_game_page(

@@ -22,7 +22,7 @@ from scorer.qr import qr_svg
 from scorer.store import clubs
 from scorer.store.club_board import ClubBoard, board_cache, club_board
 from scorer.store.db import get_db
-from scorer.web.forms import number_arg, profile_choices, target_choices
+from scorer.web.forms import is_index, number_arg, profile_choices, target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page, bp, remember_club
 from scorer.web.phones import absolute_url, svg_response
@@ -221,7 +221,8 @@ def new_club_form(status: int = 200, error: str | None = None, field: str = "") 
 def typed_settings() -> dict[str, Any]:
     settings: dict[str, Any] = {"profile": request.form.get("profile") or None}
     target = request.form.get("target", "")
-    settings["target"] = int(target) if target.isascii() and target.isdigit() else target or None
+    # Short ASCII digits only: int() of 5 000 digits raises (Python's conversion limit).
+    settings["target"] = int(target) if is_index(target) else target or None
     return settings
 
 

@@ -5,7 +5,7 @@ club's games), so its scores, corrections and sheet are the game's own; the nigh
 remembers which game each table is. Each action is one transaction; drawing a round checks
 the night's version inside it, so two organisers drawing at once draw it once.
 
-The night's tables live in their own migrations (``scorer.nights``), which only ever add.
+The night's tables come with the store's migrations (scorer.store.db), which only ever add.
 """
 
 from __future__ import annotations
@@ -27,69 +27,8 @@ from scorer.core.ratings import Rating
 from scorer.store import ids
 from scorer.store.club_games import link_game
 from scorer.store.clubs import ClubNotFound, _join_roster, _read_club, _touch, check_room_for_games
-from scorer.store.db import connect, snapshot, transaction
+from scorer.store.db import snapshot, transaction
 from scorer.store.idempotency import digest
-
-migrations = sqlite_utils.Migrations("scorer.nights")
-
-
-@migrations()
-def m001_nights(db: sqlite_utils.Database) -> None:
-    db["nights"].create(
-        {
-            "id": str,  # the organiser's address: random, 128 bits
-            "club_id": str,
-            "watch_id": str,  # the leaderboard's address: random on its own
-            "settings": str,  # JSON: rounds, round (fixed_hands or target), draw, ranking, odd
-            "seed": int,  # the draw's seed, drawn once when the night is made
-            "version": int,
-            "created_at": str,
-            "updated_at": str,
-        },
-        pk="id",
-        foreign_keys=[("club_id", "clubs", "id")],
-        not_null={"id", "club_id", "watch_id", "settings", "seed", "version", "created_at"},
-    )
-    db["nights"].create_index(["club_id"])
-    db["nights"].create_index(["watch_id"], unique=True)
-    db["night_players"].create(
-        {"night_id": str, "name": str, "position": int, "joined_round": int},
-        pk=("night_id", "name"),
-        foreign_keys=[("night_id", "nights", "id")],
-        not_null={"night_id", "name", "position", "joined_round"},
-    )
-    db["night_rounds"].create(
-        {"night_id": str, "number": int, "bye": str, "attempt": int, "drawn_at": str},
-        pk=("night_id", "number"),
-        foreign_keys=[("night_id", "nights", "id")],
-        not_null={"night_id", "number", "bye", "attempt", "drawn_at"},
-    )
-    # No foreign key to games: deleting a table's game must keep working (the night then
-    # simply no longer sees that table).
-    db["night_tables"].create(
-        {"night_id": str, "round": int, "position": int, "game_id": str},
-        pk=("night_id", "round", "position"),
-        foreign_keys=[("night_id", "nights", "id")],
-        not_null={"night_id", "round", "position", "game_id"},
-    )
-    db["night_tables"].create_index(["game_id"])
-    # The Idempotency-Key of a request that made a night: a retry answers with that night.
-    db["night_keys"].create(
-        {"club_id": str, "key": str, "request_hash": str, "night_id": str, "created_at": str},
-        pk=("club_id", "key"),
-        not_null={"club_id", "key", "request_hash", "night_id", "created_at"},
-    )
-
-
-def prepare(path: str) -> None:
-    """Apply the nights' pending migrations (after the store's own: nights refer to clubs)."""
-    db = connect(path)
-    try:
-        if migrations.pending(db):
-            with transaction(db):
-                migrations.apply(db)
-    finally:
-        db.close()
 
 
 class NightNotFound(store.NotFound):
