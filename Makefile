@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := chromium fonts-dejavu-core poppler-utils nginx-light
 
-.PHONY: venv run chromium test lint format bench translations extract test-deals
+.PHONY: venv run chromium test test-fast lint format bench translations extract test-deals
 
 venv: $(STAMP)
 
@@ -55,6 +55,12 @@ chromium:
 
 test: $(STAMP) chromium translations
 	$(BIN)/python -m pytest
+
+# The inner loop: every test but the browser, served (subprocess) and PDF ones
+# The marks are given by tests/conftest.py; `make test` still runs everything.
+FAST := not browser and not served and not pdf
+test-fast: $(STAMP) translations
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "$(FAST)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -24,22 +24,19 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-from bench import fixtures, loadgen
+from bench import fixtures, launcher
+from bench.loadgen import BROWSER, Load, Request, closed_loop, generator
 from bench.measure import Row, Section, fmt_time
-from bench.served import ROOT, SCOREBOARD_LENGTH, Load, parse_wrk
+from bench.served import ROOT, SCOREBOARD_LENGTH
 from bench.wsgi import BARE_PATH
 from scorer.serve import command_line
-from tests import launcher
 
-BROWSER = loadgen.BROWSER
 CONNECTIONS = 8  # closed-loop clients: more than the server's workers, all kept busy
 P99_LIMIT = 0.200
 CLIENTS = {
@@ -75,75 +72,6 @@ class TableServer(launcher.Server):
             log=folder / "gunicorn.log",
             cwd=ROOT,
         )
-
-
-Request = loadgen.Request
-
-
-def closed_loop(
-    base: str, requests: list[Request], seconds: int, connections: int = CONNECTIONS
-) -> Load:
-    """`connections` clients sending `requests` round robin until the time is up.
-
-    wrk when installed: one C thread drives every connection, so the generator takes a
-    small share of the 2 cores the server needs. Else threads in Python (much heavier: each
-    request opens a connection and the interpreter competes with gunicorn for the cores).
-    """
-    if generator() == "wrk":
-        return wrk_loop(base, requests, seconds, connections)
-    return python_loop(base, requests, seconds, connections)
-
-
-def generator() -> str:
-    """wrk if installed, unless BENCH_LOADGEN=python asks for the Python clients (to compare)."""
-    wanted = os.environ.get("BENCH_LOADGEN", "wrk")
-    return "wrk" if wanted == "wrk" and shutil.which("wrk") else "python"
-
-
-WRK_LUA = """
-local requests = {$REQUESTS}
-local sent = 0
-request = function()
-  local r = requests[(sent % #requests) + 1]
-  sent = sent + 1
-  return wrk.format(r[1], r[2], r[3], r[4])
-end
-"""
-
-
-def lua_string(value: str) -> str:
-    return json.dumps(value)  # a JSON string of ASCII is a valid Lua string literal
-
-
-def wrk_script(requests: list[Request]) -> str:
-    rows = []
-    for method, target, body, headers in requests:
-        fields = ", ".join(f"[{lua_string(k)}] = {lua_string(v)}" for k, v in headers.items())
-        tail = lua_string(body) if body is not None else "nil"
-        rows.append(f"{{{lua_string(method)}, {lua_string(target)}, {{{fields}}}, {tail}}}")
-    return WRK_LUA.replace("$REQUESTS", ",\n  ".join(rows))
-
-
-def wrk_loop(base: str, requests: list[Request], seconds: int, connections: int) -> Load:
-    """wrk, one thread, keep-alive connections, the requests round robin."""
-    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as handle:
-        handle.write(wrk_script(requests))
-    try:
-        command = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--latency"]
-        command += ["--timeout", "5s", "-s", handle.name, base]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 30)
-    finally:
-        os.unlink(handle.name)
-    if done.returncode:
-        raise RuntimeError(f"wrk failed: {done.stderr or done.stdout}")
-    return parse_wrk(done.stdout)
-
-
-def python_loop(base: str, requests: list[Request], seconds: int, connections: int) -> Load:
-    """Python threads, one connection per request."""
-    return loadgen.closed_loop(
-        base, lambda sent: requests[sent % len(requests)], seconds, connections
-    )
 
 
 def etags(server: TableServer) -> dict[str, str]:
@@ -205,7 +133,7 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
     runs: dict[str, list[Load]] = {name: [] for name in kinds}
     for _ in range(rounds):  # in alternation, so drift touches every kind alike
         for name, requests in kinds.items():
-            runs[name].append(closed_loop(server.base, requests, seconds))
+            runs[name].append(closed_loop(server.base, requests, seconds, CONNECTIONS))
     load = {name: Load.median(loads) for name, loads in runs.items()}
     bare, live = load["bare"], load["live check"]  # side by side, at saturation
     # A kind whose p99 passed the limit at saturation is measured again with fewer clients:
@@ -214,7 +142,7 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
     for name in ("live check", LIVE, "JSON read", "scoreboard page"):
         load[name], clients[name] = within_limit(server.base, kinds[name], seconds, load[name])
     # Last: recording moves the games' versions (the live checks would miss).
-    first = closed_loop(server.base, hands, seconds)
+    first = closed_loop(server.base, hands, seconds, CONNECTIONS)
     load["record a hand"], clients["record a hand"] = within_limit(
         server.base, hands, seconds, first
     )

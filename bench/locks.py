@@ -19,12 +19,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from bench import fixtures
+from bench import fixtures, launcher
 from bench.context import Bench
 from bench.measure import Row, Section, fmt_time
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.serve import command_line
-from tests import launcher
 
 ROOT = Path(__file__).resolve().parent.parent
 GOAL = 2.0  # p99 during corrections at most twice the p99 alone (issue 11)

@@ -21,6 +21,7 @@ from bench import (
     nights,
     report,
     sheet,
+    taps,
     weight,
 )
 from bench.context import Bench
@@ -45,6 +46,7 @@ def sections() -> list[tuple[int, str, Runner]]:
         (10, "Write locks", locks.run),
         (11, "A club at its limit", club_limit.run),
         (12, "Club nights", nights.run),
+        (13, "A hand at the table", taps.run),
     ]
 
 

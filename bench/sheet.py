@@ -14,7 +14,6 @@ from scorer.sheets.sheet_cache import sheet_cache
 
 LENGTH = 60
 LIMIT = 1.5  # seconds
-FLOOR_FACTOR = 4
 TRIVIAL = "<!doctype html><html><body><p>Canasta</p></body></html>"
 BLANK = "/sheets/blank.pdf?sides=2"
 FLOOR = "the trivial document"
@@ -39,15 +38,10 @@ def run(section: Section, bench: Bench) -> None:
     section.rows.append(
         Row(name, fmt_time(took), f"{ratio:.1f}× {FLOOR}", f"< {LIMIT} s", took < LIMIT)
     )
-    section.rows.append(
-        Row(
-            f"{name}, against the floor",
-            f"{ratio:.1f}×",
-            f"{ratio:.1f}× {FLOOR}",
-            f"< {FLOOR_FACTOR}× {FLOOR}",
-            ratio < FLOOR_FACTOR,
-        )
-    )
+    # Information, no longer a goal (retired by issue 21): the floor is a one-line document,
+    # so the ratio says how much a real sheet has to draw, not what a player waits for (the
+    # row above, with its goal, does).
+    section.rows.append(Row(f"{name}, against the floor", f"{ratio:.1f}×", f"{ratio:.1f}× {FLOOR}"))
     # Where the time goes: the sheet's fixed cost (no hands) and its growth per hand.
     for label, other in (
         ("score sheet, 10-hand game", SHEET.format(id=site.game(10))),

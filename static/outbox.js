@@ -7,6 +7,8 @@
      data-outbox-one, data-outbox-many  on either: "1 hand waiting to be sent" and
                                       "{count} hands waiting to be sent".
      data-outbox-done                 on the form: where to go once saved (the scoreboard).
+     data-outbox-held, data-outbox-waiting  on the form: what is said by the save button when
+                                      a save found no network, and the button's label then.
 
    The form is sent with fetch(). No answer at all (no network, a dropped Wi-Fi) keeps it in
    localStorage and sends it again on `online`, every 15 s, and whenever a page of the game
@@ -210,6 +212,28 @@
     return field.value;
   }
 
+  // Said where the thumb is, by the save button: the hand is not lost, it waits. The form
+  // shows it is waiting (aria-busy, the button's label); a new tap sends it again at once.
+  function showHeld(form, button) {
+    var actions = form.querySelector(".form-actions") || form;
+    var note = actions.querySelector("[data-outbox-note]");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "outbox-note";
+      note.setAttribute("role", "status");
+      note.setAttribute("data-outbox-note", "");
+      actions.insertBefore(note, actions.firstChild);
+    }
+    note.textContent = form.getAttribute("data-outbox-held") || "";
+    form.setAttribute("aria-busy", "true");
+    form.classList.add("is-waiting");
+    var save = button && button.classList.contains("big") ? button
+      : actions.querySelector("button[type=submit]");
+    if (save && form.getAttribute("data-outbox-waiting")) {
+      save.textContent = form.getAttribute("data-outbox-waiting");
+    }
+  }
+
   function doneUrl(form) {
     return form.getAttribute("data-outbox-done") || "/games/" + form.getAttribute("data-outbox");
   }
@@ -235,6 +259,7 @@
           enqueue(game, entry);
           write(sessionStorage, draftKey(), null);  // the outbox holds it now
           showBanner(form);
+          showHeld(form, event.submitter);
           return;
         }
         write(sessionStorage, draftKey(), null);

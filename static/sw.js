@@ -5,7 +5,7 @@
    saved offline is kept by outbox.js, which works without this file too. */
 "use strict";
 
-var VERSION = "v2";
+var VERSION = "v3";
 var FILES = "scorer-files-" + VERSION;
 var PAGES = "scorer-pages";
 var MAX_PAGES = 60;

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import os
+import re
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from flask import Flask
@@ -16,6 +21,67 @@ from scorer.network import ENV_LAN_ADDRESS
 # The tests never look for this machine's network address: a page opened on 127.0.0.1 puts
 # this one in its QR codes. Discovery itself is tested as a unit, on made-up addresses.
 os.environ.setdefault(ENV_LAN_ADDRESS, "127.0.0.1")
+
+# --- tiers: `make test-fast` runs what is neither browser, served nor pdf -------------------
+#
+# The marks are given here, at collection, from what a test does, so a new test is tiered
+# without anyone remembering to mark it: under tests/browser/ it is `browser`; a test whose
+# module starts servers (imports serving, bench.launcher or subprocess) is `served`; a test that
+# makes or reads a PDF (its code, its fixtures' or its module's helpers' GET a .pdf or use
+# pdfplumber or weasyprint; or a parameter names a .pdf) is `pdf`.
+BROWSER_FOLDER = Path(__file__).parent / "browser"
+SERVED_IMPORTS = frozenset({"serving", "bench.launcher", "subprocess"})
+PDF_WORDS = re.compile(r"pdfplumber|weasyprint|get\w*\([^)\n]*\.pdf\b")
+
+
+@cache
+def _imports(module: ModuleType) -> frozenset[str]:
+    tree = ast.parse(inspect.getsource(module))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return frozenset(names)
+
+
+def _source(function: object) -> str:
+    """A function's body (its decorators left out: a parameter list is judged by value)."""
+    try:
+        text = inspect.getsource(function)  # type: ignore[arg-type]
+    except (OSError, TypeError):
+        return ""
+    return text[text.find("def ") :]
+
+
+def _code_of(item: pytest.Function) -> str:
+    """The test's source, its fixtures' and that of the module's functions it calls."""
+    texts = [_source(item.function)]
+    for definitions in item._fixtureinfo.name2fixturedefs.values():
+        texts.extend(_source(definition.func) for definition in definitions)
+    module = item.module
+    called = set(re.findall(r"\b(\w+)\(", "\n".join(texts)))
+    for name in called:
+        helper = getattr(module, name, None)
+        if inspect.isfunction(helper) and helper.__module__ == module.__name__:
+            texts.append(_source(helper))
+    return "\n".join(texts)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if not isinstance(item, pytest.Function):
+            continue
+        if BROWSER_FOLDER in Path(item.path).parents:
+            item.add_marker(pytest.mark.browser)
+        if _imports(item.module) & SERVED_IMPORTS:
+            item.add_marker(pytest.mark.served)
+        params = getattr(item, "callspec", None)
+        pdf_param = params and any(".pdf" in str(value) for value in params.params.values())
+        if pdf_param or PDF_WORDS.search(_code_of(item)):
+            item.add_marker(pytest.mark.pdf)
 
 
 @pytest.fixture

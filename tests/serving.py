@@ -9,10 +9,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import launcher
 from apidata import side
-from launcher import Server, call, free_port
 
+from bench import launcher
+from bench.launcher import Server, call, free_port
 from scorer import ROOT
 from scorer.serve import command_line
 

@@ -227,7 +227,7 @@ def test_the_switch_sticks_over_accept_language(
     client: FlaskClient, language: str, title: str
 ) -> None:
     response = client.get(f"/lang/{language}?next=/rules", headers=ENGLISH)
-    assert response.status_code in (302, 303)
+    assert response.status_code == 303
     assert response.headers["Location"] == "/rules"
     cookie = response.headers["Set-Cookie"]
     assert cookie.startswith(f"{LANGUAGE_COOKIE}={language};")
@@ -794,7 +794,7 @@ def test_refused_forms_speak_the_readers_language(
         data={"profile": "classic", "sides-0-players-0": "Léa", "sides-0-players-1": "x" * 41},
         headers=headers,
     )
-    assert new_game.status_code in (200, 400, 422)
+    assert new_game.status_code == 422  # a name over 40 characters
     text = visible_text(new_game.get_data(as_text=True))
     assert "Léa" in text or 'value="Léa"' in new_game.get_data(as_text=True)
     assert detector.leaks(text, language) == []
@@ -810,7 +810,7 @@ def test_refused_forms_speak_the_readers_language(
         "sides-1-red_threes": "3",
     }
     refused = client.post(f"/games/{game_id}/hands/new", data=data, headers=headers)
-    assert refused.status_code in (200, 400, 422)
+    assert refused.status_code == 400  # "abc" is not a number
     text = visible_text(refused.get_data(as_text=True))
     whole = {"en": "whole number", "fr": "nombre entier", "es": "número entero"}
     assert whole[language] in text  # "abc"

@@ -16,8 +16,9 @@ import zipfile
 from pathlib import Path
 
 import pdfplumber
-from launcher import call, free_port, running
 from serving import ROOT
+
+from bench.launcher import call, free_port, running
 
 INSTALL_TIMEOUT = 600  # a cold pip cache downloads every dependency
 

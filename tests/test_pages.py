@@ -313,7 +313,7 @@ def test_recording_the_typical_hand(app: Flask, client: FlaskClient) -> None:
     # 930 is in 0..1 495 -> 50; -35 is below 0 -> 15.
     assert minimums(page) == [50, 15]
     assert 'class="dealer-next">Cy<' in page  # the deal passes to the left: Ann, Cy, Bob, Dee
-    breakdown = page[page.index('class="breakdown"') :]
+    breakdown = page[page.index('class="breakdown') :]
     rows = {
         label: re.findall(r"<td>([^<]*)</td>", row)
         for label, row in re.findall(r"<th>([^<]+)</th>(.*?)</tr>", breakdown)
@@ -446,9 +446,17 @@ def test_who_went_out_must_be_chosen(app: Flask, client: FlaskClient) -> None:
 
 def test_hostile_numbers_never_break_the_page(app: Flask, client: FlaskClient) -> None:
     game_id = start(client)
-    for value in ("9" * 5000, "-5", "1e3", "١٢٠", "0x10", " "):
+    # Unreadable numbers are 400; a negative one, or a canasta with no meld points, is 422.
+    for value, status in (
+        ("9" * 5000, 400),
+        ("-5", 422),
+        ("1e3", 400),
+        ("١٢٠", 400),
+        ("0x10", 400),
+        (" ", 422),
+    ):
         data = hand_form([{"meld_points": value, "natural_canastas": 1}, {}], "0")
-        assert record(client, game_id, data).status_code in (400, 422), value
+        assert record(client, game_id, data).status_code == status, value
     assert loaded(app, game_id).state.results == ()
 
 
@@ -458,14 +466,27 @@ def test_hostile_choices_never_break_the_page(app: Flask, client: FlaskClient) -
         assert (
             client.get(f"/games/{game_id}/hands/new", query_string={"out": out}).status_code == 200
         )
-    for went_out, version in (("\u00b2", "1"), ("7", "1"), ("0", "\u00b2"), ("0", "1" * 40)):
+    # A side that is not one is refused (400); a version that is not a number is no version
+    # at all, so the hand is saved (303).
+    for went_out, version, status in (
+        ("\u00b2", "1", 400),
+        ("7", "1", 400),
+        ("0", "\u00b2", 303),
+        ("0", "1" * 40, 303),
+    ):
         data = dict(TYPICAL, went_out=went_out, version=version)
-        assert record(client, game_id, data).status_code in (303, 400, 409, 422)
+        assert record(client, game_id, data).status_code == status, (went_out, version)
     assert client.post(f"/games/{game_id}/undo", data={"version": "\u00b2"}).status_code == 303
-    for extra in ({"profile": "bogus"}, {"target": "abc"}, {"target": "1234"}, {"rules_for": "x"}):
-        assert client.post(
-            "/games/new", data=game_form([["A", "B"], ["C", "D"]], **extra)
-        ).status_code in (303, 400, 422)
+    # An unknown variant or a target off the list is refused (422); the variant the rules were
+    # shown for only decides which typed values are house rules (303: made).
+    for extra, status in (
+        ({"profile": "bogus"}, 422),
+        ({"target": "abc"}, 422),
+        ({"target": "1234"}, 422),
+        ({"rules_for": "x"}, 303),
+    ):
+        made = client.post("/games/new", data=game_form([["A", "B"], ["C", "D"]], **extra))
+        assert made.status_code == status, extra
 
 
 # --- one-time token and version (issue 5) ----------------------------------------------------
@@ -850,3 +871,15 @@ def test_pages_are_sent_without_the_templates_indentation(client):
         page = client.get(url).get_data(as_text=True)
         assert "<main" in page
         assert not re.search(r"\n[ \t]+", page), url
+
+
+def test_the_hand_points_label_reads_the_same_on_a_400_and_a_422(client: FlaskClient) -> None:
+    game_id = start(client)
+    typed = {"sides-0-meld_points": "130", "sides-1-meld_points": "50"}
+    unreadable = record(client, game_id, {**typed, "went_out": "0", "sides-1-hand_points": "x"})
+    negative = record(client, game_id, {**typed, "went_out": "0", "sides-1-hand_points": "-5"})
+    assert (unreadable.status_code, negative.status_code) == (400, 422)
+    assert (
+        field_error(text(unreadable), "sides-1-hand_points") == "Left in hand: enter a whole number"
+    )
+    assert field_error(text(negative), "sides-1-hand_points") == "Left in hand: cannot be negative"

@@ -22,7 +22,7 @@ from scorer.core.meld import (
     planned_meld,
 )
 from scorer.store.db import get_db
-from scorer.store.payloads import parse_game_id
+from scorer.store.payloads import PayloadError, parse_game_id
 from scorer.web.http import json_body
 from scorer.web.i18n import error_text
 
@@ -36,26 +36,12 @@ BODY_KEYS = {"minimum", "game", "side", "melds", "house_rules", "going_out", "di
 MELD_KEYS = {"rank", "naturals", "jokers", "twos"}
 
 
-class BadRequest(Exception):
-    """A request the checker cannot read: 400, naming the field."""
-
-    def __init__(self, error: RuleError, status: int = 400) -> None:
-        super().__init__(error.reason)
-        self.error = error
-        self.status = status
-
-
-@bp.errorhandler(BadRequest)
-def _bad_request(exc: BadRequest) -> tuple[Response, int]:
-    return jsonify(error=error_text(exc.error), field=exc.error.field), exc.status
-
-
 def minimum_of_game(game_id: str, side: int) -> int:
     """The opening minimum side n of a game needs for its next hand (from its total)."""
     try:
         record = store.load_game(get_db(), game_id)
     except store.NotFound:
-        raise BadRequest(RuleError("game", N_("no game at this address")), 404) from None
+        raise store.NotFound(game_id, field="game") from None
     minimums = record.state.minimums
     if isinstance(side, bool) or not isinstance(side, int) or not 0 <= side < len(minimums):
         raise RuleError(
@@ -157,5 +143,5 @@ def opening_meld_api() -> Response:
     try:
         check = check_from_json(body)
     except RuleError as error:
-        raise BadRequest(error) from None
+        raise error.recast(PayloadError) from None  # a question it cannot read: 400, not 422
     return jsonify(check_json(check))

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import hashlib
 from datetime import UTC, datetime
-from typing import Any, NoReturn
+from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from scorer import store
 from scorer.clubs.exchange import club_json
-from scorer.core.errors import N_, GameFinished, RuleError
+from scorer.core.errors import N_
 from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
 from scorer.store import club_games, clubs
 from scorer.store.club_board import board_cache
@@ -31,71 +30,20 @@ from scorer.web.http import (
     tagged,
     version_expected,
 )
-from scorer.web.i18n import error_text
 
 bp = Blueprint("api_clubs", __name__, url_prefix="/api/clubs")
 
 
-class ClubApiError(Exception):
-    def __init__(self, status: int, error: RuleError, **extra: Any) -> None:
-        super().__init__(error.reason)
-        self.status = status
-        self.error = error
-        self.extra = extra
-
-
-@bp.errorhandler(ClubApiError)
-def _api_error(exc: ClubApiError) -> tuple[Response, int]:
-    return jsonify(error=error_text(exc.error), field=exc.error.field, **exc.extra), exc.status
-
-
-def refuse(error: RuleError) -> NoReturn:
-    if isinstance(error, clubs.Ambiguous):
-        questions = [{"name": q.name, "candidates": list(q.candidates)} for q in error.questions]
-        raise ClubApiError(409, error, questions=questions)
-    if isinstance(error, PayloadError):
-        status = 400
-    elif isinstance(error, clubs.ClubConflict | GameFinished):
-        status = 409
-    elif isinstance(error, clubs.StaleClub):
-        status = 412
-    else:
-        status = 422
-    raise ClubApiError(status, error)
-
-
-def not_found(what: str = N_("no club at this address")) -> ClubApiError:
-    return ClubApiError(404, RuleError(None, what))
-
-
 def json_object(allowed: frozenset[str], max_bytes: int | None = None) -> dict[str, Any]:
     """The request's JSON object; 400 unless it is application/json with known fields."""
-    try:
-        return fields_of(json_body(max_bytes), allowed)
-    except PayloadError as error:
-        refuse(error)
+    return fields_of(json_body(max_bytes), allowed)
 
 
 def text_field(data: dict[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
-        refuse(PayloadError(key, N_("must be text")))
+        raise PayloadError(key, N_("must be text"))
     return value
-
-
-def _act(action: Any, *args: Any, **kwargs: Any) -> Any:
-    try:
-        return action(get_db(), *args, **kwargs)
-    except clubs.ClubNotFound as exc:
-        raise not_found(
-            N_("no player of that name in this club")
-            if "/players/" in str(exc)
-            else N_("no club at this address")
-        ) from None
-    except store.NotFound:
-        raise not_found(N_("no game at this address")) from None
-    except RuleError as error:
-        refuse(error)
 
 
 # --- ETags -----------------------------------------------------------------------------------
@@ -117,19 +65,12 @@ def expected_version(club: clubs.ClubRecord) -> int | None:
     return version_expected(prefix, club.version, lambda sent: sent.startswith(prefix))
 
 
-def _load(club_id: str) -> clubs.ClubRecord:
-    return _act(clubs.load_club, club_id)
-
-
 def this_year() -> str:
     return str(datetime.now(UTC).year)
 
 
 def club_response(club_id: str, status: int = 200) -> Response:
-    try:
-        view = club_games.club_view(get_db(), club_id, this_year(), cache=board_cache())
-    except clubs.ClubNotFound:
-        raise not_found() from None
+    view = club_games.club_view(get_db(), club_id, this_year(), cache=board_cache())
     tag = etag_of(view)
     if status == 200 and request.method == "GET" and is_current(tag):
         return not_modified(tag)
@@ -145,8 +86,8 @@ def club_response(club_id: str, status: int = 200) -> Response:
 def create_club() -> Response:
     data = json_object(frozenset({"name", "players", "settings"}))
     text_field(data, "name")
-    club_id = _act(
-        clubs.create_club,
+    club_id = clubs.create_club(
+        get_db(),
         name=data["name"],
         players=data.get("players", []),
         settings=data.get("settings"),
@@ -163,36 +104,35 @@ def get_club(club_id: str) -> Response:
 
 @bp.post("/<club_id>/players")
 def add_player(club_id: str) -> Response:
-    club = _load(club_id)
+    club = clubs.load_club(get_db(), club_id)
     data = json_object(frozenset({"name"}))
-    _act(clubs.add_player, club_id, text_field(data, "name"), version=expected_version(club))
+    clubs.add_player(get_db(), club_id, text_field(data, "name"), version=expected_version(club))
     return club_response(club_id, 201)
 
 
 @bp.patch("/<club_id>/players/<path:name>")
 def rename_player(club_id: str, name: str) -> Response:
-    club = _load(club_id)
+    club = clubs.load_club(get_db(), club_id)
     data = json_object(frozenset({"name"}))
     new = text_field(data, "name")
-    _act(clubs.rename_player, club_id, name, new, version=expected_version(club))
+    clubs.rename_player(get_db(), club_id, name, new, version=expected_version(club))
     return club_response(club_id)
 
 
 @bp.delete("/<club_id>/players/<path:name>")
 def remove_player(club_id: str, name: str) -> Response:
-    club = _load(club_id)
-    _act(clubs.remove_player, club_id, name, version=expected_version(club))
+    club = clubs.load_club(get_db(), club_id)
+    clubs.remove_player(get_db(), club_id, name, version=expected_version(club))
     return club_response(club_id)
 
 
 @bp.post("/<club_id>/games")
 def create_game(club_id: str) -> Response:
-    club = _load(club_id)
-    try:
-        arguments = parse_game(json_object(frozenset(_GAME_FIELDS)))
-    except RuleError as error:
-        refuse(error)
-    game_id = _act(club_games.create_club_game, club_id, arguments, version=expected_version(club))
+    club = clubs.load_club(get_db(), club_id)
+    arguments = parse_game(json_object(frozenset(_GAME_FIELDS)))
+    game_id = club_games.create_club_game(
+        get_db(), club_id, arguments, version=expected_version(club)
+    )
     # The same answer as a GET of its Location, watch_url included.
     return game_response(load_game(game_id), 201, created=True)
 
@@ -202,14 +142,11 @@ _GAME_FIELDS = ("name", "profile", "target", "fixed_hands", "first_dealer", "sid
 
 @bp.post("/<club_id>/games/file")
 def file_game(club_id: str) -> Response:
-    club = _load(club_id)
+    club = clubs.load_club(get_db(), club_id)
     data = json_object(frozenset({"game", "players"}))
-    try:
-        game_id = parse_game_id(data.get("game"), "game")
-    except PayloadError as error:
-        refuse(error)
-    _act(
-        club_games.file_game,
+    game_id = parse_game_id(data.get("game"), "game")
+    club_games.file_game(
+        get_db(),
         club_id,
         game_id,
         data.get("players"),
@@ -220,7 +157,7 @@ def file_game(club_id: str) -> Response:
 
 @bp.get("/<club_id>/export")
 def export_club(club_id: str) -> Response:
-    data = _act(club_games.export_club, club_id)
+    data = club_games.export_club(get_db(), club_id)
     response = jsonify(data)
     response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
     return response
@@ -229,7 +166,7 @@ def export_club(club_id: str) -> Response:
 @bp.post("/import")
 def import_club() -> Response:
     data = json_object(club_games.EXPORT_FIELDS, IMPORT_MAX_BYTES)
-    club_id = _act(club_games.import_club, data)
+    club_id = club_games.import_club(get_db(), data)
     response = club_response(club_id, 201)
     response.headers["Location"] = f"/api/clubs/{club_id}"
     return response

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
+
+E = TypeVar("E", bound="ScorerError")
 
 
 def N_(template: str) -> str:
@@ -42,6 +44,13 @@ class ScorerError(Exception):
         self.hand_number = hand_number
         self.reason = template.format(**params)
         super().__init__(f"{field}: {self.reason}" if field else self.reason)
+
+    def recast(self, kind: type[E]) -> E:
+        """The same refusal (field, words, params) as another kind, so it gets that kind's
+        status: e.g. the checker answers every unreadable request as a PayloadError (400)."""
+        return kind(
+            self.field, self.plural or self.template, hand_number=self.hand_number, **self.params
+        )
 
 
 class RuleError(ScorerError, ValueError):

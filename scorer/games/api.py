@@ -8,15 +8,13 @@ importing one take an optional Idempotency-Key: a retry is answered with the fir
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response, jsonify
 
 from scorer import store
 from scorer.core.errors import N_, GameFinished, ScorerError
 from scorer.core.hands import Hand
 from scorer.core.limits import GAME_IMPORT_MAX_BYTES
-from scorer.games import rematch, watch
+from scorer.games import watch
 from scorer.store.cache import keep
 from scorer.store.db import get_db
 from scorer.store.payloads import (
@@ -46,15 +44,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def etag_of(record: store.GameRecord | store.StoredGame) -> str:
     return game_etag(record.id, record.version)
-
-
-def _load(game_id: str) -> store.GameRecord:
-    return load_game(game_id)
-
-
-def _act(action: Any, *args: Any, **kwargs: Any) -> store.GameRecord:
-    """Run a store action; its refusals rise to scorer.failures."""
-    return action(get_db(), *args, **kwargs)
 
 
 def required_version(record: store.GameRecord) -> int:
@@ -87,7 +76,7 @@ def _hand_from_body() -> Hand:
 
 def created(game_id: str) -> Response:
     """A new game (or, for a retry with the same key, the one the first request made)."""
-    return game_response(_load(game_id), 201, created=True)
+    return game_response(load_game(game_id), 201, created=True)
 
 
 @bp.post("/games")
@@ -104,12 +93,12 @@ def get_game(game_id: str) -> Response:
     version = watch.current_version(game_id)
     if version is not None and is_current(game_etag(game_id, version)):
         return not_modified(game_etag(game_id, version))
-    return game_response(_load(game_id))
+    return game_response(load_game(game_id))
 
 
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str) -> Response:
-    record = _load(game_id)
+    record = load_game(game_id)
     if record.state.finished:
         # Checked first: a won game answers 409 whatever else is wrong, the key included.
         try:
@@ -121,8 +110,8 @@ def add_hand(game_id: str) -> Response:
     hand = _hand_from_body()
     return game_response(
         keep(
-            _act(
-                store.record_hand,
+            store.record_hand(
+                get_db(),
                 game_id,
                 hand,
                 version=expected_version(record),
@@ -152,14 +141,14 @@ def _retry_of_last_hand(record: store.GameRecord, key: str | None) -> store.Game
 
 @bp.put("/games/<game_id>/hands/<int:number>")
 def replace_hand(game_id: str, number: int) -> Response:
-    record = _load(game_id)
+    record = load_game(game_id)
     version = required_version(record)
     store.check_hand_number(record, number)
     hand = _hand_from_body()
     return game_response(
         keep(
-            _act(
-                store.replace_hand,
+            store.replace_hand(
+                get_db(),
                 game_id,
                 number,
                 hand,
@@ -173,20 +162,22 @@ def replace_hand(game_id: str, number: int) -> Response:
 
 @bp.delete("/games/<game_id>/hands/<int:number>")
 def delete_hand(game_id: str, number: int) -> Response:
-    record = _load(game_id)
+    record = load_game(game_id)
     version = required_version(record)
     store.check_hand_number(record, number)
     return game_response(
-        keep(_act(store.delete_hand, game_id, number, version=version, base=record))
+        keep(store.delete_hand(get_db(), game_id, number, version=version, base=record))
     )
 
 
 @bp.delete("/games/<game_id>/hands/after-end")
 def delete_after_end(game_id: str) -> Response:
     """One request removes every hand played after the game's end (§2c)."""
-    record = _load(game_id)
+    record = load_game(game_id)
     version = expected_version(record)
-    return game_response(keep(_act(store.delete_after_end, game_id, version=version, base=record)))
+    return game_response(
+        keep(store.delete_after_end(get_db(), game_id, version=version, base=record))
+    )
 
 
 @bp.get("/games/<game_id>/export")
@@ -209,5 +200,5 @@ def import_game() -> Response:
 @bp.post("/games/<game_id>/again")
 def play_again(game_id: str) -> Response:
     """A new game with the same sides, rules and target, the deal moved on: 201 + Location."""
-    new_id = rematch.play_again(get_db(), load_game(game_id))
+    new_id = store.play_again(get_db(), load_game(game_id))
     return game_response(load_game(new_id), 201, created=True)

@@ -5,16 +5,15 @@ from __future__ import annotations
 import hashlib
 from datetime import date
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response
 
 from scorer import store
 from scorer.core.errors import RuleError
 from scorer.games.csv_export import to_csv
 from scorer.sheets.sheet_cache import cached_sheet
-from scorer.store.cache import replayed_game
 from scorer.store.club_board import board_cache, club_board
-from scorer.store.clubs import ClubNotFound
 from scorer.store.db import get_db
+from scorer.web.failures import load_game
 from scorer.web.forms import number_arg
 
 bp = Blueprint("csv", __name__)
@@ -30,12 +29,8 @@ def csv_response(text: str | bytes, filename: str) -> Response:
 
 @bp.get("/games/<game_id>/hands.csv")
 def game_hands(game_id: str) -> Response:
-    try:
-        game = replayed_game(get_db(), game_id)
-    except store.NotFound:
-        abort(404)
-    except RuleError:
-        abort(409)  # hands a later rules fix no longer accepts: the JSON export still works
+    # 404, or 409 for hands a later rules fix no longer accepts (the JSON export still works)
+    game = load_game(game_id)
     return csv_response(to_csv([game]), f"game-{game_id}-hands.csv")
 
 
@@ -45,11 +40,8 @@ def club_hands(club_id: str) -> Response:
     CSV_HANDS_PER_PART hands, so its cost is bounded whatever the club stored. A part is
     made in the server's one turn for costly renders and kept by its games' versions, like
     a sheet: downloading it again reads a file."""
-    try:
-        # The year only names the records, which a CSV does not hold.
-        board = club_board(get_db(), club_id, str(date.today().year), cache=board_cache())
-    except ClubNotFound:
-        abort(404)
+    # The year only names the records, which a CSV does not hold; no club: 404.
+    board = club_board(get_db(), club_id, str(date.today().year), cache=board_cache())
     parts = board.hand_parts()
     part = number_arg("part", len(parts))
     ids = parts[part - 1]

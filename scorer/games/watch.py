@@ -2,6 +2,8 @@
 
 `/watch/<watch_id>` shows the live scoreboard with no form and no link to any write; with
 `Accept: application/json` it answers the game's JSON without its `id` (nor `watch_url`).
+`?size=large` is the same page for a laptop or a TV across the room: totals, minimums, next
+dealer and the last hands, read from three metres.
 The watch id is random on its own (table `watch_ids`, migration m006), so it cannot be
 turned into the game's address; and there is no write route under /watch at all.
 """
@@ -89,10 +91,14 @@ def watch(watch_id: str) -> Response | str:
     return response
 
 
+LARGE = "large"  # ?size=large: the big-screen view
+
+
 def render_watch(record: store.GameRecord, watch_id: str) -> str:
     return render_template(
         "watch/board.html",
         watch_id=watch_id,
+        large=request.args.get("size") == LARGE,
         watch_etag=watch_etag(watch_id, record.version),
         hands_html=hands_html(record, watch_id),
         **board_context(record),

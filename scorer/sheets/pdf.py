@@ -19,7 +19,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
 from scorer import store
-from scorer.core.game import GameState, HandResult, Side
+from scorer.core.game import HandResult, Side
 from scorer.core.rules import RuleProfile
 from scorer.core.seatings import TEAMS, Seating, blank_seating, blank_seatings
 from scorer.sheets import sheet_pages
@@ -35,7 +35,7 @@ from scorer.sheets.sheet_html import (
 )
 from scorer.sheets.sheet_pages import Overflow, SheetPage
 from scorer.web import display
-from scorer.web.display import points, seating_label, side_label
+from scorer.web.display import points, result_line, seating_label, side_label
 from scorer.web.failures import load_game
 from scorer.web.folders import STATIC_FOLDER
 from scorer.web.i18n import PROFILE_LABELS
@@ -188,20 +188,6 @@ def side_groups(count: int) -> list[list[int]]:
     tables = -(-count // 3)
     size = -(-count // tables)
     return [list(range(start, min(start + size, count))) for start in range(0, count, size)]
-
-
-def result_line(state: GameState) -> str:
-    """The game's outcome in one sentence."""
-    sides = state.table.sides
-    if state.winner is not None:
-        return gettext(
-            "Winner: %(side)s with %(total)s points",
-            side=side_label(sides[state.winner], state.winner),
-            total=points(state.totals[state.winner]),
-        )
-    if state.tied:
-        return gettext("Tied at the top: one more hand")
-    return gettext("In progress")
 
 
 def profile_label(profile: RuleProfile, sides: tuple[Side, ...]) -> str:

@@ -62,6 +62,7 @@ def with_club_defaults(club: ClubRecord, arguments: dict[str, Any]) -> dict[str,
 
 
 def link_game(db: sqlite_utils.Database, club_id: str, game_id: str) -> None:
+    """File a stored game in a club, as is (inside the caller's transaction)."""
     db["club_games"].insert({"game_id": game_id, "club_id": club_id, "filed_at": store.now()})
 
 

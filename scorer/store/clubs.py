@@ -26,8 +26,14 @@ from scorer.store import club_digest
 from scorer.store.db import transaction
 
 
-class ClubNotFound(LookupError):
-    """No club (or no such player in it) at that address."""
+class ClubNotFound(store.NotFound):
+    """No club (or no such player in it) at that address (HTTP 404, as a game not found)."""
+
+    def __init__(self, address: str, template: str = N_("no club at this address")) -> None:
+        super().__init__(address, template)
+
+
+NO_PLAYER = N_("no player of that name in this club")
 
 
 class StaleClub(RuleError):
@@ -293,7 +299,7 @@ def rename_player(
         club = _read_club(db, club_id)
         _check_version(club, version)
         if old not in club.players:
-            raise ClubNotFound(f"{club_id}/players/{old}")
+            raise ClubNotFound(f"{club_id}/players/{old}", NO_PLAYER)
         clash = club.roster_name(new)
         if clash is not None and clash != old:
             raise ClubConflict("name", N_("this name is already in the club"))
@@ -351,7 +357,7 @@ def remove_player(
         club = _read_club(db, club_id)
         _check_version(club, version)
         if name not in club.players:
-            raise ClubNotFound(f"{club_id}/players/{name}")
+            raise ClubNotFound(f"{club_id}/players/{name}", NO_PLAYER)
         games = games_of_player(db, club_id, name)
         if games:
             raise ClubConflict(

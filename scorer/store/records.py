@@ -27,8 +27,14 @@ from scorer.store.stamps import now, readable
 class NotFound(ScorerError, LookupError):
     """No game (or no hand) at that address."""
 
-    def __init__(self, address: str, template: str = N_("no game at this address")) -> None:
-        super().__init__(None, template)
+    def __init__(
+        self,
+        address: str,
+        template: str = N_("no game at this address"),
+        *,
+        field: str | None = None,
+    ) -> None:
+        super().__init__(field, template)
         self.address = address
 
 

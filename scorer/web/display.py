@@ -12,10 +12,12 @@ from collections.abc import Sequence
 from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from markupsafe import Markup, escape
 
+from scorer.core import limits
 from scorer.core.errors import N_
-from scorer.core.game import Side, game_title  # noqa: F401  (a page's title: core's)
+from scorer.core.game import GameState, Side, game_title  # noqa: F401  (game_title: core's)
 from scorer.core.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
 from scorer.core.seatings import Seating
 from scorer.web.i18n import HOUSE_RULE_LABELS, number
@@ -144,9 +146,36 @@ def house_rule_lines(
     return lines
 
 
+def game_status(winner: str | None, tied: bool, hands: int | None = None) -> str:
+    """A game's result in a few words, for a list of games: "Won by Ann", "Tied: one more
+    hand", else how many hands were played ("In progress" when the count is not shown)."""
+    if winner is not None:
+        return _("Won by %(name)s", name=winner)
+    if tied:
+        return _("Tied: one more hand")
+    if hands is None:
+        return _("In progress")
+    return ngettext("%(num)s hand played", "%(num)s hands played", hands)
+
+
+def result_line(state: GameState) -> str:
+    """The game's outcome in one sentence (a score sheet's foot)."""
+    sides = state.table.sides
+    if state.winner is not None:
+        return _(
+            "Winner: %(side)s with %(total)s points",
+            side=side_label(sides[state.winner], state.winner),
+            total=points(state.totals[state.winner]),
+        )
+    if state.tied:
+        return _("Tied at the top: one more hand")
+    return _("In progress")
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(signed_html=signed_html)
-    app.jinja_env.globals.update(points=points)
+    # limits: the templates' maxlength and ranges come from the one table the server enforces
+    app.jinja_env.globals.update(points=points, game_status=game_status, limits=limits)
 
 
 def seating_label(seating: Seating) -> str:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 import sqlite3
 
-from flask import Flask, Response, jsonify, make_response
+from flask import Flask, Response, has_request_context, jsonify, make_response
 
 from scorer import store
 from scorer.core.errors import N_, GameFinished, RuleError, ScorerError
 from scorer.core.irregular import NeedsConfirmation
 from scorer.store.cache import replayed_game
+from scorer.store.clubs import Ambiguous, ClubConflict, StaleClub
 from scorer.store.db import get_db
 from scorer.store.payloads import PayloadError, PreconditionRequired
 from scorer.web import _page, _wants_json, unexpected_error
@@ -45,6 +46,8 @@ STATUS: tuple[tuple[type[ScorerError], int], ...] = (
     (store.GameFull, 409),
     (store.StaleGame, 409),
     (store.KeyReused, 409),
+    (ClubConflict, 409),
+    (StaleClub, 409),
     (DatabaseBusy, 503),
     (RuleError, 422),
 )
@@ -53,11 +56,15 @@ STATUS: tuple[tuple[type[ScorerError], int], ...] = (
 API_STATUS: tuple[tuple[type[ScorerError], int], ...] = (
     (store.StaleGame, 412),
     (store.KeyReused, 422),
+    (StaleClub, 412),
     *STATUS,
 )
 
 
-def status_of(error: ScorerError, *, api: bool = False) -> int:
+def status_of(error: ScorerError, *, api: bool | None = None) -> int:
+    """The status of a refusal: the API's table under /api (or when api is True)."""
+    if api is None:
+        api = has_request_context() and _wants_json()
     for kind, status in API_STATUS if api else STATUS:
         if isinstance(error, kind):
             return status
@@ -78,11 +85,15 @@ def load_game(game_id: str) -> store.GameRecord:
 
 def answer(error: ScorerError) -> Response:
     """A refusal as JSON under /api (the message and the field), else as an error page."""
-    status = status_of(error, api=_wants_json())
+    status = status_of(error)
     if _wants_json():
-        body = {"error": error_text(error), "field": error.field}
+        body: dict[str, object] = {"error": error_text(error), "field": error.field}
         if isinstance(error, NeedsConfirmation):
             body["confirm"] = error.confirm  # send it back in "confirm" to record the hand
+        if isinstance(error, Ambiguous):  # who is who, for the table to answer
+            body["questions"] = [
+                {"name": q.name, "candidates": list(q.candidates)} for q in error.questions
+            ]
         response = jsonify(body)
     else:
         response = make_response(_page(status, None))

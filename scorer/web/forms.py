@@ -30,7 +30,7 @@ from scorer.core.rules import (
     get_profile,
 )
 from scorer.web.display import CARD_GROUP_LABELS, rank_choices
-from scorer.web.i18n import PROFILE_LABELS, number
+from scorer.web.i18n import FIELD_LABELS, PROFILE_LABELS, number
 
 # A number longer than this is no score anybody typed on purpose.
 NUMBER_MAX_DIGITS = 7
@@ -119,11 +119,11 @@ def _strip(value: Any) -> Any:
 class SideHandForm(Form):
     """One side's call at the end of a hand (a column of the hand form)."""
 
-    meld_points = NumberField(_l("Meld points"))
-    natural_canastas = NumberField(_l("Natural canastas"))
-    mixed_canastas = NumberField(_l("Mixed canastas"))
-    red_threes = NumberField(_l("Red threes"))
-    hand_points = NumberField(_l("Left in hand"))
+    meld_points = NumberField(FIELD_LABELS["meld_points"])
+    natural_canastas = NumberField(FIELD_LABELS["natural_canastas"])
+    mixed_canastas = NumberField(FIELD_LABELS["mixed_canastas"])
+    red_threes = NumberField(FIELD_LABELS["red_threes"])
+    hand_points = NumberField(FIELD_LABELS["hand_points"])
     meld_jokers = NumberField(CARD_GROUP_LABELS["jokers"])
     meld_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
     meld_ten = NumberField(CARD_GROUP_LABELS["ten"])

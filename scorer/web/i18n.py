@@ -228,7 +228,7 @@ FIELD_LABELS = {
     "natural_canastas": _l("Natural canastas"),
     "mixed_canastas": _l("Mixed canastas"),
     "red_threes": _l("Red threes"),
-    "hand_points": _l("Points left in hand"),
+    "hand_points": _l("Left in hand"),  # the form's label: a 400 and a 422 read the same
     "meld_cards": _l("Melded cards"),
     "hand_cards": _l("Cards left in hand"),
     "melds": _l("Melds"),

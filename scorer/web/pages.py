@@ -23,7 +23,6 @@ from scorer.store import clubs
 from scorer.store.cache import replayed_game
 from scorer.store.db import get_db
 from scorer.web import display
-from scorer.web.failures import load_game
 from scorer.web.forms import is_index
 
 # The pages' one blueprint: games, clubs and sheets each add their routes to it.
@@ -55,11 +54,6 @@ def remember(game_id: str) -> None:
 
 def forget(game_id: str) -> None:
     session[MY_GAMES] = [i for i in my_game_ids() if i != game_id]
-
-
-def load(game_id: str) -> store.GameRecord:
-    """The game, or a 404 page; a stored game the rules no longer accept is a 409 page."""
-    return load_game(game_id)
 
 
 def my_games() -> list[store.GameRecord]:

@@ -67,7 +67,7 @@ ENDPOINTS: tuple[tuple[str, str, list[str]], ...] = (
     ("api.create_game", "create_game", POST),
     ("pages.new_game", "create_game", POST),
     ("api.play_again", "create_game", POST),
-    ("pages.again", "create_game", POST),
+    ("pages.play_again", "create_game", POST),
     ("api_clubs.create_game", "create_game", POST),
     ("pages.new_club_game", "create_game", POST),
     ("api.import_game", "import_kib", POST),

@@ -49,7 +49,7 @@ def went_out(page: Any, thumb: Thumb, side: str) -> None:
     wait_for_hand_form(page)
 
 
-def test_a_whole_game_on_a_phone(page, live_server):
+def test_a_whole_game_on_a_phone(page, live_server, tmp_path):
     errors: list[str] = []  # script errors and CSP refusals show up in the console
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -130,7 +130,7 @@ def test_a_whole_game_on_a_phone(page, live_server):
     assert page.locator("#sides-0-meld_points").input_value() == "130"  # nothing lost
     assert page.locator("#sides-1-hand_points").input_value() == "85"
     assert no_sideways_scroll(page)
-    shoot(page, "flow-refused")
+    shoot(page, tmp_path, "flow-refused")
     red_threes(thumb, page, 1, 1)
     # A: 130 + 500 + 300 + 100 = 1 030 -> 1 985. B: 50 + 100 - 85 = 65 -> 1 340.
     save(page, thumb)
@@ -174,7 +174,7 @@ def test_a_whole_game_on_a_phone(page, live_server):
             assert board_numbers(page)[1] == minimums
     assert page.locator(".banner.win").inner_text().startswith("Winner: Ann & Bob")
     assert page.locator(".record-buttons").count() == 0
-    shoot(page, "flow-won")
+    shoot(page, tmp_path, "flow-won")
     assert page.goto(board).ok
     # The refused hand answers 422 on purpose; anything else in the console is a bug.
     assert [e for e in errors if not e.startswith("Failed to load resource")] == []

@@ -7,6 +7,7 @@ number is worked out by hand from ../shared/RULES.md (sections 1 and 3, six-play
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from phone import BOARD_URL, no_sideways_scroll, shoot
@@ -60,7 +61,7 @@ def save(page: Any) -> None:
     page.get_by_role("button", name="Enregistrer la donne").tap()
 
 
-def test_a_six_player_game_in_french(make_page: Any, live_server: str) -> None:
+def test_a_six_player_game_in_french(make_page: Any, live_server: str, tmp_path: Path) -> None:
     page = make_page(locale="en-GB")  # the browser asks for English...
     page.goto(live_server + "/")
     assert page.locator("html").get_attribute("lang") == "en"
@@ -107,7 +108,7 @@ def test_a_six_player_game_in_french(make_page: Any, live_server: str) -> None:
     call(page, 0, meld=400, natural=1, mixed=1, red=5)
     call(page, 1, meld=120, red=1, hand=30)
     call(page, 2, hand=60)
-    shoot(page, "six_fr_hand_form")
+    shoot(page, tmp_path, "six_fr_hand_form")
     save(page)
     page.wait_for_url(board_url)
     assert page.locator(".flash").inner_text() == "Donne 1 enregistrée."
@@ -159,7 +160,7 @@ def test_a_six_player_game_in_french(make_page: Any, live_server: str) -> None:
     for english in ("Next dealer", "Opening minimum", "Hands", "Record a hand", "went out"):
         assert english not in body
     assert no_sideways_scroll(page)
-    shoot(page, "six_fr_board")
+    shoot(page, tmp_path, "six_fr_board")
 
     # The rules page opened from the game: its minimum table, each team on its row.
     page.locator(".game-actions a", has_text="Règles").tap()
@@ -171,4 +172,4 @@ def test_a_six_player_game_in_french(make_page: Any, live_server: str) -> None:
     assert f"Léa & Marc ({fr(2685)})" in current.nth(1).inner_text()
     assert f"Zoé & Hugo ({fr(2580)})" in current.nth(1).inner_text()
     assert no_sideways_scroll(page)
-    shoot(page, "six_fr_rules")
+    shoot(page, tmp_path, "six_fr_rules")

@@ -9,30 +9,24 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from scorer import store
-from scorer.clubs.pages.clubs import club_page, status_of
+from scorer.clubs.pages.clubs import club_page
 from scorer.core.errors import N_, RuleError
 from scorer.core.game import Side
 from scorer.core.limits import check_game, check_name, check_target
 from scorer.store import club_games, clubs
 from scorer.store.db import get_db
 from scorer.store.payloads import default_side_name
+from scorer.web.failures import status_of
 from scorer.web.forms import FORM_PLAYERS, FORM_SIDES, is_index, profile_choices, target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page, bp, remember, remember_club
 
 GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
-
-
-def load_club(club_id: str) -> clubs.ClubRecord:
-    try:
-        return clubs.load_club(get_db(), club_id)
-    except clubs.ClubNotFound:
-        abort(404)
 
 
 def seat_defaults(club: clubs.ClubRecord) -> MultiDict:
@@ -103,7 +97,7 @@ def new_game_page(
 
 @bp.route("/clubs/<club_id>/games/new", methods=["GET", "POST"])
 def new_club_game(club_id: str) -> Page:
-    club = load_club(club_id)
+    club = clubs.load_club(get_db(), club_id)
     if request.method == "GET":
         return new_game_page(club, seat_defaults(club))
     name = request.form.get("name", "").strip()
@@ -119,8 +113,6 @@ def new_club_game(club_id: str) -> Page:
             "first_dealer": None,
         }
         game_id = club_games.create_club_game(get_db(), club_id, arguments)
-    except clubs.ClubNotFound:
-        abort(404)
     except RuleError as error:
         return new_game_page(club, request.form, status_of(error), error_text(error))
     remember(game_id)
@@ -159,7 +151,7 @@ def file_game(club_id: str) -> Page:
             raise RuleError("game", N_("paste the game's address or its id"))
         club_games.file_game(get_db(), club_id, game_id, typed_answers() or None)
     except clubs.ClubNotFound:
-        abort(404)
+        raise  # no club: the 404 page
     except store.NotFound:
         form["error"] = _("No game at this address.")
         return club_page(club_id, 404, file=form)

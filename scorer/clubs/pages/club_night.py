@@ -14,6 +14,7 @@ from scorer.core.stats import club_stats
 from scorer.sheets import pdf
 from scorer.sheets.sheet_cache import cached_sheet
 from scorer.store.club_digest import GameLine
+from scorer.web.display import game_status
 from scorer.web.pages import bp
 
 # Games listed on a night's sheet: a real night is a handful; a night of more (an import
@@ -39,11 +40,8 @@ def _bad_date() -> str:
 
 
 def result_text(line: GameLine) -> str:
-    if line.winner is not None:
-        return _("Won by %(name)s", name=line.sides[line.winner])
-    if line.tied:
-        return _("Tied: one more hand")
-    return _("In progress")
+    winner = None if line.winner is None else line.sides[line.winner]
+    return game_status(winner, line.tied)
 
 
 @bp.get("/clubs/<club_id>/night.pdf")

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from babel.dates import format_skeleton
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from flask_babel import format_decimal, format_percent, get_locale, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -22,6 +22,7 @@ from scorer.qr import qr_svg
 from scorer.store import clubs
 from scorer.store.club_board import ClubBoard, board_cache, club_board
 from scorer.store.db import get_db
+from scorer.web.failures import status_of
 from scorer.web.forms import is_index, number_arg, profile_choices, target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page, bp, remember_club
@@ -67,10 +68,7 @@ def streak_text(streak: int) -> str:
 
 
 def load_board(club_id: str) -> ClubBoard:
-    try:
-        return club_board(get_db(), club_id, this_year(), cache=board_cache())
-    except clubs.ClubNotFound:
-        abort(404)
+    return club_board(get_db(), club_id, this_year(), cache=board_cache())
 
 
 def empty_standing(name: str) -> Standing:
@@ -130,24 +128,12 @@ def club(club_id: str) -> Page:
 
 @bp.get("/clubs/<club_id>/qr.svg")
 def club_qr(club_id: str) -> Response:
-    try:
-        clubs.load_club(get_db(), club_id)
-    except clubs.ClubNotFound:
-        abort(404)
+    clubs.load_club(get_db(), club_id)  # 404 when there is no such club
     return svg_response(qr_svg(absolute_url(f"/clubs/{club_id}")))
 
 
 def back_to_club(club_id: str, anchor: str = "") -> Response:
     return redirect(url_for("pages.club", club_id=club_id) + anchor, code=303)
-
-
-def status_of(error: RuleError) -> int:
-    return 409 if isinstance(error, clubs.ClubConflict | clubs.StaleClub) else 422
-
-
-def posted_club_version() -> int | None:
-    value = request.form.get("version", "")
-    return int(value) if value.isascii() and value.isdigit() and len(value) < 12 else None
 
 
 # --- the roster ------------------------------------------------------------------------------
@@ -158,8 +144,6 @@ def add_player(club_id: str) -> Page:
     name = request.form.get("name", "")
     try:
         clubs.add_player(get_db(), club_id, name)
-    except clubs.ClubNotFound:
-        abort(404)
     except RuleError as error:
         return club_page(club_id, status_of(error), add={"value": name, "error": error_text(error)})
     flash(_("%(name)s joined the club.", name=name.strip()))
@@ -171,8 +155,6 @@ def rename_player(club_id: str) -> Page:
     old, new = request.form.get("old", ""), request.form.get("name", "")
     try:
         clubs.rename_player(get_db(), club_id, old, new)
-    except clubs.ClubNotFound:
-        abort(404)
     except RuleError as error:
         typed = {"player": old, "value": new, "error": error_text(error)}
         return club_page(club_id, status_of(error), rename=typed)
@@ -185,8 +167,6 @@ def remove_player(club_id: str) -> Page:
     name = request.form.get("name", "")
     try:
         clubs.remove_player(get_db(), club_id, name)
-    except clubs.ClubNotFound:
-        abort(404)
     except RuleError as error:
         return club_page(
             club_id, status_of(error), remove={"player": name, "error": error_text(error)}

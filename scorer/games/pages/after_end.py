@@ -8,12 +8,13 @@ from flask_babel import ngettext
 
 from scorer import store
 from scorer.store.db import get_db
-from scorer.web.pages import Page, back_to, bp, confirm_page, load, posted_version
+from scorer.web.failures import load_game
+from scorer.web.pages import Page, back_to, bp, confirm_page, posted_version
 
 
 @bp.route("/games/<game_id>/hands/after-end/delete", methods=["GET", "POST"])
 def delete_after_end(game_id: str) -> Page:
-    record = load(game_id)
+    record = load_game(game_id)
     after_end = record.state.after_end
     if not after_end:
         flash(_("No hand was played after the end."))

@@ -15,8 +15,9 @@ from scorer import store
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.store.cache import app_cache
 from scorer.web import display
+from scorer.web.failures import load_game
 from scorer.web.i18n import PROFILE_LABELS
-from scorer.web.pages import Page, bp, game_title, load, remember
+from scorer.web.pages import Page, bp, game_title, remember
 
 
 def progress(total: int, target: int) -> int:
@@ -65,7 +66,7 @@ def chart(record: store.GameRecord) -> dict[str, Any] | None:
 
 @bp.get("/games/<game_id>")
 def scoreboard(game_id: str) -> Page:
-    record = load(game_id)
+    record = load_game(game_id)
     remember(record.id)
     return render_template(
         "games/scoreboard.html", hands_html=hands_html(record), **board_context(record)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import re
 
 from flask import (
     flash,
@@ -24,6 +23,7 @@ from scorer.core.seatings import blank_seatings as all_seatings
 from scorer.games.pages.board import sides_view
 from scorer.store.db import get_db
 from scorer.web.display import seating_label
+from scorer.web.failures import load_game
 from scorer.web.forms import (
     FORM_SIDES,
     RULE_NUMBERS,
@@ -41,7 +41,6 @@ from scorer.web.pages import (
     forget,
     game_title,
     label_errors,
-    load,
     my_clubs,
     my_games,
     remember,
@@ -108,7 +107,6 @@ def form_sides(form: NewGameForm) -> list[Side]:
 
 
 GAME_FIELDS = ("name", "profile", "target", "fixed_hands", "first_dealer")
-_MINIMUM_ROW = re.compile(r"^rules\.minimums\[(\d+)\]")
 
 
 def place_game_error(form: NewGameForm, error: RuleError) -> str | None:
@@ -253,7 +251,7 @@ def delete_game(game_id: str) -> Page:
         except (store.NotFound, RuleError):
             forget(game_id)  # deleted already (a second tap): nothing more to do
             return redirect(url_for("pages.home"), code=303)
-    record = load(game_id)
+    record = load_game(game_id)
     if request.method == "GET":
         return confirm_page(record, "delete_game", sides=sides_view(record))
     with contextlib.suppress(store.NotFound):  # a second tap: already gone

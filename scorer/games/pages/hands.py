@@ -24,7 +24,7 @@ from scorer.core.rules import VALUE_GROUPS
 from scorer.games.pages.board import full_note, sides_view
 from scorer.store.cache import keep
 from scorer.store.db import get_db
-from scorer.web.failures import status_of
+from scorer.web.failures import load_game, status_of
 from scorer.web.forms import (
     MELD_RANKS,
     NOBODY,
@@ -45,7 +45,6 @@ from scorer.web.pages import (
     field_errors_note,
     game_title,
     label_errors,
-    load,
     posted_version,
     remember,
 )
@@ -189,7 +188,7 @@ def _prepare(form: HandForm) -> HandForm:
 
 @bp.route("/games/<game_id>/hands/new", methods=["GET", "POST"])
 def new_hand(game_id: str) -> Page:
-    record = load(game_id)
+    record = load_game(game_id)
     sides = len(record.table.sides)
     if request.method == "GET":
         if record.state.finished:
@@ -211,7 +210,7 @@ def new_hand(game_id: str) -> Page:
 
 @bp.route("/games/<game_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(game_id: str, number: int) -> Page:
-    record = load(game_id)
+    record = load_game(game_id)
     sides = len(record.table.sides)
     if not 1 <= number <= len(record.state.results):
         if request.method == "GET" or not 1 <= number <= MAX_HANDS_PER_GAME:
@@ -284,7 +283,7 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
         flash(full_note())
         return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
     except store.StaleGame:
-        current = load(record.id)
+        current = load_game(record.id)
         if number is not None and _already_saved(current, number, hand):
             return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
         # Keep what was typed; the next save is checked against what is there now.
@@ -298,7 +297,7 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
     except store.KeyReused:
         message = _("This form was already saved. Check the scoreboard before saving again.")
         form.token.data = new_token()
-        return hand_page(load(record.id), form, number=number, banner=message, status=409)
+        return hand_page(load_game(record.id), form, number=number, banner=message, status=409)
     except RuleError as error:
         banner = place_hand_error(form, error)
         asked = error if isinstance(error, NeedsConfirmation) else None
@@ -318,7 +317,7 @@ def _already_saved(record: store.GameRecord, number: int, hand: Any) -> bool:
 
 @bp.route("/games/<game_id>/undo", methods=["GET", "POST"])
 def undo(game_id: str) -> Page:
-    record = load(game_id)
+    record = load_game(game_id)
     results = record.state.results
     if not results:
         flash(_("There is no hand to undo."))
@@ -338,7 +337,7 @@ def undo(game_id: str) -> Page:
 
 @bp.route("/games/<game_id>/hands/<int:number>/delete", methods=["GET", "POST"])
 def delete_hand(game_id: str, number: int) -> Page:
-    record = load(game_id)
+    record = load_game(game_id)
     results = record.state.results
     if not 1 <= number <= len(results):
         abort(404)

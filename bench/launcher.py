@@ -1,4 +1,4 @@
-"""Start the app in a server process on loopback: shared by the tests and `make bench`.
+"""Start the app in a server process on loopback: shared by `make bench` and the tests.
 
 Everything here listens on and talks to 127.0.0.1 only.
 """

@@ -5,16 +5,17 @@ from __future__ import annotations
 from flask import flash, redirect, url_for
 from flask_babel import gettext as _
 
-from scorer.games.rematch import play_again
+from scorer import store
 from scorer.store.db import get_db
-from scorer.web.pages import Page, bp, load, remember
+from scorer.web.failures import load_game
+from scorer.web.pages import Page, bp, remember
 
 
 @bp.post("/games/<game_id>/again")
-def again(game_id: str) -> Page:
+def play_again(game_id: str) -> Page:
     """One tap: the next game is stored and opened."""
-    new_id = play_again(get_db(), load(game_id))
+    new_id = store.play_again(get_db(), load_game(game_id))
     remember(new_id)
-    dealer = load(new_id).state.dealer_next
+    dealer = load_game(new_id).state.dealer_next
     flash(_("New game with the same players: %(name)s deals first.", name=dealer))
     return redirect(url_for("pages.scoreboard", game_id=new_id), code=303)

@@ -1,0 +1,96 @@
+"""Issue 20, point 5: at 200 % text no number or name is split over two lines, and nothing
+pushes a page sideways: the scoreboard (2 to 6 sides), the club charts, the minimum table on
+/rules and the hand form, at 360 x 780, in English and French (its narrow-space thousands)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from phone import large_text, shoot, split_words, too_wide
+from test_thumb_reach import NAMES, api_game
+
+WIDTH, HEIGHT = 360, 780
+EMPTY = {"meld_points": 0, "natural_canastas": 0, "mixed_canastas": 0, "red_threes": 0}
+
+
+def play(app: Any, game_id: str, sides: int, hands: int = 3) -> None:
+    """Three hands with four-digit and negative numbers (1 300 out; 1 025; a loss of 1 300)."""
+    client = app.test_client()
+    out = {**EMPTY, "meld_points": 200, "natural_canastas": 2}
+    played = [
+        (0, [out] + [{**EMPTY, "hand_points": 75}] * (sides - 1)),
+        (None, [{**EMPTY, "meld_points": 425, "mixed_canastas": 2}]
+         + [{**EMPTY, "hand_points": 5}] * (sides - 1)),
+        (1, [{**EMPTY, "hand_points": 500, "red_threes": 4}, out]
+         + [{**EMPTY, "hand_points": 5}] * (sides - 2)),
+    ]  # fmt: skip
+    for went_out, scores in played[:hands]:
+        body = {"went_out": went_out, "concealed": False, "sides": scores}
+        response = client.post(f"/api/games/{game_id}/hands", json=body)
+        assert response.status_code == 201, response.json
+
+
+def open_page(make_page: Any, locale: str = "en-GB") -> Any:
+    page = make_page(width=WIDTH, height=HEIGHT, locale=locale, javascript=False)
+    large_text(page)
+    return page
+
+
+def open_every_detail(page: Any) -> None:
+    page.locator("details").evaluate_all("els => els.forEach(d => d.open = true)")
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+@pytest.mark.parametrize("sides", [2, 3, 4, 5, 6])
+def test_the_scoreboard_at_200_percent(make_page, live_server, live_app, tmp_path, sides, locale):
+    game_id = api_game(live_app, [[n] for n in NAMES[:sides]])
+    play(live_app, game_id, sides)
+    page = open_page(make_page, locale)
+    page.goto(f"{live_server}/games/{game_id}")
+    open_every_detail(page)
+    assert split_words(page) == []
+    assert too_wide(page) == []
+
+
+@pytest.mark.parametrize("sides", [2, 6])
+def test_the_hand_form_at_200_percent(make_page, live_server, live_app, tmp_path, sides):
+    game_id = api_game(live_app, [[n] for n in NAMES[:sides]])
+    play(live_app, game_id, sides)
+    page = open_page(make_page)
+    page.goto(f"{live_server}/games/{game_id}/hands/new?out=0")
+    open_every_detail(page)
+    assert split_words(page) == []
+    assert too_wide(page) == []
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+def test_the_minimum_table_on_the_rules_at_200_percent(make_page, live_server, live_app, locale):
+    game_id = api_game(live_app, [[n] for n in NAMES[:6]])
+    play(live_app, game_id, 6)
+    page = open_page(make_page, locale)
+    page.goto(f"{live_server}/rules?game={game_id}")
+    assert page.locator(".minimum-table").count() == 1
+    assert split_words(page) == []
+    assert too_wide(page) == []
+
+
+def test_the_club_charts_at_200_percent(make_page, live_server, live_app, tmp_path):
+    client = live_app.test_client()
+    players = ["Marie-Claire", "Bernadette", "Guillaume", "Maximilien"]
+    club = client.post("/api/clubs", json={"name": "Jeudi soir", "players": players})
+    assert club.status_code == 201, club.json
+    club_id = club.json["id"]
+    for first, second in ((players[:2], players[2:]), (players[::2], players[1::2])):
+        version = client.get(f"/api/clubs/{club_id}").headers["ETag"]
+        body = {"sides": [{"players": first}, {"players": second}], "target": 1000}
+        game = client.post(f"/api/clubs/{club_id}/games", json=body, headers={"If-Match": version})
+        assert game.status_code == 201, game.json
+        play(live_app, game.json["id"], 2, hands=1)
+    page = open_page(make_page)
+    page.goto(f"{live_server}/clubs/{club_id}")
+    assert page.locator(".club-chart").count() == 4
+    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH
+    # The charts' words and numbers (the standings tables are another helper's part).
+    assert [w for w in split_words(page) if "club-chart" in w] == []
+    shoot(page, tmp_path, "club-200")
