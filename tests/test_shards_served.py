@@ -13,11 +13,11 @@ import sqlite3
 from contextlib import ExitStack, closing
 from pathlib import Path
 
-import launcher
 import pytest
 from serving import call, free_port, gunicorn_command, running, server_env
 from test_nights_api import EIGHT
 
+from bench import launcher
 from scorer import deploy
 from scorer.store import ids
 
