@@ -30,6 +30,7 @@
   }
 
   // The seats follow the variant at once: its seatings, the boxes each shows, its target.
+  // Both new-game forms (a plain game, a club's) lay their boxes out alike.
   function setupSeats(form) {
     var players = form.querySelector("[data-seatings]");
     var all = JSON.parse(players.dataset.seatings);
@@ -45,6 +46,8 @@
       target.textContent = players.dataset.usual.replace("{t}", chosen.target);
       var alone = chosen.key === "alone";
       players.classList.toggle("alone", alone);
+      var partners = players.querySelector(".partners-hint");
+      if (partners) partners.hidden = alone;  // nobody has a partner
       each(players.querySelectorAll(".team"), function (team, i) {
         var size = chosen.sizes[i] || 0;
         team.hidden = !size;
@@ -57,8 +60,15 @@
       dealers();
     }
 
-    // "Deals first": a choice among the names typed in the boxes shown.
+    // "Deals first": a choice among the names typed in the boxes shown (plain form only).
     var typed = form.elements.first_dealer;
+    var dealers = typed ? setupDealers(form, players, typed) : function () {};
+    form.elements.profile.addEventListener("change", seats);
+    select.addEventListener("change", seats);
+    seats();
+  }
+
+  function setupDealers(form, players, typed) {
     var pick = document.createElement("select");
     pick.id = typed.id;
     typed.removeAttribute("id");
@@ -79,12 +89,12 @@
     }
     pick.addEventListener("change", function () { typed.value = pick.value; });
     players.addEventListener("input", dealers);
-    form.elements.profile.addEventListener("change", seats);
-    select.addEventListener("change", seats);
-    seats();
+    return dealers;
   }
 
   var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
   var form = document.querySelector("form[data-rule-defaults]");
   if (form) { setupVariants(form); setupSeats(form); }
+  var club = document.querySelector("form[data-seats]");
+  if (club) setupSeats(club);
 })();

@@ -31,7 +31,8 @@ def test_api_play_again_keeps_the_table_and_moves_the_deal_on(client: FlaskClien
     new = response.get_json()
     assert response.headers["Location"] == f"/api/games/{new['id']}"
     assert new["id"] != old and new["hands"] == []
-    for key in ("name", "profile", "target", "rules"):
+    assert new["name"] == "Friday #2"  # two games of one evening, told apart
+    for key in ("profile", "target", "rules"):
         assert new[key] == before[key], key
     seats = [(s["name"], s["players"]) for s in new["sides"]]
     assert seats == [(s["name"], s["players"]) for s in before["sides"]]
@@ -90,7 +91,7 @@ def test_five_players_in_teams_of_three_and_two(client: FlaskClient) -> None:
 def test_show_the_seats_without_javascript_saves_nothing(client: FlaskClient) -> None:
     status, page = new_game(client, profile="six-player", seating="3-3", show="1")
     assert status == 200
-    assert "10,000 (the usual target for this variant)" in page
+    assert "10,000 (usual target)" in page
     assert 'value="3-3" selected' in page
     assert "field-error" not in page
 

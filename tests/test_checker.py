@@ -170,7 +170,7 @@ def test_the_form_gives_the_same_verdict_as_the_endpoint(client: FlaskClient) ->
     enough = client.post("/check-meld", data=form(*rows, ("5", "2", "", "1")), headers=ENGLISH)
     assert verdict(enough.get_data(as_text=True)) == "115: you can open"
     french = client.post("/check-meld", data=form(*rows), headers=FRENCH)
-    assert verdict(french.get_data(as_text=True)) == "85 sur 90 : il manque 5"
+    assert verdict(french.get_data(as_text=True)) == "85 sur 90\u00a0: il manque 5"
 
 
 def test_the_form_says_why_at_the_row(client: FlaskClient) -> None:

@@ -289,7 +289,10 @@ def test_refusals_in_french(client):
     response = client.delete(
         f"/api/clubs/{club['id']}/players/Ann", headers={"Accept-Language": "fr"}
     )
-    assert response.json["error"] == "Ann a joué 1 partie(s) de ce club : renommez ce joueur plutôt"
+    assert (
+        response.json["error"]
+        == "Ann a joué 1 partie(s) de ce club\u00a0: renommez ce joueur plutôt"
+    )
 
 
 def test_file_refuses_two_players_as_one(app, client):

@@ -338,7 +338,7 @@ def test_refusals_speak_french_when_asked(client: FlaskClient) -> None:
         headers={"Accept-Language": "fr"},
     )
     assert response.status_code == 422
-    assert response.get_json()["error"] == "doit être un multiple de 5 entre 0 et 10 000"
+    assert response.get_json()["error"] == "doit être un multiple de 5 entre 0 et 10\u202f000"
 
 
 # --- the rules page shows the variants and a game's own table ----------------------------------

@@ -63,6 +63,10 @@ def side_at_table(values: Any) -> SideAtTable | None:
 # --- the page without JavaScript -----------------------------------------------------------
 
 
+# Each row starts at a rank of its own, the high ones first (a table melds them most).
+ROW_RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4")
+
+
 @dataclass
 class Row:
     """One row of the form: what was typed, and what the server says of it."""
@@ -116,7 +120,7 @@ def check_meld_page() -> tuple[str, int]:
     rows = [
         Row(
             index=i,
-            rank=values.get(f"rank-{i}", "K"),
+            rank=values.get(f"rank-{i}", ROW_RANKS[i % len(ROW_RANKS)]),
             naturals=values.get(f"naturals-{i}", ""),
             jokers=values.get(f"jokers-{i}", ""),
             twos=values.get(f"twos-{i}", ""),
@@ -132,7 +136,9 @@ def check_meld_page() -> tuple[str, int]:
         "checker/meld.html",
         side=side,
         rows=rows,
-        ranks=display.rank_choices((*RANKS, "3", "red-3")),
+        # A red three is never melded (rule 4): rows offer the ranks a meld can be of.
+        ranks=display.rank_choices((*RANKS, "3")),
+        tops=display.rank_choices((*RANKS, "3", "red-3")),
         minimum=minimum,
         minimum_error=minimum_error,
         check=check,

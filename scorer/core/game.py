@@ -6,6 +6,7 @@ correction anywhere recomputes everything after it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -13,6 +14,7 @@ from functools import cached_property
 from scorer.core.errors import N_, GameFinished, RuleError
 from scorer.core.hands import Hand, SideScore, score_hand, validate_hand
 from scorer.core.irregular import Irregularity, ask, irregularities
+from scorer.core.limits import NAME_MAX
 from scorer.core.rules import RuleProfile
 
 
@@ -40,6 +42,24 @@ class Table:
 def game_title(name: str, sides: Sequence[Side]) -> str:
     """A game's name, or its sides' names when it has none."""
     return name or " / ".join(side.name for side in sides)
+
+
+# "Friday #2": the number of the game in a row of Play again (no words: stored names are not
+# translated, and "#" reads the same in every language).
+_NUMBERED = re.compile(r"^(.*\S) #(\d{1,4})$")
+
+
+def next_name(name: str | None, sides: Sequence[Side]) -> str:
+    """The name of a game played again: "Friday" is followed by "Friday #2", then
+    "Friday #3"; a game without a name is called by its sides. Within the name limit, the
+    number kept whole."""
+    base = game_title(name or "", sides)
+    number = 2
+    found = _NUMBERED.match(base)
+    if found:
+        base, number = found.group(1), int(found.group(2)) + 1
+    suffix = f" #{number}"
+    return base[: NAME_MAX - len(suffix)].rstrip() + suffix
 
 
 def seating(sides: tuple[Side, ...]) -> tuple[str, ...]:
@@ -146,6 +166,11 @@ class GameState:
     def after_end(self) -> tuple[int, ...]:
         """Numbers of the hands played after the end, which count for nothing (§2c)."""
         return tuple(result.number for result in self.results if result.after_end)
+
+    @property
+    def hands_played(self) -> int:
+        """The hands that count: those up to the end (any played after it count for nothing)."""
+        return len(self.results) - len(self.after_end)
 
     @property
     def tied(self) -> bool:

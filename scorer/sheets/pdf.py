@@ -14,7 +14,7 @@ from urllib.request import url2pathname
 
 import weasyprint
 from flask import Blueprint, Response, abort, current_app, render_template, request
-from flask_babel import format_date, gettext
+from flask_babel import gettext
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
@@ -38,7 +38,7 @@ from scorer.web import display
 from scorer.web.display import points, result_line, seating_label, side_label
 from scorer.web.failures import load_game
 from scorer.web.folders import STATIC_FOLDER
-from scorer.web.i18n import PROFILE_LABELS
+from scorer.web.i18n import PROFILE_LABELS, date_text
 
 bp = Blueprint("pdf", __name__)
 
@@ -274,7 +274,7 @@ def sheet_context(record: store.GameRecord, size: str) -> dict[str, Any]:
     profile = state.table.profile
     played = game_date(record)
     title = record.name or gettext("Canasta game")
-    played_text = format_date(played, format="long")
+    played_text = date_text(played, "long")
     groups = side_groups(len(state.table.sides))
     rows = [sheet_row(result) for result in state.results]
     return dict(

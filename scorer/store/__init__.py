@@ -22,6 +22,7 @@ from scorer.core.game import (
     Table,
     add_hand,
     correct,
+    next_name,
     play,
     remove,
     rescore,
@@ -202,7 +203,7 @@ def play_again(db: sqlite_utils.Database, record: GameRecord) -> str:
     # Two taps at once both get here: the key is checked again under the write lock.
     return create_game(
         db,
-        name=inputs.name or None,
+        name=next_name(inputs.name, inputs.sides),
         profile_key=inputs.profile_key,
         target=inputs.target,
         sides=list(inputs.sides),

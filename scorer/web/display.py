@@ -18,6 +18,7 @@ from markupsafe import Markup, escape
 from scorer.core import limits
 from scorer.core.errors import N_
 from scorer.core.game import GameState, Side, game_title  # noqa: F401  (game_title: core's)
+from scorer.core.limits import NAME_MAX
 from scorer.core.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
 from scorer.core.seatings import Seating
 from scorer.web.i18n import HOUSE_RULE_LABELS, number
@@ -174,8 +175,11 @@ def result_line(state: GameState) -> str:
 
 def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(signed_html=signed_html)
-    # limits: the templates' maxlength and ranges come from the one table the server enforces
-    app.jinja_env.globals.update(points=points, game_status=game_status, limits=limits)
+    # limits: the templates' maxlength and ranges come from the one table the server enforces;
+    # name_max: each form says the longest name it takes (the box never cuts what is typed).
+    app.jinja_env.globals.update(
+        points=points, game_status=game_status, limits=limits, name_max=NAME_MAX
+    )
 
 
 def seating_label(seating: Seating) -> str:

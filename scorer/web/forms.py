@@ -29,7 +29,8 @@ from scorer.core.rules import (
     effective_rules,
     get_profile,
 )
-from scorer.web.display import CARD_GROUP_LABELS, rank_choices
+from scorer.core.seatings import Seating, blank_seatings, seatings_of
+from scorer.web.display import CARD_GROUP_LABELS, rank_choices, seating_label
 from scorer.web.i18n import FIELD_LABELS, PROFILE_LABELS, number
 
 # A number longer than this is no score anybody typed on purpose.
@@ -324,6 +325,36 @@ class MinimumRowForm(Form):
 
 # The house rules the form offers, in order (minimums are their own table).
 RULE_NUMBERS = tuple(key for key in HOUSE_RULE_FIELDS if key != "minimums")
+
+
+# --- the seats of the new-game forms (a plain game's and a club's lay them out alike) ------
+
+
+def seat_boxes() -> list[int]:
+    """How many player boxes each team of the form holds: its most in any seating."""
+    return [
+        max(s.team_sizes[i] for s in blank_seatings() if s.sides > i) for i in range(FORM_SIDES)
+    ]
+
+
+def usual_target(seating: Seating) -> str:
+    return gettext("%(target)s (usual target)", target=number(seating.target))
+
+
+def seating_choices() -> dict[str, list[dict[str, object]]]:
+    """Each variant's seatings for the form's JavaScript: key, words, sizes, usual target."""
+    return {
+        key: [
+            {
+                "key": s.key,
+                "label": seating_label(s),
+                "sizes": s.team_sizes,
+                "target": number(s.target),
+            }
+            for s in seatings_of(profile)
+        ]
+        for key, profile in PROFILES.items()
+    }
 
 
 def profile_choices() -> list[tuple[str, Any]]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from functools import lru_cache
 from numbers import Number
 from urllib.parse import urlsplit
 
+from babel import Locale, UnknownLocaleError
+from babel import dates as babel_dates
 from babel import numbers as babel_numbers
 from flask import (
     Blueprint,
@@ -21,12 +23,11 @@ from flask import (
 )
 from flask_babel import (
     Babel,
-    format_date,
-    format_datetime,
     format_decimal,
     get_locale,
     gettext,
     ngettext,
+    to_user_timezone,
 )
 from flask_babel import lazy_gettext as _l
 
@@ -186,12 +187,54 @@ def _as_datetime(value: object) -> datetime | date | None:
     return None
 
 
+@lru_cache(maxsize=64)
+def _regional(tag: str, language: str) -> str | None:
+    """A browser's tag ("en-GB") as a Babel locale of `language` ("en_GB"), if Babel has it."""
+    try:
+        found = Locale.parse(tag.replace("_", "-"), sep="-")
+    except (ValueError, UnknownLocaleError):
+        return None
+    return str(found) if found.language == language else None
+
+
+def format_locale() -> str:
+    """The locale dates are written in: the page's language, with the browser's region when
+    the browser asks for that language ("en-GB" writes 1 December 2026 as 01/12/2026)."""
+    language = str(get_locale() or "en")
+    if has_request_context():
+        ranked = sorted(request.accept_languages, key=lambda item: -item[1])
+        for tag, quality in ranked:
+            regional = _regional(tag, language) if quality > 0 else None
+            if regional:
+                return regional
+    return language
+
+
+# French writes the first of a month as an ordinal: "1er décembre", never "1 décembre".
+_FIRST_DAY = re.compile(r"^1(?=[\s\u00a0\u202f])")
+
+
+def first_of_month(text: str, moment: date, locale: str) -> str:
+    if moment.day == 1 and locale.startswith("fr"):
+        return _FIRST_DAY.sub("1er", text, count=1)
+    return text
+
+
 def date_text(value: object, style: str = "medium") -> str:
-    """A date in the reader's locale: 29 nov. 2026 in French, Nov 29, 2026 in English."""
+    """A date in the reader's locale: 29 nov. 2026 in French, 29 Nov 2026 in en-GB."""
     moment = _as_datetime(value)
     if moment is None:
         return "" if value is None else str(value)
-    return str(format_date(moment, style))
+    locale = format_locale()
+    return first_of_month(babel_dates.format_date(moment, style, locale=locale), moment, locale)
+
+
+def day_month_text(moment: date) -> str:
+    """ "30 November" (or "November 30") in the reader's locale; "1er décembre" in French."""
+    locale = format_locale()
+    return first_of_month(
+        babel_dates.format_skeleton("MMMMd", moment, locale=locale), moment, locale
+    )
 
 
 def datetime_text(value: object, style: str = "short") -> str:
@@ -200,8 +243,11 @@ def datetime_text(value: object, style: str = "short") -> str:
     if moment is None:
         return "" if value is None else str(value)
     if not isinstance(moment, datetime):
-        return str(format_date(moment, style))
-    return str(format_datetime(moment, style))
+        return date_text(moment, style)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    local = to_user_timezone(moment)
+    return babel_dates.format_datetime(local, style, tzinfo=local.tzinfo, locale=format_locale())
 
 
 # --- messages --------------------------------------------------------------------------------

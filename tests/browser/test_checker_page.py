@@ -95,6 +95,8 @@ def script_answer(page):
 def test_the_script_gives_the_verdicts_of_the_shared_table(make_page, live_server):
     page = make_page(width=360, height=780)
     for case in CASES:
+        if any(row[0] == "red-3" for row in case.rows):
+            continue  # no red three to pick as a meld's rank: the API still says why
         page.goto(f"{live_server}/check-meld?minimum={case.minimum}")
         for index, row in enumerate(case.rows):
             fill_row(page, index, *row)

@@ -73,7 +73,8 @@ def test_club_flow_at_360(make_page, live_server):
     di = page.locator("table.standings").first.locator("tr", has=page.locator("th", has_text="Di"))
     expect(di.locator("td").nth(1)).to_have_text("0")
     expect(page.locator(".club-chart svg polyline")).to_have_count(4)
-    # The wide table scrolls inside its own box.
+    # Every number: the wide table scrolls inside its own box.
+    page.locator(".every-number summary").first.click()
     box = page.locator(".table-scroll").first
     assert box.evaluate("e => e.scrollWidth > e.clientWidth")
     assert page.locator(".club-game-list li").count() == 2

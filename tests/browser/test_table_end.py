@@ -55,7 +55,7 @@ def test_new_game_form_follows_the_variant(make_page, live_server, javascript):
             page.click("button[name=show]")
         assert page.evaluate(SHOWN_BOXES) == boxes, (profile, seating)
         assert page.locator("#seating").input_value() == seating
-        assert usual_target(page) == f"{target} (the usual target for this variant)"
+        assert usual_target(page) == f"{target} (usual target)"
         alone = seating == "alone"
         assert page.locator(".team-title:visible").count() == (0 if alone else len(boxes))
         if alone:  # each box says which player it is

@@ -18,19 +18,45 @@ from scorer.clubs.pages.clubs import club_page
 from scorer.core.errors import N_, RuleError
 from scorer.core.game import Side
 from scorer.core.limits import check_game, check_name, check_target
+from scorer.core.rules import PROFILES, get_profile
+from scorer.core.seatings import Seating, seatings_of
 from scorer.store import club_games, clubs
 from scorer.store.db import get_db
 from scorer.store.payloads import default_side_name
 from scorer.web.failures import status_of
-from scorer.web.forms import FORM_PLAYERS, FORM_SIDES, is_index, profile_choices, target_choices
+from scorer.web.forms import (
+    FORM_PLAYERS,
+    FORM_SIDES,
+    is_index,
+    profile_choices,
+    seat_boxes,
+    seating_choices,
+    target_choices,
+    usual_target,
+)
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page, bp, remember, remember_club
 
 GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
 
 
+def club_seating(data: MultiDict) -> Seating:
+    """The seating asked for, among the chosen variant's (its first when unknown)."""
+    profile = data.get("profile", "")
+    choices = seatings_of(get_profile(profile if profile in PROFILES else None))
+    return next((s for s in choices if s.key == data.get("seating")), choices[0])
+
+
+def seating_of(profile_key: str, sides: list[tuple[str, ...]]) -> str:
+    """The key of the variant's seating these sides sit in ("" when none fits)."""
+    sizes = tuple(len(players) for players in sides)
+    seatings = seatings_of(get_profile(profile_key if profile_key in PROFILES else None))
+    return next((s.key for s in seatings if s.team_sizes == sizes), "")
+
+
 def seat_defaults(club: clubs.ClubRecord) -> MultiDict:
-    """The boxes' first values: the sides of the club's latest game, else the roster in order."""
+    """The boxes' first values: the sides of the club's latest game, else the roster in order;
+    the variant and seating asked in the address (the form without JavaScript) come first."""
     data: MultiDict = MultiDict()
     sides: list[tuple[str, ...]] = []
     if club.game_ids:
@@ -48,15 +74,24 @@ def seat_defaults(club: clubs.ClubRecord) -> MultiDict:
     settings = club.settings
     data["profile"] = settings.get("profile", "classic")
     data["target"] = str(settings.get("target", ""))
+    data["seating"] = seating_of(data["profile"], sides)
+    if request.args.get("profile") in PROFILES:
+        data["profile"] = request.args["profile"]
+        data["seating"] = request.args.get("seating", "")
     return data
 
 
 def typed_sides() -> list[Side]:
-    """The sides picked: a new name typed beats the select beside it; empty seats are skipped."""
+    """The sides picked: a new name typed beats the select beside it; empty seats are skipped.
+    With a seating (the form sends one), only the boxes it shows are read."""
     sides: list[Side] = []
+    seating = club_seating(request.form) if request.form.get("seating") else None
     for i in range(FORM_SIDES):
         players: list[str] = []
-        for k in range(FORM_PLAYERS):
+        seats = FORM_PLAYERS
+        if seating is not None:
+            seats = seating.team_sizes[i] if i < seating.sides else 0
+        for k in range(seats):
             field = f"sides[{i}].players[{k}]"
             new = request.form.get(f"side-{i}-new-{k}", "").strip()
             picked = request.form.get(f"side-{i}-player-{k}", "").strip()
@@ -80,15 +115,19 @@ def typed_target() -> int | None:
 def new_game_page(
     club: clubs.ClubRecord, data: MultiDict, status: int = 200, error: str | None = None
 ) -> Page:
+    seating = club_seating(data)
+    targets = target_choices()
+    targets[0] = ("", usual_target(seating))
     return (
         render_template(
             "clubs/new_game.html",
             club=club,
             data=data,
-            sides=FORM_SIDES,
-            seats=FORM_PLAYERS,
+            seating=seating,
+            seatings=seating_choices(),
+            boxes=seat_boxes(),
             profiles=profile_choices(),
-            targets=target_choices(),
+            targets=targets,
             error=error,
         ),
         status,
@@ -100,6 +139,9 @@ def new_club_game(club_id: str) -> Page:
     club = clubs.load_club(get_db(), club_id)
     if request.method == "GET":
         return new_game_page(club, seat_defaults(club))
+    if request.form.get("show"):
+        # "Show the boxes for this seating" without JavaScript: the same form, nothing saved.
+        return new_game_page(club, request.form)
     name = request.form.get("name", "").strip()
     try:
         sides = typed_sides()
@@ -156,8 +198,9 @@ def file_game(club_id: str) -> Page:
         form["error"] = _("No game at this address.")
         return club_page(club_id, 404, file=form)
     except clubs.Ambiguous as error:
+        # A question, not a fault: asked in its own calm style (no red, no "nothing saved").
         form["questions"] = error.questions
-        form["error"] = error_text(error)
+        form["ask"] = error_text(error)
         return club_page(club_id, 409, file=form)
     except RuleError as error:
         form["error"] = error_text(error)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import date
 
 from flask import abort, render_template, request
-from flask_babel import format_date
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -15,6 +14,7 @@ from scorer.sheets import pdf
 from scorer.sheets.sheet_cache import cached_sheet
 from scorer.store.club_digest import GameLine
 from scorer.web.display import game_status
+from scorer.web.i18n import date_text
 from scorer.web.pages import bp
 
 # Games listed on a night's sheet: a real night is a handful; a night of more (an import
@@ -59,7 +59,7 @@ def club_night(club_id: str) -> Response:
         html = render_template(
             "pdf/club_night.html",
             club=board.club,
-            night=format_date(date.fromisoformat(night), format="long"),
+            night=date_text(date.fromisoformat(night), "long"),
             games=shown,
             count=len(lines),
             more=len(lines) - len(shown),

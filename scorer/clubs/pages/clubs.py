@@ -6,25 +6,25 @@ typed and the message beside its box, like the games' forms.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from babel.dates import format_skeleton
 from flask import flash, redirect, render_template, request, url_for
-from flask_babel import format_decimal, format_percent, get_locale, ngettext
+from flask_babel import format_decimal, format_percent, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorer.clubs.charts import charts, rating_charts
 from scorer.core.errors import RuleError
-from scorer.core.stats import Standing
+from scorer.core.stats import HeadToHead, Standing
 from scorer.qr import qr_svg
 from scorer.store import clubs
 from scorer.store.club_board import ClubBoard, board_cache, club_board
 from scorer.store.db import get_db
 from scorer.web.failures import status_of
 from scorer.web.forms import is_index, number_arg, profile_choices, target_choices
-from scorer.web.i18n import error_text
+from scorer.web.i18n import day_month_text, error_text
 from scorer.web.pages import Page, bp, remember_club
 from scorer.web.phones import absolute_url, svg_response
 
@@ -56,7 +56,7 @@ def day_month(iso: str) -> str:
         moment = datetime.fromisoformat(iso)
     except ValueError:
         return iso
-    return str(format_skeleton("MMMMd", moment, locale=str(get_locale() or "en")))
+    return day_month_text(moment)
 
 
 def streak_text(streak: int) -> str:
@@ -82,6 +82,16 @@ def roster_standings(board: ClubBoard) -> list[Standing]:
     return played + [empty_standing(n) for n in board.club.players if n not in by_name]
 
 
+def head_to_head_pairs(head: Sequence[HeadToHead]) -> list[HeadToHead]:
+    """Each pair of players once (the first by name's view), alphabetically: a list reads at
+    360 px where a players x players grid showed one column."""
+
+    def key(h: HeadToHead) -> tuple[str, str]:
+        return h.player.casefold(), h.opponent.casefold()
+
+    return sorted((h for h in head if key(h)[0] < key(h)[1]), key=key)
+
+
 # --- the club's page -------------------------------------------------------------------------
 
 
@@ -101,8 +111,7 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             club=board.club,
             standings=roster_standings(board),
             partnerships=board.stats.partnerships,
-            opponents=sorted({h.opponent for h in head}, key=str.casefold),
-            meetings={(h.player, h.opponent): h for h in head},
+            pairs=head_to_head_pairs(head),
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
             rating_charts=rating_charts(board.stats.ratings.history, board.club.players),

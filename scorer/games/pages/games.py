@@ -19,20 +19,20 @@ from scorer.core.game import Side
 from scorer.core.limits import check_target, default_side_name
 from scorer.core.rules import PROFILES, get_profile
 from scorer.core.seatings import Seating, seatings_of
-from scorer.core.seatings import blank_seatings as all_seatings
 from scorer.games.pages.board import sides_view
 from scorer.store.db import get_db
-from scorer.web.display import seating_label
 from scorer.web.failures import load_game
 from scorer.web.forms import (
-    FORM_SIDES,
     RULE_NUMBERS,
     NewGameForm,
     is_index,
     new_game_data,
     rules_defaults,
+    seat_boxes,
+    seating_choices,
+    usual_target,
 )
-from scorer.web.i18n import HOUSE_RULE_LABELS, error_text, number
+from scorer.web.i18n import HOUSE_RULE_LABELS, error_text
 from scorer.web.pages import (
     Page,
     bp,
@@ -197,36 +197,13 @@ def new_game() -> Page:
             form=form,
             seating=seating,
             seatings=seating_choices(),
-            boxes=[
-                max(s.team_sizes[i] for s in all_seatings() if s.sides > i)
-                for i in range(FORM_SIDES)
-            ],
+            boxes=seat_boxes(),
             banner=banner or field_errors_note(form) or sides_note(form),
             defaults=defaults,
             rules_open=rules_open(form),
         ),
         status,
     )
-
-
-def usual_target(seating: Seating) -> str:
-    return _("%(target)s (the usual target for this variant)", target=number(seating.target))
-
-
-def seating_choices() -> dict[str, list[dict[str, object]]]:
-    """Each variant's seatings for the form's JavaScript: key, words, sizes, usual target."""
-    return {
-        key: [
-            {
-                "key": s.key,
-                "label": seating_label(s),
-                "sizes": s.team_sizes,
-                "target": number(s.target),
-            }
-            for s in seatings_of(profile)
-        ]
-        for key, profile in PROFILES.items()
-    }
 
 
 def _fixed_hands(form: NewGameForm) -> int | None:

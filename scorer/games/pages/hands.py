@@ -17,6 +17,7 @@ from flask_babel import gettext as _
 
 from scorer import store
 from scorer.core.errors import RuleError
+from scorer.core.hands import Hand, SideScore, score_hand, validate_hand
 from scorer.core.irregular import CONFIRMABLE, NeedsConfirmation
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.core.meld import MAX_SIDE_MELDS, RANK_GROUPS
@@ -122,6 +123,7 @@ def hand_page(
     status: int = 200,
     focus: bool = False,
     question: NeedsConfirmation | None = None,
+    compare: dict[str, Any] | None = None,
 ) -> Page:
     state = record.state
     if number is None or number > len(state.results):  # (removed on another phone)
@@ -157,9 +159,33 @@ def hand_page(
             rank_groups={rank: RANK_GROUPS[rank] for rank in MELD_RANKS},
             melds_max=MAX_SIDE_MELDS,
             question=_question(question),
+            compare=compare,
         ),
         status,
     )
+
+
+def typed_scores(record: store.GameRecord, hand: Hand) -> tuple[SideScore, ...] | None:
+    """What the typed hand scores, or None when the rules would refuse it as typed."""
+    try:
+        validate_hand(record.table.profile, hand, len(record.table.sides))
+    except RuleError:
+        return None
+    return score_hand(record.table.profile, hand)
+
+
+def stale_compare(current: store.GameRecord, hand: Hand) -> dict[str, Any] | None:
+    """A new hand refused because another phone recorded one meanwhile: what it recorded
+    beside what this phone typed, so the table can tell the same hand from the next one."""
+    seen = request.form.get("hands", "")
+    results = current.state.results
+    if not is_index(seen) or int(seen) >= len(results):
+        return None  # a correction or an undo elsewhere: no new hand to compare with
+    return {
+        "theirs": results[int(seen) :],
+        "mine": hand,
+        "mine_scores": typed_scores(current, hand),
+    }
 
 
 def _question(asked: NeedsConfirmation | None) -> dict[str, Any] | None:
@@ -289,11 +315,26 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
         # Keep what was typed; the next save is checked against what is there now.
         form.version.raw_data = [str(current.version)]
         form.version.data = str(current.version)
-        message = _(
-            "Someone changed this game on another phone. Check the totals below: "
-            "nothing of yours was saved yet; save again to add it."
+        compare = stale_compare(current, hand) if number is None else None
+        if compare:
+            message = _(
+                "Another phone recorded a hand while you were typing: nothing of yours was "
+                "saved. Is it the hand you typed?"
+            )
+        else:
+            message = _(
+                "Someone changed this game on another phone. Check the totals below: "
+                "nothing of yours was saved yet; save again to add it."
+            )
+        return hand_page(
+            current,
+            form,
+            number=number,
+            banner=message,
+            stale=True,
+            status=409,
+            compare=compare,
         )
-        return hand_page(current, form, number=number, banner=message, stale=True, status=409)
     except store.KeyReused:
         message = _("This form was already saved. Check the scoreboard before saving again.")
         form.token.data = new_token()
