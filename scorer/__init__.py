@@ -24,7 +24,7 @@ from scorer.nights import api as nights_api
 from scorer.nights import init_app as nights_init_app
 from scorer.sheets import pages as sheet_pages
 from scorer.sheets import pdf
-from scorer.store import db
+from scorer.store import db, ids
 from scorer.web import display, edge, failures, http, i18n, livecheck, pages, phones, ratelimit
 from scorer.web.folders import PACKAGE, ROOT, STATIC_FOLDER, TEMPLATE_FOLDER, shipped
 from scorer.web.json_out import JSONProvider
@@ -50,6 +50,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     Without either, Flask picks the instance folder: `instance/` in a checkout (editable
     installs included), `<prefix>/var/scorer-instance` for an installed package, never
     site-packages.
+    SHARD (or SCORER_SHARD=2) makes this server one shard of many behind scorer.deploy's
+    proxy: every id it hands out carries the shard (scorer.store.ids); unset, a single box.
     BEHIND_PROXY (or SCORER_BEHIND_PROXY=1) trusts one reverse proxy's X-Forwarded-For and
     X-Forwarded-Proto; RATELIMIT_* are Flask-Limiter's settings and scorer.ratelimit's limits.
     """
@@ -79,6 +81,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         COMPRESS_EVALUATE_CONDITIONAL_REQUEST=False,
     )
     app.config.from_mapping(config)
+    # Read at start: a wrong shard number stops the server before it hands out any id.
+    app.config["SHARD"] = ids.shard_setting(
+        app.config.get("SHARD") or os.environ.get(ids.ENV_SHARD)
+    )
     app.config["INSTANCE_PATH"] = app.instance_path
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))

@@ -9,7 +9,6 @@ it replayed and to write its rows (else it starts again once, else StaleGame).
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -32,7 +31,7 @@ from scorer.core.game import (
 from scorer.core.hands import Hand
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
-from scorer.store import club_digest
+from scorer.store import club_digest, ids
 from scorer.store.db import snapshot, transaction
 from scorer.store.idempotency import (
     KeyReused,
@@ -84,8 +83,9 @@ class GameFull(ScorerError):
 
 
 def new_game_id() -> str:
-    """128 bits of randomness, URL-safe: a game's address is its only key."""
-    return secrets.token_urlsafe(16)
+    """128 bits of randomness, URL-safe, carrying this server's shard (scorer.store.ids):
+    a game's address is its only key."""
+    return ids.mint()
 
 
 # --- creating: importing a game, with or without hands ----------------------------------------
@@ -173,7 +173,7 @@ def insert_game(
         {"game_id": game_id, "position": i, "name": s.name, "players": json.dumps(s.players)}
         for i, s in enumerate(table.sides)
     )
-    db["watch_ids"].insert({"watch_id": secrets.token_urlsafe(16), "game_id": game_id})
+    db["watch_ids"].insert({"watch_id": ids.mint(), "game_id": game_id})
 
 
 def watch_id_of(db: sqlite_utils.Database, game_id: str) -> str:

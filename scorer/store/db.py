@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,6 +11,8 @@ from pathlib import Path
 
 import sqlite_utils
 from flask import Flask, current_app, g
+
+from scorer.store import ids
 
 migrations = sqlite_utils.Migrations("scorer")
 
@@ -118,7 +119,7 @@ def m006_watch_ids(db: sqlite_utils.Database) -> None:
     )
     db["watch_ids"].create_index(["game_id"], unique=True)
     db["watch_ids"].insert_all(
-        {"watch_id": secrets.token_urlsafe(16), "game_id": row["id"]}
+        {"watch_id": ids.new_id(None), "game_id": row["id"]}  # a bare id, as the game's
         for row in db.query("select id from games")
     )
     # A deleted game's watch address goes with it (store.delete_game knows nothing of it).

@@ -24,6 +24,7 @@ from scorer.core.errors import N_, GameFinished
 from scorer.core.game import Side
 from scorer.core.limits import NIGHT_PLAYERS_MAX, default_side_name, same_name
 from scorer.core.ratings import Rating
+from scorer.store import ids
 from scorer.store.club_games import link_game
 from scorer.store.clubs import ClubNotFound, _join_roster, _read_club, _touch, check_room_for_games
 from scorer.store.db import snapshot, transaction
@@ -231,7 +232,7 @@ def create_night(
     Players take the roster's spelling, and a new name joins the roster. No round is drawn.
     """
     request = digest([list(players), settings.to_json()])
-    night_id = secrets.token_urlsafe(16)
+    night_id = ids.mint()  # carries this server's shard, as the club's games do
     stamp = store.now()
     with transaction(db):
         club = _read_club(db, club_id)
@@ -255,7 +256,7 @@ def create_night(
             {
                 "id": night_id,
                 "club_id": club_id,
-                "watch_id": secrets.token_urlsafe(16),
+                "watch_id": ids.mint(),
                 "settings": json.dumps(settings.to_json()),
                 "seed": secrets.randbits(48),
                 "version": 1,

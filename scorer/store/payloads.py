@@ -53,7 +53,8 @@ SIDE_HAND_FIELDS = frozenset(
 MELD_FIELDS = ("meld_points", "natural_canastas", "mixed_canastas", "meld_cards")
 PLANNED_MELD_FIELDS = frozenset({"rank", "naturals", "jokers", "twos"})
 SIDE_HAND_OUTPUT_FIELDS = frozenset({"score", "running_total", "opening_minimum"})
-# A game's id as the store makes them (secrets.token_urlsafe), with room to spare.
+# A game's id as the store makes them (scorer.store.ids: s<shard>- and 22 characters), with
+# room to spare.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 EXPORT_FORMAT = "scorer-game"
 EXPORT_VERSION = 1

@@ -1,0 +1,87 @@
+"""`deploy/` is generated (issue 24): the committed files are the generator's output, and the
+router sends every route that carries an id to the shard the id names."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from scorer import ROOT, create_app, deploy
+from scorer.store import ids
+
+TOKEN = "Ab3_-" * 4 + "xy"  # 22 URL-safe characters
+
+
+def test_the_committed_deploy_folder_is_the_generators_output():
+    made = deploy.files(deploy.EXAMPLE)
+    folder = ROOT / "deploy"
+    assert sorted(path.name for path in folder.iterdir()) == sorted(made)
+    for name, text in made.items():
+        assert (folder / name).read_text() == text, f"deploy/{name}: run {deploy.EXAMPLE.options()}"
+
+
+def id_routes(tmp_path) -> list[str]:
+    app = create_app({"DATABASE": str(tmp_path / "db.sqlite3"), "INSTANCE_PATH": str(tmp_path)})
+    found = []
+    for rule in app.url_map.iter_rules():
+        if deploy.ID_ARGUMENT.search(rule.rule):
+            found.append(rule.rule)
+    return found
+
+
+@pytest.mark.parametrize("shard", [1, 2, 3])
+def test_every_route_with_an_id_goes_to_its_shard(tmp_path, shard):
+    table = deploy.routes(deploy.EXAMPLE, deploy.id_prefixes())
+    routes = id_routes(tmp_path)
+    assert len(routes) > 40  # games, clubs, nights, watch, their API
+    assert {"/nights/<night_id>", "/nights/watch/<wall_id>"} <= set(routes)
+    for rule in routes:
+        path = re.sub(r"<(?:[a-z]+:)?(\w+)>", lambda m: "7" if m[1] == "number" else "x", rule)
+        path = re.sub(r"/x(?=/|$)", f"/s{shard}-{TOKEN}", path, count=1)
+        path = path.replace("/x", "/Ann")  # a player's name after the club's id
+        assert deploy.upstream_for(path, table) == f"scorer_shard_{shard}", path
+
+
+def test_bare_ids_stay_on_the_shard_that_was_the_single_box(tmp_path):
+    table = deploy.routes(deploy.EXAMPLE, deploy.id_prefixes())
+    assert deploy.upstream_for(f"/games/{TOKEN}/sheet.pdf", table) == "scorer_shard_1"
+    other = deploy.Plan(shards=3, bare_ids_shard=2)
+    other_table = deploy.routes(other, deploy.id_prefixes())
+    assert deploy.upstream_for(f"/watch/{TOKEN}", other_table) == "scorer_shard_2"
+    # A bare id that begins like a sharded one is still bare (22 characters).
+    assert deploy.upstream_for("/games/s3-" + "q" * 19, table) == "scorer_shard_1"
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/", "/games/new", "/clubs/new", "/api/games", "/api/clubs", "/api/games/import",
+     "/api/clubs/import", "/rules", "/sheets/blank.pdf", "/static/app.css",
+     f"/games/s4-{TOKEN}"],
+)  # fmt: skip
+def test_what_has_no_id_goes_to_any_shard(path):
+    table = deploy.routes(deploy.EXAMPLE, deploy.id_prefixes())
+    assert deploy.upstream_for(path, table) == "scorer_any"
+
+
+def test_the_generator_writes_the_folder(tmp_path):
+    deploy.main([str(tmp_path), "--shards", "2", "--port-base", "9001"])
+    assert (tmp_path / "shard-2.env").read_text().count("PORT=9002") == 1
+    assert "server 127.0.0.1:9002;" in (tmp_path / "scorer-shards.conf").read_text()
+    assert ids.ENV_SHARD + "=2" in (tmp_path / "shard-2.env").read_text()
+
+
+@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
+def test_the_caddyfile_is_one_caddy_reads_and_formats_as_written():
+    caddyfile = ROOT / "deploy" / "Caddyfile"
+    adapted = subprocess.run(
+        ["caddy", "adapt", "--config", str(caddyfile), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert adapted.returncode == 0, adapted.stderr
+    assert "Strict-Transport-Security" in adapted.stdout
+    assert "not formatted" not in adapted.stderr
