@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PKGS := chromium fonts-dejavu-core poppler-utils nginx-light
+APT_PKGS := chromium fonts-dejavu-core poppler-utils nginx-light caddy
 
 .PHONY: venv run chromium test test-fast lint format bench translations extract test-deals
 
@@ -39,12 +39,12 @@ run: $(STAMP) translations
 
 # Debian's Chromium (Playwright must never download its own browser),
 # DejaVu fonts for WeasyPrint, poppler-utils for pdftoppm, and nginx for the test of the
-# shards' router (tests/test_shards_served.py starts its own, on loopback; the package's
-# service is not needed).
+# shards' router (tests/test_shards_served.py starts its own, on loopback) and Caddy to read
+# the front's Caddyfile (tests/test_deploy.py); neither package's service is needed.
 chromium:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="chromium"; \
-	for p in fonts-dejavu-core poppler-utils nginx-light; do \
+	for p in fonts-dejavu-core poppler-utils nginx-light caddy; do \
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -73,8 +73,8 @@ def test_the_generator_writes_the_folder(tmp_path):
     assert ids.ENV_SHARD + "=2" in (tmp_path / "shard-2.env").read_text()
 
 
-@pytest.mark.skipif(shutil.which("caddy") is None, reason="caddy is not installed")
 def test_the_caddyfile_is_one_caddy_reads_and_formats_as_written():
+    assert shutil.which("caddy"), "caddy is missing: run `make test` (it installs it)"
     caddyfile = ROOT / "deploy" / "Caddyfile"
     adapted = subprocess.run(
         ["caddy", "adapt", "--config", str(caddyfile), "--adapter", "caddyfile"],
