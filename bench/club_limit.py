@@ -21,7 +21,7 @@ from typing import Any
 
 import sqlite_utils
 
-from bench import fixtures
+from bench import fixtures, launcher
 from bench.context import Bench
 from bench.locks import BLOCK, SETTLE, WARM_UP, _p99, _row, _small_writes, _Writes
 from bench.measure import Row, Section, fmt_bytes, fmt_time
@@ -30,7 +30,6 @@ from scorer.core.limits import GAMES_PER_CLUB
 from scorer.serve import command_line
 from scorer.store import club_games
 from scorer.store.payloads import game_to_export
-from tests import launcher
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = 30

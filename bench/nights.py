@@ -1,4 +1,4 @@
-"""Section 11: club nights (issue 23): drawing a round for 40 players, the leaderboard of a
+"""Section 12: club nights (issue 23): drawing a round for 40 players, the leaderboard of a
 night of 10 tables x 6 rounds, and a club's ratings over 500 games."""
 
 from __future__ import annotations

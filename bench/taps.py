@@ -1,4 +1,4 @@
-"""Section 11: a typical hand at the table, counted in taps, keys and scrolls.
+"""Section 13: a typical hand at the table, counted in taps, keys and scrolls.
 
 The app runs on loopback (werkzeug in a thread, its own SQLite file); Debian's Chromium is a
 360 x 780 phone. A hand is saved first, then the next one is played from the scoreboard the
@@ -18,8 +18,8 @@ from werkzeug.serving import make_server
 
 from bench.context import Bench
 from bench.measure import Row, Section
+from bench.phone import BOARD_URL, Thumb, start_game, wait_for_hand_form
 from scorer import create_app
-from tests.browser.phone import BOARD_URL, Thumb, start_game, wait_for_hand_form
 
 CHROMIUM = "/usr/bin/chromium"
 TAP_GOAL = 5  # taps, the digits apart
