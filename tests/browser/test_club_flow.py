@@ -72,7 +72,7 @@ def test_club_flow_at_360(make_page, live_server):
     expect(cells.nth(2)).to_have_text("100%")
     di = page.locator("table.standings").first.locator("tr", has=page.locator("th", has_text="Di"))
     expect(di.locator("td").nth(1)).to_have_text("0")
-    expect(page.locator(".club-chart svg polyline")).to_have_count(4)
+    expect(page.locator(".totals-charts .club-chart svg polyline")).to_have_count(4)
     # Every number: the wide table scrolls inside its own box.
     page.locator(".every-number summary").first.click()
     box = page.locator(".table-scroll").first
