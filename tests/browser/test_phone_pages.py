@@ -12,6 +12,8 @@ SMALL_TARGETS = """
   ))
   .filter(el => !el.closest('p.meta, p.hint, .rulebook p, .rulebook li, .rulebook td'))
   .filter(el => !(el.matches('.chip input, .check-label input')))
+  // not a target: hidden from sight and from touch (the hand form's Enter-key default button)
+  .filter(el => !el.closest('.visually-hidden, [aria-hidden=true]'))
   .filter(el => el.getClientRects().length && getComputedStyle(el).visibility !== 'hidden')
   .map(el => [el.outerHTML.slice(0, 80), el.getBoundingClientRect()])
   .filter(([, r]) => r.width > 0 && (r.height < 44 || r.width < 44))
