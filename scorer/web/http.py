@@ -88,9 +88,11 @@ def plain_tag(tag: str) -> str:
     return _CODING_SUFFIX.sub("", tag)
 
 
-def tags_of(header: ETags) -> set[str]:
-    """The tags a client sent (strong or weak), each as the app made it."""
-    return {plain_tag(tag) for tag in header.as_set(include_weak=True)}
+def tags_of(header: ETags, *, weak: bool = True) -> set[str]:
+    """The tags a client sent, each as the app made it: weak ones too for If-None-Match,
+    strong ones only for If-Match (RFC 9110's strong comparison: a weak tag never
+    vouches for the exact version a write expects)."""
+    return {plain_tag(tag) for tag in header.as_set(include_weak=weak)}
 
 
 def keep_tag(response: Response) -> Response:
@@ -128,7 +130,7 @@ def version_expected(tag: str, version: int, matches: Any = None) -> int | None:
         return None
     if request.if_match.star_tag:
         return version
-    sent = tags_of(request.if_match)
+    sent = tags_of(request.if_match, weak=False)
     found = any(matches(t) for t in sent) if matches else tag in sent
     return version if found else 0
 
