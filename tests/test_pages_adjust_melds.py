@@ -18,7 +18,7 @@ from test_pages import field_error, hand_form, input_value, loaded, record, star
 
 
 def breakdown_rows(page: str) -> dict[str, list[str]]:
-    breakdown = page[page.index('class="breakdown"') :]
+    breakdown = page[page.index('class="breakdown') :]  # "breakdown n2": its sides' count
     breakdown = breakdown[: breakdown.index("</table>")]
     return {
         label: re.findall(r"<td>([^<]*)</td>", row)
