@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 from phone import large_text, shoot, split_words, too_wide
-from test_thumb_reach import NAMES, api_game
+from test_table import api_game
+from test_thumb_reach import NAMES
 
 WIDTH, HEIGHT = 360, 780
 EMPTY = {"meld_points": 0, "natural_canastas": 0, "mixed_canastas": 0, "red_threes": 0}

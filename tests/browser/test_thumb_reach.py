@@ -23,9 +23,9 @@ from phone import (
     too_wide,
     wait_for_hand_form,
 )
+from test_table import api_game
 
 WIDTH, HEIGHT = 360, 780
-SOLO = {2: "two-player", 3: "three-player", 4: "classic", 5: "five-player", 6: "six-player"}
 NAMES = ("Marie-Claire", "Bernadette", "Jean-Baptiste", "Guillaume", "Anne-Sophie", "Maximilien")
 # A name of the game as long as the form allows: three lines of title on a phone.
 TITLE = "Championnat intercommunal extraordinaire"
@@ -38,16 +38,6 @@ LONG_NAMES = (
     "Uncle Maximilian Augustus Charlesworthys",
     "Cousin Evangeline Rosalind Montgomeryyyy",
 )
-
-
-def api_game(app: Any, players: list[list[str]], **extra: Any) -> str:
-    if all(len(p) == 1 for p in players):
-        extra.setdefault("profile", SOLO[len(players)])
-    response = app.test_client().post(
-        "/api/games", json={"sides": [{"players": p} for p in players], **extra}
-    )
-    assert response.status_code == 201, response.json
-    return response.json["id"]
 
 
 def hands_stored(app: Any, game_id: str) -> int:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from phone import Watcher, shoot, split_words, too_wide
 from playwright.sync_api import expect
-from test_thumb_reach import api_game
+from test_table import api_game
 
 # Three metres from a 40-inch 1080p screen: a 64 px total is a number 2 cm tall, and below
 # about 32 px a line is hard to read. A laptop is read from closer: the sizes scale with it.
