@@ -1,8 +1,8 @@
 """Club nights (issue 23): several tables at once, rounds, a fair draw, a live leaderboard.
 
-A night belongs to a club; each table of each round is an ordinary game of the club. The
-draw (scorer.core.draw) and the standings (scorer.core.leaderboard) are pure core; this package holds
-its JSON (payloads, view), its API (api) and its pages (pages).
+A night belongs to a club; each table of each round is an ordinary game of the club.
+The draw (scorer.core.draw) and the standings (scorer.core.leaderboard) are pure core;
+this package holds its JSON (payloads, view), its API (api) and its pages (pages).
 """
 
 from __future__ import annotations
