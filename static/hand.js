@@ -1,15 +1,9 @@
 /* Hand form: steppers, live preview, Enter goes on. Works without it; the server checks all. */
 (function () {
   "use strict";
-  var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
-
-  function toInt(text) {
-    var v = String(text || "").trim().replace("\u2212", "-");
-    return /^[+-]?\d{1,7}$/.test(v) ? parseInt(v, 10) : null;
-  }
-
-  // grouped as the server groups them: 2,300 / 2 300
-  var grouped = new Intl.NumberFormat(document.documentElement.lang || "en").format;
+  var each = Scorer.each;
+  var toInt = Scorer.toInt;
+  var grouped = Scorer.number;
 
   function signed(n) {
     return n > 0 ? "+" + grouped(n) : n < 0 ? "\u2212" + grouped(-n) : "0";
@@ -309,7 +303,7 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
+  Scorer.ready(function () {
     var hand = document.querySelector("form[data-preview]");
     if (hand) {
       var blank = blankMeldRow(hand);
