@@ -156,11 +156,15 @@
       var reds = chip ? toInt(chip.value) || 0 : 0;
       var red = reds in sets ? sets[reds] : reds * toInt(d.red);
       var wentOut = out && out.value === column.dataset.column;
+      var natural = num(column, "natural_canastas");
+      var mixed = num(column, "mixed_canastas");
+      // Red threes count against a side that melded nothing or, as a house rule, against
+      // a side without a canasta (scorer/core/hands.py).
+      var against = d.redAgainst === "no_canasta" ? natural + mixed === 0 : meld === 0;
       return {
         cards: meld,
-        canastas: num(column, "natural_canastas") * toInt(d.natural) +
-          num(column, "mixed_canastas") * toInt(d.mixed),
-        red_threes: meld === 0 ? -red : red,
+        canastas: natural * toInt(d.natural) + mixed * toInt(d.mixed),
+        red_threes: against ? -red : red,
         going_out: wentOut ? toInt(concealed ? d.concealed : d.out) : 0,
         hand: -(handCards === null ? num(column, "hand_points") : handCards),
         adjustment: adjustment(column)
