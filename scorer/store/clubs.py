@@ -311,8 +311,35 @@ def rename_player(
             "update club_players set name = ? where club_id = ? and name = ?", [new, club_id, old]
         )
         rename_in_games(db, _games_of(db, club_id), {old: new})
+        _rename_in_nights(db, club_id, old, new)
         touch_club(db, club_id)
         return read_club(db, club_id)
+
+
+def _rename_in_nights(db: sqlite_utils.Database, club_id: str, old: str, new: str) -> None:
+    """The club's nights follow a roster rename: their lists of players and byes (the
+    tables are games, renamed with the others); each night changed gets a new version."""
+    stamp = store.now()
+    for (night_id,) in db.execute("select id from nights where club_id = ?", [club_id]).fetchall():
+        listed = db.execute(
+            "update night_players set name = ? where night_id = ? and name = ?",
+            [new, night_id, old],
+        ).rowcount
+        for number, bye in db.execute(
+            "select number, bye from night_rounds where night_id = ?", [night_id]
+        ).fetchall():
+            names = json.loads(bye)
+            if old in names:
+                renamed = json.dumps([new if name == old else name for name in names])
+                db.execute(
+                    "update night_rounds set bye = ? where night_id = ? and number = ?",
+                    [renamed, night_id, number],
+                )
+        if listed:
+            db.execute(
+                "update nights set version = version + 1, updated_at = ? where id = ?",
+                [stamp, night_id],
+            )
 
 
 def rename_in_games(

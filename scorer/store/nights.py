@@ -428,16 +428,19 @@ def _insert_round(
 ) -> None:
     check_room_for_games(db, night.club_id, len(drawn.tables))
     settings = night.settings
+    # Each table is a game of the club, so it plays by the club's house rules, as the
+    # club's other new games do (the variant is the table's: it follows the seating).
+    house_rules = read_club(db, night.club_id).settings.get("rules") or None
     stamp = store.now()
     for position, table in enumerate(drawn.tables, 1):
         sides = [
             Side(default_side_name(players, k), players) for k, players in enumerate(table.sides)
         ]
         built = store.build_table(
-            table.profile, settings.target, None, sides, None, settings.fixed_hands
+            table.profile, settings.target, house_rules, sides, None, settings.fixed_hands
         )
         game_id = store.new_game_id()
-        store.insert_game(db, game_id, table_name(number, position), built, None, stamp)
+        store.insert_game(db, game_id, table_name(number, position), built, house_rules, stamp)
         link_game(db, night.club_id, game_id)
         db["night_tables"].insert(
             {"night_id": night.id, "round": number, "position": position, "game_id": game_id}
