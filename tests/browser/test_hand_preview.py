@@ -144,4 +144,4 @@ def test_the_preview_scores_every_case_as_the_engine(make_page, live_server, liv
             if engine["boxes"] is not None:
                 assert [int(box) for box in seen["boxes"]] == engine["boxes"], where
         checked += 1
-    assert checked >= len(CASES) - 2  # the six-red-three cases only fit six packs' games
+    assert checked >= len(CASES) - 1  # five or six red threes: only three packs have them
