@@ -97,7 +97,7 @@ def record(client: FlaskClient, game_id: str, a: int, b: int) -> dict[str, Any]:
         {"meld_points": b, "natural_canastas": 0} if b >= 0 else {"hand_points": -b},
     ]
     response = client.post(f"/api/games/{game_id}/hands", json={"sides": sides})
-    assert response.status_code in (200, 201), response.json
+    assert response.status_code == 201, response.json
     return response.json
 
 
