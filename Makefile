@@ -39,8 +39,9 @@ run: $(STAMP) translations
 
 # Debian's Chromium (Playwright must never download its own browser),
 # DejaVu fonts for WeasyPrint, poppler-utils for pdftoppm, and nginx for the test of the
-# shards' router (tests/test_shards_served.py starts its own, on loopback) and Caddy to read
-# the front's Caddyfile (tests/test_deploy.py); neither package's service is needed.
+# shards' router (tests/production/test_shards_served.py starts its own, on loopback) and
+# Caddy to read the front's Caddyfile (tests/production/test_deploy.py); neither package's
+# service is needed.
 chromium:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="chromium"; \
@@ -84,4 +85,4 @@ bench: $(STAMP) chromium translations
 # SCORER_DEALS sets how many hands (a quarter as many for each broken rule).
 SCORER_DEALS ?= 3000
 test-deals: $(STAMP)
-	SCORER_DEALS=$(SCORER_DEALS) $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_deals.py
+	SCORER_DEALS=$(SCORER_DEALS) $(BIN)/python -m pytest -q -p no:cacheprovider tests/core/test_dealt_hands.py

@@ -316,7 +316,7 @@ def test_a_house_rule_equal_to_the_variant_is_not_listed(client: FlaskClient) ->
 @pytest.mark.parametrize(
     ("rules", "field"),
     [
-        # The rules themselves are tested in test_variants_engine.py: here, one value and
+        # The rules themselves are tested in core/test_variants.py: here, one value and
         # one row of the table show the API passes the refusal and its field through.
         ({"going_out": 7}, "rules.going_out"),
         ({"minimums": [[0, 50], [0, 90]]}, "rules.minimums[1]"),
