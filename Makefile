@@ -57,11 +57,12 @@ chromium:
 test: $(STAMP) chromium translations
 	$(BIN)/python -m pytest
 
-# The inner loop: every test but the browser, served (subprocess) and PDF ones
-# The marks are given by tests/conftest.py; `make test` still runs everything.
-FAST := not browser and not served and not pdf
+# The inner loop: every test but the browser, served (subprocess), PDF and slow ones, spread
+# over the cores (pytest-xdist). browser/served/pdf are given by tests/conftest.py, slow by
+# hand (hypothesis, fuzzing, dealt packs, page walks); `make test` still runs everything.
+FAST := not browser and not served and not pdf and not slow
 test-fast: $(STAMP) translations
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "$(FAST)"
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto -m "$(FAST)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -16,6 +16,8 @@ from scorer.core.game import add_hand, check_hand
 from scorer.core.hands import Hand, SideHand
 from scorer.core.meld import PlannedMeld
 
+# Hundreds of shuffled packs a test: `make test` runs them, `make test-fast` not.
+pytestmark = pytest.mark.slow
 
 
 def planned(meld: Meld) -> PlannedMeld:

@@ -475,6 +475,7 @@ def read_page(client: FlaskClient, url: str, headers: dict[str, str]) -> tuple[i
     return response.status_code, visible_text(html)
 
 
+@pytest.mark.slow  # walks every page in three languages
 def test_every_page_speaks_one_language(
     app: Flask, client: FlaskClient, games: dict[str, str]
 ) -> None:
@@ -591,6 +592,7 @@ def hidden_fields(html: str) -> dict[str, str]:
     )
 
 
+@pytest.mark.slow  # every refusal of every form
 @pytest.mark.parametrize(("language", "headers"), list(HEADERS.items()))
 def test_refused_forms_speak_the_readers_language(
     client: FlaskClient, games: dict[str, str], language: str, headers: dict[str, str]
