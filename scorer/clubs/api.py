@@ -17,10 +17,10 @@ from flask import Blueprint, Response, jsonify, request
 from scorer.clubs.exchange import club_json
 from scorer.core.errors import N_
 from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
-from scorer.store import club_games, clubs
+from scorer.store import club_board, club_games, clubs
 from scorer.store.club_board import board_cache
 from scorer.store.db import get_db
-from scorer.store.payloads import PayloadError, fields_of, parse_game, parse_game_id
+from scorer.store.game_json import PayloadError, fields_of, parse_game, parse_game_id
 from scorer.web.failures import load_game
 from scorer.web.http import (
     game_response,
@@ -49,13 +49,13 @@ def text_field(data: dict[str, Any], key: str) -> str:
 # --- ETags -----------------------------------------------------------------------------------
 
 
-def etag_of(view: club_games.ClubView) -> str:
+def etag_of(view: club_board.ClubView) -> str:
     versions = ",".join(f"{game.id}.{game.version}" for game in view.games)
     digest = hashlib.sha256(versions.encode()).hexdigest()[:16]
     return f"{view.club.id}.{view.club.version}.{digest}"
 
 
-def expected_version(club: clubs.ClubRecord) -> int | None:
+def expected_version(club: clubs.StoredClub) -> int | None:
     """The club version an If-Match header expects (0, no club's, for a foreign tag).
 
     Only the club's own part of the tag counts: a write changes the roster or the list of
@@ -70,7 +70,7 @@ def this_year() -> str:
 
 
 def club_response(club_id: str, status: int = 200) -> Response:
-    view = club_games.club_view(get_db(), club_id, this_year(), cache=board_cache())
+    view = club_board.club_view(get_db(), club_id, this_year(), cache=board_cache())
     tag = etag_of(view)
     if status == 200 and request.method == "GET" and is_current(tag):
         return not_modified(tag)
