@@ -14,8 +14,8 @@ from contextlib import ExitStack, closing
 from pathlib import Path
 
 import pytest
+from apidata import EIGHT
 from serving import call, free_port, gunicorn_command, running, server_env
-from test_nights_api import EIGHT
 
 from bench import launcher
 from scorer import deploy

@@ -7,7 +7,7 @@ from io import BytesIO
 
 import pdfplumber
 import pytest
-from test_pdf import get_pdf, new_game
+from test_sheets_pdf import get_pdf, new_game
 
 from scorer.core.game import Side
 from scorer.core.hands import Hand, SideHand

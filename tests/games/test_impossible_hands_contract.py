@@ -14,7 +14,7 @@ import pdfplumber
 import pytest
 from apidata import dump, hand, put_hand, side
 from flask.testing import FlaskClient
-from test_pages import TYPICAL, field_error, hidden, input_value, loaded, record, start, text
+from test_games_pages import TYPICAL, field_error, hidden, input_value, loaded, record, start, text
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 # A wins a game to 1 000 at once: 300 + 500 + 200 + 100 = 1 100; B 50 - 20 = 30.

@@ -154,6 +154,7 @@ def full_game(client) -> dict:
     return response.json
 
 
+@pytest.mark.slow  # fills a game to the cap
 def test_a_game_at_the_cap_takes_no_further_hand_anywhere(app, client, full_game):
     game_id = full_game["id"]
     before = dump(app)
@@ -250,6 +251,7 @@ def test_a_database_locked_too_long_is_503_with_retry_after(app, client, monkeyp
 # --- reads from one snapshot -----------------------------------------------------------------
 
 
+@pytest.mark.slow  # threads writing and reading for seconds
 def test_every_read_during_writes_shows_a_version_matching_its_hands(app):
     """Readers and a writer on a real SQLite file: a game at version v always has v - 1
     hands (each write adds one), whatever the reader caught in between."""

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from languages import Detector, translated_messages, visible_text
 from meldcases import ANCHORS, CASES, Case
-from test_i18n import Detector, translated_messages, visible_text
 
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9"}
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}

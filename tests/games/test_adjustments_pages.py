@@ -14,7 +14,16 @@ import re
 import pdfplumber
 from flask import Flask
 from flask.testing import FlaskClient
-from test_pages import field_error, hand_form, input_value, loaded, record, start, text, totals
+from test_games_pages import (
+    field_error,
+    hand_form,
+    input_value,
+    loaded,
+    record,
+    start,
+    text,
+    totals,
+)
 
 
 def breakdown_rows(page: str) -> dict[str, list[str]]:

@@ -7,13 +7,17 @@ hold are the ones the table laid.
 
 from __future__ import annotations
 
+import pytest
 from deal import BLACK_THREE, WILD, EndOfHand, Meld, expected_scores, points
 from hypothesis import given
-from test_deals import CONFIRMED, DEALT, Deal, deals
+from test_dealt_hands import CONFIRMED, DEALT, Deal, deals
 
 from scorer.core.game import add_hand, check_hand
 from scorer.core.hands import Hand, SideHand
 from scorer.core.meld import PlannedMeld
+
+# Hundreds of shuffled packs a test: `make test` runs them, `make test-fast` not.
+pytestmark = pytest.mark.slow
 
 
 def planned(meld: Meld) -> PlannedMeld:

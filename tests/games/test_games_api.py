@@ -135,8 +135,9 @@ CREATE_REFUSALS = [
     ({"sides": FOUR, "first_dealer": 0}, 400, "first_dealer"),
     ({"sides": FOUR, "targett": 1000}, 400, "targett"),
     ({"sides": [{"players": ["A", "B"], "nmae": "x"}, FOUR[1]]}, 400, "sides[0].nmae"),
-    # rule breaks: 422. Names, targets and sides have their table in test_limits.py (every
-    # way in) and test_rules.py: here one row per field shows how the API names it.
+    # rule breaks: 422. Names, targets and sides have their table in
+    # test_limits_every_way_in.py and core/test_rules.py: here one row per field shows how the
+    # API names it.
     ({"sides": FOUR, "name": _long(41)}, 422, "name"),
     ({"sides": [{"players": ["", "Bob"]}, FOUR[1]]}, 422, "sides[0].players[0]"),
     ({"sides": [{"players": ["   ", "Bob"]}, FOUR[1]]}, 422, "sides[0].players[0]"),

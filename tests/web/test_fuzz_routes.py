@@ -23,6 +23,9 @@ from test_fuzz import HOSTILE_TEXT, JSON_VALUES, TEXT
 
 from scorer import create_app
 
+# Every route under hundreds of inputs: `make test` runs them, `make test-fast` not.
+pytestmark = pytest.mark.slow
+
 CONFIG = {
     "TESTING": True,
     "SECRET_KEY": "fuzz",

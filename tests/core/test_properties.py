@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,9 @@ from scorer.core.errors import RuleError
 from scorer.core.game import Side, add_hand, make_table, new_game, winner
 from scorer.core.hands import CardCounts, Hand, SideHand, score_hand, validate_hand
 from scorer.core.rules import get_profile, with_target
+
+# Hypothesis draws hundreds of hands a test: `make test` runs them, `make test-fast` not.
+pytestmark = pytest.mark.slow
 
 MODEST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -198,6 +198,7 @@ def _reachable_counts(went_out: bool, most: int) -> set[tuple[int, ...]]:
     return {(j, t + a, x, f, n, m) for j, t, a, x, f, n, m in states}
 
 
+@pytest.mark.slow  # builds every count of melds the packs allow
 @pytest.mark.parametrize("went_out", [False, True])
 def test_counted_melds_fit_exactly_when_real_melds_make_those_counts(went_out):
     most = 10

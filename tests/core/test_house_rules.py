@@ -1,7 +1,7 @@
 """The house rules of issue 22 in the engine: a tie at the top and red threes counted against.
 
 Pure core: profiles, hands and games, no Flask. The contract (API, pages, sheet, clubs) is
-tested in test_house_rules_web.py.
+tested in test_house_rules_contract.py.
 """
 
 from __future__ import annotations

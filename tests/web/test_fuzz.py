@@ -17,11 +17,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 from apidata import dump, side
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer import create_app
+
+# Hypothesis throws hundreds of payloads a test: `make test` runs them, `make test-fast` not.
+pytestmark = pytest.mark.slow
 
 SETTINGS = settings(
     max_examples=100,

@@ -6,10 +6,9 @@ import threading
 from typing import Any
 
 import pytest
+from apidata import EIGHT
 from flask import Flask
 from flask.testing import FlaskClient
-
-EIGHT = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 
 
 def new_club(client: FlaskClient) -> str:

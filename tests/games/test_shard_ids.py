@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from apidata import EIGHT
 from flask import Flask
-from test_nights_api import EIGHT
-from test_pages import start
+from test_games_pages import start
 
 from scorer import create_app
 from scorer.store import ids

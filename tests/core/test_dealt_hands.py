@@ -35,6 +35,9 @@ from scorer.core.hands import CardCounts, Hand
 from scorer.core.irregular import NeedsConfirmation
 from scorer.core.rules import get_profile, with_target
 
+# Hundreds of shuffled packs a test: `make test` runs them, `make test-fast` not.
+pytestmark = pytest.mark.slow
+
 DEALS = int(os.environ.get("SCORER_DEALS", "0"))
 DEALT = settings(
     max_examples=DEALS or 60,

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from scorer.core.game import Side, next_name
 from scorer.web.i18n import day_month_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 NBSP = "\u00a0"
 ENGLISH = {"Accept-Language": "en"}
