@@ -174,6 +174,22 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
                 assert headers["Retry-After"] == "60"
             else:
                 assert status == 200
+            # A program gets JSON in the scorer's own error shape, never the page.
+            status, body, headers = call("GET", f"{base}/api/games/{game['id']}")
+            if ids.shard_of(game["id"]) == 2:
+                assert status == 503
+                assert headers["Content-Type"] == "application/json"
+                assert headers["Retry-After"] == "60"
+                assert set(body) == {"error", "field"} and body["field"] is None
+                assert "not answering" in body["error"]
+            else:
+                assert status == 200 and body["id"] == game["id"]
+        shard_2_club = next(club for club in clubs if ids.shard_of(club) == 2)
+        status, body, headers = call(
+            "POST", f"{base}/api/clubs/{shard_2_club}/players", {"name": "Ed"}
+        )
+        assert status == 503 and headers["Content-Type"] == "application/json", body
+        assert body["field"] is None and headers["Retry-After"] == "60"
         for _ in range(3):  # creation still works: the stopped shard is skipped
             status, body, _ = call("POST", f"{base}/api/games", {"sides": FOUR})
             assert status == 201 and ids.shard_of(body["id"]) == 1
