@@ -6,6 +6,7 @@ import json
 
 import pytest
 from apidata import dump, hand, side
+from test_housekeeping import HAND, OLD, age, game_ids
 
 # One hand that wins a game to 1 000 at once: 200 melded + natural canasta 500 + two red
 # threes 200 + out 100 = 1 000 against 100 - 50 = 50.
@@ -304,3 +305,67 @@ def test_file_refuses_two_players_as_one(app, client):
     )
     refused(response, 422, "players.Zoe")
     assert dump(app) == before
+
+
+def test_the_tag_changes_with_each_change_to_the_club_and_only_then(app, client):
+    """The club's tag is read from its row (no game read): it must still move with every
+    change its standings or list follow, and stay put otherwise."""
+    club = new_club(client, settings={"target": 5000})["id"]
+    other_club = new_club(client)["id"]
+    game = club_game(client, club)
+    empty = club_game(client, club)  # never played: `prune` takes it
+    outside = plain_game(client, ("Ann", "Bob"), ("Cy", "Di"))
+    elsewhere = club_game(client, other_club)
+    url = f"/api/clubs/{club}"
+
+    def tag() -> str:
+        response = client.get(url)
+        assert response.status_code == 200
+        return response.headers["ETag"]
+
+    def game_tag(game_id: str) -> str:
+        return client.get(f"/api/games/{game_id}").headers["ETag"]
+
+    def unchanged(before: str) -> None:
+        assert tag() == before
+        assert client.get(url, headers={"If-None-Match": before}).status_code == 304
+
+    tags = [tag()]
+    # Nothing that leaves the club as it was moves its tag: reads, the club's page and its
+    # sheet, a hand in a game outside it, a hand in another club's game.
+    assert client.get(f"/clubs/{club}").status_code == 200
+    assert client.get(f"{url}/export").status_code == 200
+    assert client.post(f"/api/games/{outside['id']}/hands", json=HAND).status_code == 201
+    assert client.post(f"/api/games/{elsewhere['id']}/hands", json=HAND).status_code == 201
+    unchanged(tags[-1])
+
+    def changed() -> None:
+        tags.append(tag())
+        assert tags[-1] != tags[-2]
+        unchanged(tags[-1])  # and it holds still until the next change
+
+    assert client.post(f"/api/games/{game['id']}/hands", json=HAND).status_code == 201
+    changed()  # a hand recorded
+    assert client.post(f"/api/games/{game['id']}/hands", json=HAND).status_code == 201
+    changed()
+    corrected = client.put(
+        f"/api/games/{game['id']}/hands/1", json=WINNING, headers={"If-Match": game_tag(game["id"])}
+    )
+    assert corrected.status_code == 200, corrected.json
+    changed()  # a hand corrected
+    removed = client.delete(
+        f"/api/games/{game['id']}/hands/2", headers={"If-Match": game_tag(game["id"])}
+    )
+    assert removed.status_code == 200, removed.json
+    changed()  # a hand removed
+    filed = client.post(f"{url}/games/file", json={"game": outside["id"]})
+    assert filed.status_code == 200, filed.json
+    changed()  # a game filed
+    renamed = client.patch(f"{url}/players/Ann", json={"name": "Anne"})
+    assert renamed.status_code == 200, renamed.json
+    changed()  # a player renamed
+    age(app, empty["id"], OLD)
+    done = app.test_cli_runner().invoke(args=["prune", "--yes"])
+    assert done.exit_code == 0 and empty["id"] not in game_ids(app), done.output
+    changed()  # a game pruned
+    assert len(set(tags)) == len(tags)

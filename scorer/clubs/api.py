@@ -1,14 +1,14 @@
 """The JSON API of clubs, in the style of the games API: same errors, ETag and If-Match.
 
-A club's ETag is `<id>.<version>.<digest of its games' versions>`: a hand recorded in one of
-its games changes the standings, so the tag changes too. A write sent with If-Match only
+A club's ETag is `<id>.<version>.<games_version>`, both read from the club's row: a hand
+recorded in one of its games changes the standings, and bumps games_version (m011's
+triggers), so the tag changes too. A write sent with If-Match only
 cares about the club itself (roster, list of games): it is refused with 412 when the club's
 version in the tag is not the current one.
 """
 
 from __future__ import annotations
 
-import hashlib
 from datetime import UTC, datetime
 from typing import Any
 
@@ -18,7 +18,7 @@ from scorer.clubs.exchange import club_json
 from scorer.core.errors import N_
 from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
 from scorer.store import club_games, clubs
-from scorer.store.club_board import board_cache
+from scorer.store.club_board import board_cache, club_board, club_tag
 from scorer.store.db import get_db
 from scorer.store.payloads import PayloadError, fields_of, parse_game, parse_game_id
 from scorer.web.failures import load_game
@@ -49,12 +49,6 @@ def text_field(data: dict[str, Any], key: str) -> str:
 # --- ETags -----------------------------------------------------------------------------------
 
 
-def etag_of(view: club_games.ClubView) -> str:
-    versions = ",".join(f"{game.id}.{game.version}" for game in view.games)
-    digest = hashlib.sha256(versions.encode()).hexdigest()[:16]
-    return f"{view.club.id}.{view.club.version}.{digest}"
-
-
 def expected_version(club: clubs.ClubRecord) -> int | None:
     """The club version an If-Match header expects (0, no club's, for a foreign tag).
 
@@ -70,13 +64,15 @@ def this_year() -> str:
 
 
 def club_response(club_id: str, status: int = 200) -> Response:
-    view = club_games.club_view(get_db(), club_id, this_year(), cache=board_cache())
-    tag = etag_of(view)
-    if status == 200 and request.method == "GET" and is_current(tag):
-        return not_modified(tag)
+    if status == 200 and request.method == "GET":
+        tag = club_tag(get_db(), club_id)  # one row: a 304 reads no game
+        if is_current(tag):
+            return not_modified(tag)
+    board = club_board(get_db(), club_id, this_year(), cache=board_cache())
+    view = club_games.ClubView(board.club, board.games, board.stats, board.unreadable)
     response = jsonify(club_json(view))
     response.status_code = status
-    return tagged(response, tag)
+    return tagged(response, board.tag)
 
 
 # --- routes ----------------------------------------------------------------------------------
