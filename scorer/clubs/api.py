@@ -9,10 +9,11 @@ version in the tag is not the current one.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from scorer.clubs.exchange import club_json
 from scorer.core.errors import N_
@@ -153,8 +154,19 @@ def file_game(club_id: str) -> Response:
 
 @bp.get("/<club_id>/export")
 def export_club(club_id: str) -> Response:
-    data = club_games.export_club(get_db(), club_id)
-    response = jsonify(data)
+    """The club as one JSON file, the same that `POST /api/clubs/import` takes back, sent as
+    it is read: a few games at a time, so a club at its limit (about 16 MB) never sits in
+    memory whole. (One document rather than parts: the import takes the file as saved.)"""
+    head, game_ids = club_games.export_head(get_db(), club_id)  # 404 before any byte
+    dumps = current_app.json.dumps
+
+    def document() -> Iterator[str]:
+        yield dumps(head)[:-1] + ',"games":['  # the head's object, left open
+        for number, game in enumerate(club_games.export_games(get_db(), game_ids)):
+            yield ("," if number else "") + dumps(game)
+        yield "]}"
+
+    response = Response(stream_with_context(document()), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
     return response
 
