@@ -29,7 +29,7 @@ from scorer import store
 from scorer.core.limits import GAMES_PER_CLUB
 from scorer.serve import command_line
 from scorer.store import club_games
-from scorer.store.payloads import game_to_export
+from scorer.store.game_json import game_to_export
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = 30

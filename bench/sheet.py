@@ -10,7 +10,7 @@ from bench import sheet_cost
 from bench.context import Bench
 from bench.measure import Row, Section, compare, fmt_bytes, fmt_time
 from bench.site import SHEET, Site
-from scorer.sheets.sheet_cache import sheet_cache
+from scorer.sheets.cache import sheet_cache
 
 LENGTH = 60
 LIMIT = 1.5  # seconds
@@ -74,7 +74,7 @@ def _cost_rows(section: Section) -> None:
     Each length renders in its own process (bench/sheet_cost.py) so that peak memory is
     that sheet's alone; times are CPU time, in a worker that has printed other sheets before
     (bench/sheet_cost.py). A sheet's pages are planned and rendered a few at a time
-    (scorer/sheets/sheet_pages.py), so its peak is about that many pages' worth.
+    (scorer/sheets/paging.py), so its peak is about that many pages' worth.
     """
     try:
         short, long = sheet_cost.measure_apart([LENGTH, LONG])

@@ -22,15 +22,27 @@ from scorer.games import api, csv_routes, watch
 from scorer.games import pages as game_pages
 from scorer.nights import api as nights_api
 from scorer.nights import init_app as nights_init_app
+from scorer.sheets import blank_sheet, game_sheet, render
 from scorer.sheets import pages as sheet_pages
-from scorer.sheets import pdf
 from scorer.store import db, ids
-from scorer.web import display, edge, failures, http, i18n, livecheck, pages, phones, ratelimit
+from scorer.web import (
+    addresses,
+    display,
+    failures,
+    http,
+    i18n,
+    inbound,
+    livecheck,
+    pages,
+    ratelimit,
+)
 from scorer.web.folders import PACKAGE, ROOT, STATIC_FOLDER, TEMPLATE_FOLDER, shipped
-from scorer.web.json_out import JSONProvider
+from scorer.web.http import JSONProvider
 
 # Imported for their routes: each adds its pages to the one `pages` blueprint.
 FEATURE_PAGES = (game_pages, club_pages, sheet_pages)
+# Imported for their routes on the sheets' blueprint (scorer.sheets.render.bp).
+SHEETS = (game_sheet, blank_sheet)
 __all__ = ["PACKAGE", "ROOT", "STATIC_FOLDER", "TEMPLATE_FOLDER", "create_app", "shipped"]
 csrf = CSRFProtect()
 compress = Compress()  # gzip for pages, CSS, JS and JSON: phones on a busy Wi-Fi
@@ -53,7 +65,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     SHARD (or SCORER_SHARD=2) makes this server one shard of many behind scorer.deploy's
     proxy: every id it hands out carries the shard (scorer.store.ids); unset, a single box.
     BEHIND_PROXY (or SCORER_BEHIND_PROXY=1) trusts one reverse proxy's X-Forwarded-For and
-    X-Forwarded-Proto; RATELIMIT_* are Flask-Limiter's settings and scorer.ratelimit's limits.
+    X-Forwarded-Proto; RATELIMIT_* are Flask-Limiter's settings and scorer.web.ratelimit's limits.
     """
     config = dict(config or {})
     instance_path = config.get("INSTANCE_PATH") or os.environ.get(ENV_INSTANCE_PATH)
@@ -96,7 +108,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.after_request(http.keep_tag)
     compress.init_app(app)
     app.after_request(read_static_whole)
-    edge.init_app(app)
+    inbound.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
     display.init_app(app)
@@ -110,13 +122,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api_clubs.bp)
     csrf.exempt(api_clubs.bp)
     app.register_blueprint(csv_routes.bp)
-    app.register_blueprint(pdf.bp)
+    app.register_blueprint(render.bp)
     app.register_blueprint(rulebook.bp)
     app.register_blueprint(checker.bp)
     csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
     nights_init_app(app)
     csrf.exempt(nights_api.bp)
-    phones.init_app(app)
+    addresses.init_app(app)
     watch.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views
     livecheck.init_app(app)  # outermost: a live check with nothing new skips every layer

@@ -121,7 +121,7 @@ def post_club_import(client: FlaskClient, body: bytes, *, chunked_body: bool):  
 def test_a_club_import_over_a_mebibyte_is_taken_however_it_is_sent(
     client: FlaskClient, chunked_body: bool
 ) -> None:
-    """The club import's cap (16 MiB, scorer.limits) holds for a chunked body as for any."""
+    """The club import's cap (16 MiB, scorer.core.limits) holds for a chunked body as for any."""
     club = client.post("/api/clubs", json={"name": "Big", "players": ["Ann", "Bob"]}).get_json()
     exported = client.get(f"/api/clubs/{club['id']}/export").get_data()
     body = exported[:-1] + b" " * (2 * 1024 * 1024) + exported[-1:]  # 2 MiB: JSON still

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from scorer import store
 from scorer.core.errors import GameFinished, RuleError
-from scorer.store.payloads import PayloadError
+from scorer.store.game_json import PayloadError
 from scorer.web import failures
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]

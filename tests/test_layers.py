@@ -157,10 +157,10 @@ def test_no_import_inside_a_function() -> None:
 
 def test_the_checks_catch_a_wrong_arrow_a_cycle_and_a_hidden_import() -> None:
     assert wrong_way("scorer.core.rules", "scorer.store.db") == "runs up a layer"
-    assert wrong_way("scorer.store.clubs", "scorer.web.payloads") == "runs up a layer"
+    assert wrong_way("scorer.store.clubs", "scorer.web.http") == "runs up a layer"
     assert wrong_way("scorer.games.api", "scorer.clubs.api").startswith("one feature")
     assert wrong_way("scorer.qr", "scorer.core.rules") is not None
-    assert wrong_way("scorer.clubs.pages.club_night", "scorer.sheets.pdf") is None
+    assert wrong_way("scorer.clubs.pages.club_night", "scorer.sheets.render") is None
     assert wrong_way("scorer.games.pages.board", "scorer.games.watch") is None
     assert wrong_way("scorer", "scorer.games.api") is None
 

@@ -1,4 +1,4 @@
-"""The limits of a game (scorer.limits) give one verdict whichever way a game comes in.
+"""The limits of a game (scorer.core.limits) give one verdict whichever way a game comes in.
 
 One table of good and bad names, targets and side counts goes through the JSON API, the
 new-game form and the import; each must accept or refuse it alike, and store nothing when

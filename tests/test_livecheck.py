@@ -1,4 +1,5 @@
-"""The cheap live check (scorer.livecheck): right answers, fresh across workers, same headers."""
+"""The cheap live check (scorer.web.livecheck): right answers, fresh across workers, same
+headers."""
 
 from __future__ import annotations
 
@@ -152,7 +153,7 @@ GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 def app_hits(app: Flask) -> list[str]:
     """Paths that reached the app (past the live check), to tell the cheap path apart."""
     hits: list[str] = []
-    check_layer = app.wsgi_app  # scorer.livecheck.LiveCheck, the outermost layer
+    check_layer = app.wsgi_app  # scorer.web.livecheck.LiveCheck, the outermost layer
     inner = check_layer.wsgi_app
 
     def counted(environ, start_response):

@@ -253,3 +253,38 @@ def test_standings_follow_the_tables_live(client, night):
     ranked = [line["player"] for line in client.get(f"/api/nights/{night['id']}").json["standings"]]
     winners_one = one["sides"][0]["players"]
     assert sorted(ranked[:2]) == sorted(winners_one)  # two wins' worth: +200 beats +100
+
+
+def test_the_tables_play_by_the_clubs_house_rules(client):
+    rules = {"tie": "went_out_wins", "red_three": 150}
+    response = client.post(
+        "/api/clubs", json={"name": "Thursday club", "players": [], "settings": {"rules": rules}}
+    )
+    assert response.status_code == 201, response.json
+    night = new_night(client, response.json["id"])
+    drawn = draw(client, night.json["id"], night.headers["ETag"])
+    assert drawn.status_code == 201, drawn.json
+    for table in drawn.json["rounds"][0]["tables"]:
+        game = client.get(f"/api/games/{table['game']}").json
+        assert game["rules"]["tie"] == "went_out_wins" and game["rules"]["red_three"] == 150
+
+
+def test_a_roster_rename_reaches_the_nights_players_byes_and_tables(client):
+    club_id = new_club(client)
+    night = new_night(client, club_id, players=[*EIGHT, "Ivy"], odd="bye").json
+    drawn = draw(client, night["id"]).json
+    before = client.get(f"/api/nights/{night['id']}")
+    on_bye = drawn["rounds"][0]["bye"][0]
+    seated = drawn["rounds"][0]["tables"][0]["sides"][0]["players"][0]
+    for old in (on_bye, seated):
+        response = client.patch(f"/api/clubs/{club_id}/players/{old}", json={"name": old + "-2"})
+        assert response.status_code == 200, response.json
+    after = client.get(f"/api/nights/{night['id']}")
+    assert after.headers["ETag"] != before.headers["ETag"]
+    players = after.json["players"]
+    assert on_bye not in players and seated not in players
+    assert {on_bye + "-2", seated + "-2"} <= set(players)
+    assert after.json["rounds"][0]["bye"] == [on_bye + "-2"]
+    assert seated + "-2" in after.json["rounds"][0]["tables"][0]["sides"][0]["players"]
+    standings = {line["player"] for line in after.json["standings"]}
+    assert standings == set(players)

@@ -90,7 +90,7 @@ def record(client: FlaskClient, game_id: str, data: dict[str, str]) -> Any:
     return client.post(f"/games/{game_id}/hands/new", data=data)
 
 
-def loaded(app: Flask, game_id: str) -> store.GameRecord:
+def loaded(app: Flask, game_id: str) -> store.ReplayedGame:
     with app.app_context():
         return store.load_game(get_db(), game_id)
 

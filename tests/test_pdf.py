@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from scorer import ROOT, store
 from scorer.core.game import Side
 from scorer.core.hands import Hand, SideHand
-from scorer.sheets.pdf import LocalOnlyFetcher
+from scorer.sheets.render import LocalOnlyFetcher
 from scorer.store.db import get_db
 
 A4 = (595.3, 841.9)  # points

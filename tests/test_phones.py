@@ -18,14 +18,14 @@ from scorer.network import (
     split_host,
 )
 from scorer.qr import qr_svg, qr_terminal
-from scorer.web import phones
+from scorer.web import addresses
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    phones.init_app(app)  # idempotent: harmless once the app factory registers it too
+    addresses.init_app(app)  # idempotent: harmless once the app factory registers it too
     return app.test_client()
 
 

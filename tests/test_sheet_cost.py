@@ -14,7 +14,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer import create_app
-from scorer.sheets import pdf, sheet_cache
+from scorer.sheets import cache as sheet_cache
+from scorer.sheets import game_sheet, render
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)
@@ -36,13 +37,13 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     are counted where a sheet is made, not per document.
     """
     seen: list[str] = []
-    real = pdf.game_sheet_pdf
+    real = game_sheet.game_sheet_pdf
 
     def counting(record, size: str) -> bytes:
         seen.append(record.id)
         return real(record, size)
 
-    monkeypatch.setattr(pdf, "game_sheet_pdf", counting)
+    monkeypatch.setattr(game_sheet, "game_sheet_pdf", counting)
     return seen
 
 
@@ -186,13 +187,13 @@ def test_a_club_night_is_rendered_once_per_version(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rendered: list[int] = []
-    real = pdf.render_pdf
+    real = render.render_pdf
 
     def counting(html: str) -> bytes:
         rendered.append(1)
         return real(html)
 
-    monkeypatch.setattr(pdf, "render_pdf", counting)
+    monkeypatch.setattr(render, "render_pdf", counting)
     club_id = new_club_night(client)
     first = client.get(f"/clubs/{club_id}/night.pdf")
     again = client.get(f"/clubs/{club_id}/night.pdf")

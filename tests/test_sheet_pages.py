@@ -13,10 +13,10 @@ import pdfplumber
 import pytest
 from flask.testing import FlaskClient
 
-from scorer.sheets import pdf
-from scorer.sheets.sheet_cache import sheet_cache
-from scorer.sheets.sheet_html import SheetRow, SideCells, grid_columns
-from scorer.sheets.sheet_pages import Fit, plan_pages
+from scorer.sheets import game_sheet, paging
+from scorer.sheets.cache import sheet_cache
+from scorer.sheets.html import SheetRow, SideCells, grid_columns
+from scorer.sheets.paging import Fit, plan_pages
 from scorer.web.display import points
 
 TWO = [{"name": "Us", "players": ["Ann", "Bob"]}, {"name": "Them", "players": ["Cat", "Dan"]}]
@@ -77,7 +77,7 @@ def test_a_long_sheet_has_the_pages_weasyprint_would_make(client, monkeypatch, c
     assert [n for page in printed for n in page] == list(range(1, 121))
     assert "In progress" in pages[-1] and "In progress" not in "".join(pages[:-1])
     # The same sheet as one document, paginated by WeasyPrint itself: the same rows per page.
-    monkeypatch.setattr(pdf, "PAGED_FROM_HANDS", 10_000)
+    monkeypatch.setattr(game_sheet, "PAGED_FROM_HANDS", 10_000)
     sheet_cache(client.application).clear()  # else the paged sheet comes back
     whole = sheet(client, game)
     assert [hands_on(text) for text in whole] == printed
@@ -86,8 +86,8 @@ def test_a_long_sheet_has_the_pages_weasyprint_would_make(client, monkeypatch, c
 def test_pages_rendered_a_few_to_a_document_join_into_the_same_sheet(client, monkeypatch, caplog):
     game = imported(client, 220, TWO, "Joined")
     together = sheet(client, game)
-    assert len(together) > pdf.sheet_pages.PAGES_PER_DOCUMENT  # two documents, joined
-    monkeypatch.setattr(pdf.sheet_pages, "PAGES_PER_DOCUMENT", 1)
+    assert len(together) > paging.PAGES_PER_DOCUMENT  # two documents, joined
+    monkeypatch.setattr(paging, "PAGES_PER_DOCUMENT", 1)
     sheet_cache(client.application).clear()
     apart = sheet(client, game)
     assert "paged wrongly" not in caplog.text
@@ -101,7 +101,7 @@ def test_a_sheet_tried_on_one_page_that_does_not_fit_is_planned(client, monkeypa
     planned = sheet(client, game)
     assert len(planned) == 2
     tried = {"portrait": 10_000, "landscape": 10_000}  # tried on one page first
-    monkeypatch.setattr(pdf.sheet_pages, "ONE_PAGE_ROWS", tried)
+    monkeypatch.setattr(paging, "ONE_PAGE_ROWS", tried)
     sheet_cache(client.application).clear()
     assert sheet(client, game) == planned
     assert "paged wrongly" not in caplog.text
@@ -121,7 +121,7 @@ def test_a_page_that_does_not_fit_falls_back_to_one_document(client, monkeypatch
     def everything_on_one_page(count: int, fit: Fit) -> list:
         return plan_pages(count, Fit(fit.height * 10, *list(vars(fit).values())[1:]))
 
-    monkeypatch.setattr(pdf.sheet_pages, "plan_pages", everything_on_one_page)
+    monkeypatch.setattr(paging, "plan_pages", everything_on_one_page)
     pages = sheet(client, game)
     assert len(pages) == 2
     check_every_page(pages, "Squeezed", ["Us", "Them"])

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from qrsvg import expected_modules, svg_modules
 
 from scorer.store import db as scorer_db
-from scorer.web import phones
+from scorer.web import addresses
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 HAND = {
@@ -40,7 +40,7 @@ HAND = {
 
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
-    phones.init_app(app)
+    addresses.init_app(app)
     return app.test_client()
 
 

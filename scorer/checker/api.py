@@ -1,6 +1,6 @@
 """At the table: "is my meld enough to open?" (JSON and a plain form), and the rules of play.
 
-The JSON endpoint and the form answer with the same core, scorer.meld; static/checker.js
+The JSON endpoint and the form answer with the same core, scorer.core.meld; static/checker.js
 repeats its few rules in the browser so the verdict follows each tap.
 """
 
@@ -22,7 +22,7 @@ from scorer.core.meld import (
     planned_meld,
 )
 from scorer.store.db import get_db
-from scorer.store.payloads import PayloadError, parse_game_id
+from scorer.store.game_json import PayloadError, parse_game_id
 from scorer.web.http import json_body
 from scorer.web.i18n import error_text
 

@@ -121,7 +121,7 @@ def variants() -> list[Variant]:
     ]
 
 
-def _game_from_query() -> store.GameRecord | None:
+def _game_from_query() -> store.ReplayedGame | None:
     game_id = request.args.get("game")
     if not game_id:
         return None

@@ -18,10 +18,10 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 from scorer.clubs.exchange import club_json
 from scorer.core.errors import N_
 from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
-from scorer.store import club_games, clubs
-from scorer.store.club_board import board_cache, club_board, club_tag
+from scorer.store import club_board, club_games, clubs
+from scorer.store.club_board import board_cache, club_tag
 from scorer.store.db import get_db
-from scorer.store.payloads import PayloadError, fields_of, parse_game, parse_game_id
+from scorer.store.game_json import PayloadError, fields_of, parse_game, parse_game_id
 from scorer.web.failures import load_game
 from scorer.web.http import (
     game_response,
@@ -50,7 +50,7 @@ def text_field(data: dict[str, Any], key: str) -> str:
 # --- ETags -----------------------------------------------------------------------------------
 
 
-def expected_version(club: clubs.ClubRecord) -> int | None:
+def expected_version(club: clubs.StoredClub) -> int | None:
     """The club version an If-Match header expects (0, no club's, for a foreign tag).
 
     Only the club's own part of the tag counts: a write changes the roster or the list of
@@ -69,8 +69,8 @@ def club_response(club_id: str, status: int = 200) -> Response:
         tag = club_tag(get_db(), club_id)  # one row: a 304 reads no game
         if is_current(tag):
             return not_modified(tag)
-    board = club_board(get_db(), club_id, this_year(), cache=board_cache())
-    view = club_games.ClubView(board.club, board.games, board.stats, board.unreadable)
+    board = club_board.club_board(get_db(), club_id, this_year(), cache=board_cache())
+    view = club_board.ClubView(board.club, board.games, board.stats, board.unreadable)
     response = jsonify(club_json(view))
     response.status_code = status
     return tagged(response, board.tag)

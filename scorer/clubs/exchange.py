@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from scorer.core.ratings import Rating, rating_json
-from scorer.core.stats import Comeback, HandRef, Records, Standing
-from scorer.store.club_games import ClubView
+from scorer.core.stats import ClubRecords, Comeback, HandRef, Standing
+from scorer.store.club_board import ClubView
 
 
 def hand_json(hand: HandRef | None) -> dict[str, Any] | None:
@@ -58,7 +58,7 @@ def standing_json(standing: Standing, rating: Rating | None = None) -> dict[str,
     }
 
 
-def records_json(records: Records) -> dict[str, Any]:
+def records_json(records: ClubRecords) -> dict[str, Any]:
     return {
         "year": records.year,
         "best_hand": hand_json(records.best_hand),

@@ -6,7 +6,7 @@ its rank, so the cheapest set of canastas puts them on the cheapest distinct ran
 
 Cards counted by value group are checked exactly (rule 12): a small search over the ranks of
 each group tries every way to lay them down as the declared canastas plus ordinary melds, by
-the meld rules of :mod:`scorer.meld`.
+the meld rules of :mod:`scorer.core.meld`.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ Odd = Literal["variants", "bye"]
 MODES: tuple[str, ...] = ("random", "balanced")
 ODD_CHOICES: tuple[str, ...] = ("variants", "bye")
 
-# A table's shape (each side's size) -> the profile it plays (scorer.rules.PROFILES).
+# A table's shape (each side's size) -> the profile it plays (scorer.core.rules.PROFILES).
 SHAPES: dict[tuple[int, ...], str] = {
     (2, 2): "classic",
     (3, 2): "five-player",

@@ -223,7 +223,7 @@ def _check_count(path: str, name: str, value: object) -> None:
 
 
 def _check_melds(hand: Hand) -> None:
-    """Melds given rank by rank: each a legal meld, one per rank (scorer.meld's rules)."""
+    """Melds given rank by rank: each a legal meld, one per rank (scorer.core.meld's rules)."""
     for i, side in enumerate(hand.sides):
         if side.melds is None:
             continue

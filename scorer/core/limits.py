@@ -34,14 +34,15 @@ ADJUSTMENT_STEP = 5
 ADJUSTMENT_NOTE_MAX = 60
 # Far more than any game to 20 000 needs; keeps a game (and its import) bounded.
 MAX_HANDS_PER_GAME = 1000
-# A club (scorer/clubs.py): its roster and its games; an export holds every game, a few KiB each.
+# A club (scorer/store/clubs.py): its roster and its games; an export holds every game, a few
+# KiB each.
 PLAYERS_PER_CLUB = 60
 GAMES_PER_CLUB = 2000
 # An import carries a whole game (or a club's games), so it may be larger than any other
-# request; the largest body any endpoint takes bounds what the edge reads.
+# request; the largest body any endpoint takes bounds what scorer.web.inbound reads.
 GAME_IMPORT_MAX_BYTES = 1024 * 1024
 CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
-# The largest body any address takes (scorer.web.edge reads a chunked body up to it).
+# The largest body any address takes (scorer.web.inbound reads a chunked body up to it).
 LARGEST_BODY = max(GAME_IMPORT_MAX_BYTES, CLUB_IMPORT_MAX_BYTES)
 # Hands in one download of a club's hands as CSV (about 450 KB, a second at most to make on
 # a busy 2-core machine): a club's hands come in parts of whole games, so no request costs

@@ -21,7 +21,7 @@ RED_THREE = "red-3"
 RANKS: tuple[str, ...] = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 ALL_RANKS: tuple[str, ...] = (*RANKS, BLACK_THREE, RED_THREE)
 
-# The value group of each natural rank (see scorer.rules.VALUE_GROUPS).
+# The value group of each natural rank (see scorer.core.rules.VALUE_GROUPS).
 RANK_GROUPS: dict[str, str] = {
     **{rank: "five" for rank in ("3", "4", "5", "6", "7")},
     **{rank: "ten" for rank in ("8", "9", "10", "J", "Q", "K")},

@@ -1,5 +1,5 @@
 """Seatings: every way the variants seat a table (sides and players per side), each with the
-variant whose numbers it plays. Pure data from scorer.rules: the new-game form and the blank
+variant whose numbers it plays. Pure data from scorer.core.rules: the new-game form and the blank
 sheets both read it."""
 
 from __future__ import annotations

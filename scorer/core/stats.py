@@ -136,7 +136,7 @@ class SeriesPoint:
 
 
 @dataclass(frozen=True)
-class Records:
+class ClubRecords:
     """The club's records over the games of one year."""
 
     year: str
@@ -151,8 +151,8 @@ class ClubStats:
     partnerships: tuple[Standing, ...]
     head_to_head: tuple[HeadToHead, ...]
     series: dict[str, tuple[SeriesPoint, ...]]
-    records: Records
-    # Each player's rating (openskill) from every finished game: scorer.ratings.
+    records: ClubRecords
+    # Each player's rating (openskill) from every finished game: scorer.core.ratings.
     ratings: Ratings = field(default_factory=lambda: Ratings({}, {}))
 
 
@@ -446,7 +446,7 @@ def series(games: Sequence[GameSummary]) -> dict[str, tuple[SeriesPoint, ...]]:
     return {player: tuple(line) for player, line in points.items()}
 
 
-def records(games: Sequence[GameSummary], year: str) -> Records:
+def records(games: Sequence[GameSummary], year: str) -> ClubRecords:
     """The best hand, the best game total and the biggest comeback of `year` ("2024")."""
     best_hand: HandRef | None = None
     best_game: HandRef | None = None
@@ -460,7 +460,7 @@ def records(games: Sequence[GameSummary], year: str) -> Records:
                 final = HandRef(side.total, game.id, game.hands, index, side.players, game.date)
                 best_game = _better_game(best_game, final)
         comeback = _better_comeback(comeback, comeback_of(game))
-    return Records(year, best_hand, best_game, comeback)
+    return ClubRecords(year, best_hand, best_game, comeback)
 
 
 def club_stats(games: Sequence[ClubGame | GameSummary], year: str) -> ClubStats:

@@ -17,7 +17,7 @@ from scorer.core.limits import GAME_IMPORT_MAX_BYTES
 from scorer.games import watch
 from scorer.store.cache import keep
 from scorer.store.db import get_db
-from scorer.store.payloads import (
+from scorer.store.game_json import (
     PayloadError,
     PreconditionRequired,
     game_to_export,
@@ -42,11 +42,11 @@ from scorer.web.http import (
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def etag_of(record: store.GameRecord | store.StoredGame) -> str:
+def etag_of(record: store.ReplayedGame | store.StoredGame) -> str:
     return game_etag(record.id, record.version)
 
 
-def required_version(record: store.GameRecord) -> int:
+def required_version(record: store.ReplayedGame) -> int:
     """The version an If-Match header expects, which a correction or removal must send."""
     version = expected_version(record)
     if version is None:
@@ -60,7 +60,7 @@ def required_version(record: store.GameRecord) -> int:
     return version
 
 
-def expected_version(record: store.GameRecord) -> int | None:
+def expected_version(record: store.ReplayedGame) -> int | None:
     """The version an If-Match header expects (None without one).
 
     A tag that is not this game's current one (an old one, another game's, a made-up one)
@@ -87,7 +87,7 @@ def create_game() -> Response:
 
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
-    # A phone polling the scoreboard, nothing new, is answered by scorer.livecheck before
+    # A phone polling the scoreboard, nothing new, is answered by scorer.web.livecheck before
     # it gets here; this is the same answer for what that skips (a HEAD, a request racing a
     # write): one indexed read, no replay.
     version = watch.current_version(game_id)
@@ -125,7 +125,9 @@ def add_hand(game_id: str) -> Response:
     )
 
 
-def _retry_of_last_hand(record: store.GameRecord, key: tuple[str, str] | None) -> store.GameRecord:
+def _retry_of_last_hand(
+    record: store.ReplayedGame, key: tuple[str, str] | None
+) -> store.ReplayedGame:
     """A won game refuses any hand, whatever else is wrong with it, except a retry.
 
     The retry of the very hand that won (same key, same body) gets the first answer again.

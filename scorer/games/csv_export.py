@@ -10,7 +10,7 @@ import io
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from scorer.store import GameRecord
+from scorer.store import ReplayedGame
 
 COLUMNS = (
     "game id",
@@ -46,7 +46,7 @@ def text_cell(value: str) -> str:
     return "'" + value if value.startswith(_FORMULA_STARTS) else value
 
 
-def hand_rows(game: GameRecord) -> Iterator[dict[str, Any]]:
+def hand_rows(game: ReplayedGame) -> Iterator[dict[str, Any]]:
     """The game's rows: hands in order, sides in order (side numbers from 1)."""
     profile = game.table.profile
     for result in game.state.results:
@@ -79,7 +79,7 @@ def hand_rows(game: GameRecord) -> Iterator[dict[str, Any]]:
             }
 
 
-def to_csv(games: Iterable[GameRecord]) -> str:
+def to_csv(games: Iterable[ReplayedGame]) -> str:
     """The CSV text of these games' hands, with a header row."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\r\n")

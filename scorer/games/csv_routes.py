@@ -10,7 +10,7 @@ from flask import Blueprint, Response
 from scorer import store
 from scorer.core.errors import RuleError
 from scorer.games.csv_export import to_csv
-from scorer.sheets.sheet_cache import cached_sheet
+from scorer.sheets.cache import cached_sheet
 from scorer.store.club_board import board_cache, club_board
 from scorer.store.db import get_db
 from scorer.web.failures import load_game

@@ -20,12 +20,12 @@ from scorer import store
 from scorer.games.pages.board import board_context
 from scorer.qr import qr_svg
 from scorer.store.cache import app_cache
-from scorer.store.payloads import game_to_json
+from scorer.store.game_json import game_to_json
 from scorer.web import livecheck
+from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.failures import load_game
 from scorer.web.http import is_current, not_modified, tagged, watch_etag, watch_url
 from scorer.web.livecheck import version_reader
-from scorer.web.phones import absolute_url, svg_response
 
 bp = Blueprint("watch", __name__)
 
@@ -47,14 +47,14 @@ def wants_json() -> bool:
     return livecheck.wants_json(request.headers.get("Accept"))
 
 
-def watch_json(record: store.GameRecord) -> dict[str, Any]:
+def watch_json(record: store.ReplayedGame) -> dict[str, Any]:
     game = game_to_json(record)
     game.pop("id", None)
     game.pop("watch_url", None)
     return game
 
 
-def hands_html(record: store.GameRecord, watch_id: str) -> Markup:
+def hands_html(record: store.ReplayedGame, watch_id: str) -> Markup:
     """The list of hands without the correction buttons, once per version and language."""
     key = ("watch", record.id, record.version, str(get_locale()))
     return app_cache("hands_html").get_or_make(
@@ -94,7 +94,7 @@ def watch(watch_id: str) -> Response | str:
 LARGE = "large"  # ?size=large: the big-screen view
 
 
-def render_watch(record: store.GameRecord, watch_id: str) -> str:
+def render_watch(record: store.ReplayedGame, watch_id: str) -> str:
     return render_template(
         "watch/board.html",
         watch_id=watch_id,

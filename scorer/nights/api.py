@@ -1,5 +1,5 @@
 """The JSON API of club nights, in the style of the games API: ETag, If-Match, 304,
-Idempotency-Key, and the same errors (scorer.failures).
+Idempotency-Key, and the same errors (scorer.web.failures).
 
 A night's ETag is `night-<id>.<version>.<digest of its tables' game versions>`: a hand
 recorded at a table changes the standings, so the tag changes too. Drawing or redrawing a
@@ -17,8 +17,8 @@ from scorer.nights.payloads import parse_name, parse_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.store import clubs, nights
 from scorer.store.db import get_db
-from scorer.store.payloads import PreconditionRequired
-from scorer.store.records import NotFound
+from scorer.store.game_json import PreconditionRequired
+from scorer.store.games import NotFound
 from scorer.web.http import creation_key, json_body
 
 bp = Blueprint("nights_api", __name__, url_prefix="/api")

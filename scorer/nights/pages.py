@@ -23,15 +23,15 @@ from scorer.nights.api import table_name
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.qr import qr_svg
-from scorer.sheets import pdf
+from scorer.sheets import render
 from scorer.store import clubs, nights
 from scorer.store.db import get_db
+from scorer.web.addresses import absolute_url
 from scorer.web.display import points
 from scorer.web.failures import status_of
 from scorer.web.forms import is_index, target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page
-from scorer.web.phones import absolute_url
 
 bp = Blueprint("nights_pages", __name__)
 
@@ -39,7 +39,7 @@ bp = Blueprint("nights_pages", __name__)
 NEW_PLAYER_BOXES = 6
 
 
-def load_club(club_id: str) -> clubs.ClubRecord:
+def load_club(club_id: str) -> clubs.StoredClub:
     try:
         return clubs.load_club(get_db(), club_id)
     except clubs.ClubNotFound:
@@ -100,7 +100,7 @@ def _number(text: str) -> int | str | None:
 
 
 def new_night_page(
-    club: clubs.ClubRecord, typed: dict[str, Any], status: int = 200, error: Any = None
+    club: clubs.StoredClub, typed: dict[str, Any], status: int = 200, error: Any = None
 ) -> Page:
     field = (error.field or "") if error is not None else ""
     return (
@@ -243,7 +243,7 @@ def seating_pdf(night_id: str) -> Response:
     """The last round's seating: a slip per table with its game's QR code and address."""
     view = load_view(night_id)
     if not view.rounds:
-        abort(pdf.refused("round", _("no round is drawn yet")))
+        abort(render.refused("round", _("no round is drawn yet")))
     past = view.night.rounds[-1]
     slips = []
     for table in view.rounds[-1]:
@@ -254,10 +254,10 @@ def seating_pdf(night_id: str) -> Response:
         number=past.number,
         bye=past.bye,
         slips=slips,
-        page_size=pdf.paper_size(),
-        page_counter=pdf.page_counter_css(),
+        page_size=render.paper_size(),
+        page_counter=render.page_counter_css(),
     )
-    return pdf.pdf_response(pdf.render_pdf(html), f"night-round-{past.number}.pdf")
+    return render.pdf_response(render.render_pdf(html), f"night-round-{past.number}.pdf")
 
 
 @bp.get("/nights/<night_id>/standings.pdf")
@@ -271,10 +271,10 @@ def standings_pdf(night_id: str) -> Response:
         night=view.night,
         day=format_date(day, format="long"),
         points=points,
-        page_size=pdf.paper_size(),
-        page_counter=pdf.page_counter_css(),
+        page_size=render.paper_size(),
+        page_counter=render.page_counter_css(),
     )
-    return pdf.pdf_response(pdf.render_pdf(html), f"night-{view.night.created_at[:10]}.pdf")
+    return render.pdf_response(render.render_pdf(html), f"night-{view.night.created_at[:10]}.pdf")
 
 
 # --- the wall --------------------------------------------------------------------------------

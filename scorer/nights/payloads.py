@@ -1,4 +1,4 @@
-"""What a request to make a night may say, read and checked (the limits are scorer.limits)."""
+"""What a request to make a night may say, read and checked (the limits are scorer.core.limits)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from scorer.core.limits import (
     check_target,
     same_name,
 )
+from scorer.store.game_json import PayloadError
 from scorer.store.nights import NightSettings
-from scorer.store.payloads import PayloadError
 
 NIGHT_FIELDS = frozenset({"players", "rounds", "round", "draw", "ranking", "odd"})
 ROUND_FIELDS = frozenset({"fixed_hands", "target"})

@@ -1,5 +1,5 @@
 """A night as the organiser and the wall see it: each table's game as it stands, and the
-standings worked out from them (scorer.leaderboard). The API, the pages and the watch page
+standings worked out from them (scorer.core.leaderboard). The API, the pages and the watch page
 all read this one view."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from scorer.core.ratings import Rating, Ratings, rating_json
 from scorer.store.cache import replayed_game
 from scorer.store.club_board import board_cache, club_board
 from scorer.store.clubs import ClubNotFound
-from scorer.store.nights import NightRecord
+from scorer.store.nights import StoredNight
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class TableView:
     game_id: str
     watch_id: str
     sides: tuple[tuple[str, tuple[str, ...]], ...]  # (name, players) of each side
-    game: store.GameRecord | None
+    game: store.ReplayedGame | None
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -47,7 +47,7 @@ class TableView:
 
 @dataclass(frozen=True)
 class NightView:
-    night: NightRecord
+    night: StoredNight
     rounds: tuple[tuple[TableView, ...], ...]
     standings: tuple[Standing, ...]
     ratings: dict[str, Rating]  # the club's, from every finished game (the night's too)
@@ -85,13 +85,13 @@ def club_ratings(db: sqlite_utils.Database, club_id: str) -> Ratings:
     return board.stats.ratings
 
 
-def night_view(db: sqlite_utils.Database, night: NightRecord) -> NightView:
+def night_view(db: sqlite_utils.Database, night: StoredNight) -> NightView:
     rounds = []
     for past in night.rounds:
         tables = []
         for table in past.tables:
             try:
-                game: store.GameRecord | None = replayed_game(db, table.game_id)
+                game: store.ReplayedGame | None = replayed_game(db, table.game_id)
             except (store.NotFound, RuleError):
                 game = None
             sides = (

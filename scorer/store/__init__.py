@@ -1,6 +1,6 @@
 """Games in SQLite: each user action is one transaction; scores are always derived.
 
-Creating a game is importing one with no hands; loading (scorer.records) is replaying the
+Creating a game is importing one with no hands; loading (scorer.store.games) is replaying the
 stored inputs, read from one snapshot. A write validates and replays outside
 the write lock, then takes the lock only to check that the game's version is still the one
 it replayed and to write its rows (else it starts again once, else StaleGame).
@@ -32,7 +32,20 @@ from scorer.core.hands import Hand
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
 from scorer.store import club_digest, ids
-from scorer.store.db import snapshot, transaction
+from scorer.store.db import now, snapshot, transaction
+from scorer.store.games import (
+    NotFound,
+    ReplayedGame,
+    StoredGame,
+    build_table,
+    hand_row,
+    load_game,
+    load_inputs,
+    replay,
+    side_to_dict,
+    sides_json,
+    version_of,
+)
 from scorer.store.idempotency import (
     KeyReused,
     created_game,
@@ -43,22 +56,10 @@ from scorer.store.idempotency import (
     remember_hand,
     seen_hand,
 )
-from scorer.store.records import (
-    GameRecord,
-    NotFound,
-    StoredGame,
-    build_table,
-    load_game,
-    load_inputs,
-    replay,
-    version_of,
-)
-from scorer.store.rows import hand_row, side_to_dict, sides_json
-from scorer.store.stamps import now
 
 # Read from here by the web layer and the clubs: one module to import for a game's life.
 __all__ = [
-    "GameRecord",
+    "ReplayedGame",
     "KeyReused",
     "NotFound",
     "StoredGame",
@@ -182,7 +183,7 @@ def watch_id_of(db: sqlite_utils.Database, game_id: str) -> str:
     return str(row[0])
 
 
-def play_again(db: sqlite_utils.Database, record: GameRecord) -> str:
+def play_again(db: sqlite_utils.Database, record: ReplayedGame) -> str:
     """Store the next game of a finished one and return its id: the same sides, players,
     rules and target, the deal moved on one seat (the player after the last hand's dealer
     deals first).
@@ -222,7 +223,7 @@ def again_key(game_id: str) -> str:
 # --- writing: replay outside the lock, commit if nobody saved meanwhile -----------------------
 
 # A change: given the game as read, the state it makes (checked) and how to write its rows.
-Change = Callable[[GameRecord], tuple[GameState, Callable[[sqlite_utils.Database], None]]]
+Change = Callable[[ReplayedGame], tuple[GameState, Callable[[sqlite_utils.Database], None]]]
 
 
 class _AlreadyDone(Exception):
@@ -230,8 +231,8 @@ class _AlreadyDone(Exception):
 
 
 def _commit(
-    db: sqlite_utils.Database, game_id: str, change: Change, base: GameRecord | None
-) -> GameRecord:
+    db: sqlite_utils.Database, game_id: str, change: Change, base: ReplayedGame | None
+) -> ReplayedGame:
     """Apply a change, holding the write lock only for the version check and the rows.
 
     `base` is the game as the caller just read it (no second replay when it is current).
@@ -255,8 +256,8 @@ def _commit(
 
 
 def _written(
-    db: sqlite_utils.Database, game_id: str, record: GameRecord, state: GameState
-) -> GameRecord:
+    db: sqlite_utils.Database, game_id: str, record: ReplayedGame, state: GameState
+) -> ReplayedGame:
     """Bump the version; the game as written: the state it validated, one version on."""
     stamp = now()
     db.execute(
@@ -273,7 +274,7 @@ def _stale() -> StaleGame:
     )
 
 
-def check_version(record: GameRecord, expected: int | None) -> None:
+def check_version(record: ReplayedGame, expected: int | None) -> None:
     if expected is not None and expected != record.version:
         raise _stale()
 
@@ -286,9 +287,9 @@ def record_hand(
     version: int | None = None,
     idempotency_key: str | None = None,
     unscoped_key: str | None = None,
-    base: GameRecord | None = None,
+    base: ReplayedGame | None = None,
     confirmed: frozenset[str] | None = None,
-) -> GameRecord:
+) -> ReplayedGame:
     """Add a hand at the end of the game; returns the new game.
 
     With ``confirmed`` (the pages and the API always give it), an irregular hand (§2b) is
@@ -302,7 +303,7 @@ def record_hand(
     if key is not None and _seen(db, game_id, key, hand, unscoped_key):
         return load_game(db, game_id)
 
-    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
+    def change(record: ReplayedGame) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         if record.state.finished:
             raise GameFinished(None, N_("this game is over: it takes no further hands"))
         check_version(record, version)
@@ -339,7 +340,7 @@ def _seen(
         return seen_hand(db, game_id, key, hand, unscoped)
 
 
-def check_hand_number(record: GameRecord, number: int) -> None:
+def check_hand_number(record: ReplayedGame, number: int) -> None:
     """NotFound unless the game has a hand `number` (from 1)."""
     if not 1 <= number <= len(record.state.results):
         raise NotFound(f"{record.id}/hands/{number}", N_("no hand with that number"))
@@ -352,9 +353,9 @@ def replace_hand(
     hand: Hand,
     *,
     version: int | None = None,
-    base: GameRecord | None = None,
+    base: ReplayedGame | None = None,
     confirmed: frozenset[str] | None = None,
-) -> GameRecord:
+) -> ReplayedGame:
     """Correct hand `number` (from 1); everything after it is recomputed.
 
     The corrected hand is checked as a new one (asked about if irregular, as in
@@ -363,7 +364,7 @@ def replace_hand(
     """
     agreed = CONFIRMABLE if confirmed is None else confirmed
 
-    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
+    def change(record: ReplayedGame) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         check_hand_number(record, number)
         check_version(record, version)
         state = correct(record.state, number, hand, confirmed=agreed)
@@ -386,11 +387,11 @@ def delete_hand(
     number: int,
     *,
     version: int | None = None,
-    base: GameRecord | None = None,
-) -> GameRecord:
+    base: ReplayedGame | None = None,
+) -> ReplayedGame:
     """Remove hand `number`; later hands are renumbered and recomputed."""
 
-    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
+    def change(record: ReplayedGame) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         check_hand_number(record, number)
         check_version(record, version)
         return remove(record.state, number), write
@@ -414,8 +415,8 @@ def delete_after_end(
     game_id: str,
     *,
     version: int | None = None,
-    base: GameRecord | None = None,
-) -> GameRecord:
+    base: ReplayedGame | None = None,
+) -> ReplayedGame:
     """Remove, in one step, every hand played after the game's end (§2c).
 
     A game with none is returned as it is: a repeated request changes nothing.
@@ -425,7 +426,7 @@ def delete_after_end(
     if not record.state.after_end:
         return record
 
-    def change(record: GameRecord) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
+    def change(record: ReplayedGame) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         check_version(record, version)
         kept = without_after_end(record.state)
 
@@ -442,8 +443,8 @@ def undo_last_hand(
     game_id: str,
     *,
     version: int | None = None,
-    base: GameRecord | None = None,
-) -> GameRecord:
+    base: ReplayedGame | None = None,
+) -> ReplayedGame:
     """Remove the last hand (nothing to undo: NotFound)."""
     record = base if base is not None and base.id == game_id else load_game(db, game_id)
     return delete_hand(db, game_id, len(record.state.results), version=version, base=record)

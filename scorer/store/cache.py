@@ -15,7 +15,7 @@ import sqlite_utils
 from flask import current_app
 
 from scorer.store.db import snapshot
-from scorer.store.records import GameRecord, load_inputs, replay, version_of
+from scorer.store.games import ReplayedGame, load_inputs, replay, version_of
 
 V = TypeVar("V")
 
@@ -57,7 +57,7 @@ def app_cache(name: str, size: int = 256) -> LruCache:
     return current_app.extensions.setdefault(f"scorer.cache.{name}", LruCache(size))
 
 
-def replayed_game(db: sqlite_utils.Database, game_id: str) -> GameRecord:
+def replayed_game(db: sqlite_utils.Database, game_id: str) -> ReplayedGame:
     """The game replayed once per version: the web layer's one cache of games.
 
     The version and, on a miss, the inputs come from one snapshot, so the key always names
@@ -73,6 +73,6 @@ def replayed_game(db: sqlite_utils.Database, game_id: str) -> GameRecord:
     return keep(replay(stored))
 
 
-def keep(record: GameRecord) -> GameRecord:
+def keep(record: ReplayedGame) -> ReplayedGame:
     """Remember a game as a write just returned it: the next read needs no replay."""
     return app_cache("games").put((record.id, record.version), record)

@@ -5,7 +5,7 @@ one of its games does. So the page asks SQLite for the club's version and its ga
 versions (one small query) and reuses the board worked out for exactly those versions.
 When something changed, each game's digest (its line in the list and a few numbers per side,
 stats.GameSummary) is taken from memory by (game id, version), else read as stored with the
-game when it changed (scorer/club_digest.py), else replayed; the standings are added up
+game when it changed (scorer/store/club_digest.py), else replayed; the standings are added up
 again from the summaries, which is quick. Both caches hold light summaries, never the
 replayed games: their memory stays bounded by their sizes, whatever the length of the games.
 """
@@ -29,8 +29,8 @@ from scorer.core.stats import ClubStats, GameSummary, club_stats
 from scorer.store import club_digest
 from scorer.store.cache import LruCache
 from scorer.store.club_digest import GameDigest, GameLine, digest_of
-from scorer.store.clubs import ClubNotFound, ClubRecord, _read_club, snapshot
-from scorer.store.rows import hand_from_row
+from scorer.store.clubs import ClubNotFound, StoredClub, read_club, snapshot
+from scorer.store.games import hand_from_row
 
 # Clubs whose boards are kept (each a few hundred KiB at most, light summaries only).
 BOARD_CACHE_SIZE = 16
@@ -44,7 +44,7 @@ CHUNK = 100
 class ClubBoard:
     """The club, its games (oldest first) and its statistics."""
 
-    club: ClubRecord
+    club: StoredClub
     games: tuple[GameLine, ...]
     stats: ClubStats
     unreadable: tuple[str, ...]
@@ -185,7 +185,7 @@ def digests(
 
 
 def assemble(
-    club: ClubRecord, year: str, tag: str, games: list[tuple[str, GameDigest]]
+    club: StoredClub, year: str, tag: str, games: list[tuple[str, GameDigest]]
 ) -> ClubBoard:
     """The board from its games' digests (oldest first): sums, no replay."""
     lines = tuple(d.line for _id, d in games if d.line is not None)
@@ -221,7 +221,7 @@ def club_board(
         key = (club_id, stamped, year)
         board = cache.boards.get(key) if cache is not None else None
         if board is None:
-            club = _read_club(db, club_id)
+            club = read_club(db, club_id)
             game_versions = versions(db, club_id)
             tag = board_tag(club_id, *stamped)
             games, replayed = digests(db, game_versions, cache.games if cache is not None else None)
@@ -235,3 +235,24 @@ def club_board(
 def board_cache() -> BoardCache:
     """This app's club boards and game summaries (its own, apart from the games' replays)."""
     return current_app.extensions.setdefault("scorer.cache.club_boards", BoardCache())
+
+
+@dataclass(frozen=True)
+class ClubView:
+    """A club, its readable games' lines (id, version, result) and their statistics."""
+
+    club: StoredClub
+    games: tuple[GameLine, ...]
+    stats: ClubStats
+    unreadable: tuple[str, ...]  # games whose hands no longer fit the rules
+
+
+def club_view(
+    db: sqlite_utils.Database, club_id: str, year: str, *, cache: BoardCache | None = None
+) -> ClubView:
+    """The club and its statistics (`year`: the records' year, from the caller's clock).
+
+    The same board as the club's page: with a cache, only games changed since the last
+    view are replayed."""
+    board = club_board(db, club_id, year, cache=cache)
+    return ClubView(board.club, board.games, board.stats, board.unreadable)

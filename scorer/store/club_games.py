@@ -1,10 +1,15 @@
-"""A club's games: starting one from the club, filing one in, export, import, the view."""
+"""A club's games: starting one from the club, filing one in, the club exported and imported
+with its games.
+
+The club itself and its roster are scorer.store.clubs (whose roster helpers this module
+uses: a game's players join the roster); what the club's page shows is
+scorer.store.club_board.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import sqlite_utils
@@ -14,30 +19,28 @@ from scorer.core.errors import N_, GameFinished, RuleError
 from scorer.core.game import GameState, Side, play
 from scorer.core.limits import GAMES_PER_CLUB, same_name
 from scorer.core.limits import check_club_name as check_name
-from scorer.core.stats import ClubStats
 from scorer.store import club_digest
-from scorer.store.club_board import BoardCache, club_board
-from scorer.store.club_digest import GameLine, digest_of
+from scorer.store.club_digest import digest_of
 from scorer.store.clubs import (
     Ambiguous,
     ClubConflict,
-    ClubRecord,
     Question,
-    _check_roster,
-    _check_version,
-    _insert_club,
-    _join_roster,
-    _read_club,
-    _rename_in_games,
-    _touch,
+    StoredClub,
+    check_club_version,
     check_room_for_games,
+    check_roster,
     check_settings,
     club_of_game,
+    insert_club,
+    join_roster,
+    read_club,
+    rename_in_games,
     snapshot,
+    touch_club,
 )
 from scorer.store.db import transaction
-from scorer.store.payloads import default_side_name, game_to_export, parse_export
-from scorer.store.rows import hand_row
+from scorer.store.game_json import default_side_name, game_to_export, parse_export
+from scorer.store.games import hand_row
 
 EXPORT_FORMAT = "scorer-club"
 EXPORT_VERSION = 1
@@ -46,7 +49,7 @@ EXPORT_FIELDS = frozenset(
 )
 
 
-def with_club_defaults(club: ClubRecord, arguments: dict[str, Any]) -> dict[str, Any]:
+def with_club_defaults(club: StoredClub, arguments: dict[str, Any]) -> dict[str, Any]:
     """A new game's arguments with the club's usual variant, target and house rules."""
     settings = club.settings
     merged = dict(arguments)
@@ -73,20 +76,20 @@ def create_club_game(
     *,
     version: int | None = None,
 ) -> str:
-    """A new game of the club (arguments as payloads.parse_game reads them); its id.
+    """A new game of the club (arguments as game_json.parse_game reads them); its id.
 
     Its players take the roster's spelling; a new name joins the roster.
     """
     with transaction(db):
-        club = _read_club(db, club_id)
-        _check_version(club, version)
+        club = read_club(db, club_id)
+        check_club_version(club, version)
         check_room_for_games(db, club_id)
         roster = list(club.players)
         arguments = with_club_defaults(club, arguments)
         sides = []
         for i, side in enumerate(arguments["sides"]):
             names = tuple(
-                _join_roster(db, club_id, roster, player, f"sides[{i}].players[{k}]")
+                join_roster(db, club_id, roster, player, f"sides[{i}].players[{k}]")
                 for k, player in enumerate(side.players)
             )
             named = side.name != default_side_name(side.players, i)
@@ -109,7 +112,7 @@ def create_club_game(
         link_game(db, club_id, game_id)
         row = {"id": game_id, "version": 1, "name": arguments["name"], "created_at": created}
         club_digest.store(db, game_id, 1, digest_of(row, play(table, [])))
-        _touch(db, club_id)
+        touch_club(db, club_id)
     return game_id
 
 
@@ -176,11 +179,11 @@ def file_game(
     answers: Any = None,
     *,
     version: int | None = None,
-) -> ClubRecord:
+) -> StoredClub:
     """File an existing game into the club; its players' names become the roster's."""
     with transaction(db):
-        club = _read_club(db, club_id)
-        _check_version(club, version)
+        club = read_club(db, club_id)
+        check_club_version(club, version)
         sides = list(
             db.query(
                 "select game_id, position, name, players from sides where game_id = ?", [game_id]
@@ -195,12 +198,12 @@ def file_game(
         check_room_for_games(db, club_id)
         roster = list(club.players)
         for name, player in mapping.items():
-            mapping[name] = _join_roster(db, club_id, roster, player, f"players.{name}"[:100])
-        _rename_in_games(db, sides, mapping)
+            mapping[name] = join_roster(db, club_id, roster, player, f"players.{name}"[:100])
+        rename_in_games(db, sides, mapping)
         link_game(db, club_id, game_id)
         _store_digest(db, game_id)
-        _touch(db, club_id)
-        return _read_club(db, club_id)
+        touch_club(db, club_id)
+        return read_club(db, club_id)
 
 
 def _store_digest(db: sqlite_utils.Database, game_id: str) -> None:
@@ -231,7 +234,7 @@ EXPORT_HANDS = 2_000
 def export_head(db: sqlite_utils.Database, club_id: str) -> tuple[dict[str, Any], tuple[str, ...]]:
     """A club's export without its games, and its games' ids (one snapshot); ClubNotFound."""
     with snapshot(db):
-        club = _read_club(db, club_id)
+        club = read_club(db, club_id)
     head = {
         "format": EXPORT_FORMAT,
         "format_version": EXPORT_VERSION,
@@ -288,7 +291,7 @@ def _import_arguments(data: Any) -> dict[str, Any]:
     return {
         "name": check_name(data.get("name"), "name"),
         "settings": check_settings(data.get("settings")),
-        "players": _check_roster(data.get("players", []), "players"),
+        "players": check_roster(data.get("players", []), "players"),
         "games": [_import_game(raw, f"games[{i}]") for i, raw in enumerate(games)],
     }
 
@@ -321,7 +324,7 @@ def import_club(db: sqlite_utils.Database, data: Any) -> str:
     """An exported club under a new address, its games under new ones, all or nothing."""
     arguments = _import_arguments(data)
     with transaction(db):
-        club_id = _insert_club(db, arguments["name"], arguments["players"], arguments["settings"])
+        club_id = insert_club(db, arguments["name"], arguments["players"], arguments["settings"])
         for i, (game, table, state) in enumerate(arguments["games"]):
             for k, side in enumerate(table.sides):
                 for player in side.players:
@@ -342,47 +345,3 @@ def import_club(db: sqlite_utils.Database, data: Any) -> str:
             row = {"id": game_id, "version": 1, "name": game["name"], "created_at": created}
             club_digest.store(db, game_id, 1, digest_of(row, state))
     return club_id
-
-
-# --- what the club page shows ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ClubView:
-    """A club, its readable games' lines (id, version, result) and their statistics."""
-
-    club: ClubRecord
-    games: tuple[GameLine, ...]
-    stats: ClubStats
-    unreadable: tuple[str, ...]  # games whose hands no longer fit the rules
-
-
-# How a game is loaded: the store's own replay, or the web layer's cached one.
-Loader = Callable[[sqlite_utils.Database, str], store.GameRecord]
-
-
-def club_view(
-    db: sqlite_utils.Database, club_id: str, year: str, *, cache: BoardCache | None = None
-) -> ClubView:
-    """The club and its statistics (`year`: the records' year, from the caller's clock).
-
-    The same board as the club's page: with a cache, only games changed since the last
-    view are replayed."""
-    board = club_board(db, club_id, year, cache=cache)
-    return ClubView(board.club, board.games, board.stats, board.unreadable)
-
-
-def replay_games(
-    db: sqlite_utils.Database, club: ClubRecord, *, load: Loader = store.load_game
-) -> tuple[tuple[store.GameRecord, ...], tuple[str, ...]]:
-    """The club's games replayed, oldest first, and the ids of those that no longer replay."""
-    games: list[store.GameRecord] = []
-    unreadable: list[str] = []
-    for game_id in club.game_ids:
-        try:
-            games.append(load(db, game_id))
-        except store.NotFound:
-            continue  # deleted since the club was read
-        except RuleError:
-            unreadable.append(game_id)
-    return tuple(games), tuple(unreadable)

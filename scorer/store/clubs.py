@@ -1,4 +1,8 @@
-"""Clubs in SQLite: a roster, its games, one short transaction per action.
+"""A club in SQLite: the club and its roster, one short transaction per action.
+
+The club's games (starting, filing, export and import) are scorer.store.club_games, its
+board (standings, records, the games' lines) scorer.store.club_board; both, and the
+nights, use the roster helpers here (read_club, join_roster, touch_club...).
 
 A club's games keep their players as names (in sides.players), and those names are the
 roster's: a game started from the club takes the roster's spelling, filing a game rewrites
@@ -63,7 +67,7 @@ class Ambiguous(ClubConflict):
 
 
 @dataclass(frozen=True)
-class ClubRecord:
+class StoredClub:
     """A club's row, its roster in order and its games' ids (oldest first)."""
 
     id: str
@@ -96,13 +100,13 @@ def snapshot(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
         db.conn.commit()
 
 
-def load_club(db: sqlite_utils.Database, club_id: str) -> ClubRecord:
+def load_club(db: sqlite_utils.Database, club_id: str) -> StoredClub:
     """The club, its roster and its game ids in one snapshot; ClubNotFound if unknown."""
     with snapshot(db):
-        return _read_club(db, club_id)
+        return read_club(db, club_id)
 
 
-def _read_club(db: sqlite_utils.Database, club_id: str) -> ClubRecord:
+def read_club(db: sqlite_utils.Database, club_id: str) -> StoredClub:
     rows = list(db.query("select * from clubs where id = ?", [club_id]))
     if not rows:
         raise ClubNotFound(club_id)
@@ -122,7 +126,7 @@ def _read_club(db: sqlite_utils.Database, club_id: str) -> ClubRecord:
             [club_id],
         )
     )
-    return ClubRecord(
+    return StoredClub(
         id=row["id"],
         name=row["name"],
         settings=json.loads(row["settings"] or "{}"),
@@ -176,7 +180,7 @@ def _prefixed(check: Any, *args: Any) -> Any:
         raise RuleError(field, error.template, **error.params) from error
 
 
-def _check_roster(names: Any, field: str) -> list[str]:
+def check_roster(names: Any, field: str) -> list[str]:
     if not isinstance(names, list):
         raise RuleError(field, N_("must be a list of names"))
     if len(names) > PLAYERS_PER_CLUB:
@@ -193,19 +197,19 @@ def _check_roster(names: Any, field: str) -> list[str]:
 # --- writing ---------------------------------------------------------------------------------
 
 
-def _check_version(club: ClubRecord, expected: int | None) -> None:
+def check_club_version(club: StoredClub, expected: int | None) -> None:
     if expected is not None and expected != club.version:
         raise StaleClub(None, N_("this club was changed on another device; reload it and retry"))
 
 
-def _touch(db: sqlite_utils.Database, club_id: str) -> None:
+def touch_club(db: sqlite_utils.Database, club_id: str) -> None:
     db.execute(
         "update clubs set version = version + 1, updated_at = ? where id = ?",
         [store.now(), club_id],
     )
 
 
-def _insert_club(
+def insert_club(
     db: sqlite_utils.Database, name: str, players: list[str], settings: dict[str, Any]
 ) -> str:
     club_id = store.new_game_id()  # the same 128 random bits as a game's address
@@ -231,13 +235,13 @@ def create_club(
 ) -> str:
     """Store a new club and return its id (RuleError names a bad field)."""
     name = check_name(name, "name")
-    roster = _check_roster(list(players) if isinstance(players, tuple) else players, "players")
+    roster = check_roster(list(players) if isinstance(players, tuple) else players, "players")
     settings = check_settings(settings)
     with transaction(db):
-        return _insert_club(db, name, roster, settings)
+        return insert_club(db, name, roster, settings)
 
 
-def _join_roster(
+def join_roster(
     db: sqlite_utils.Database, club_id: str, roster: list[str], name: str, field: str
 ) -> str:
     """The roster's spelling of `name`, adding it to the roster (and to `roster`) when new."""
@@ -256,16 +260,16 @@ def _join_roster(
 
 def add_player(
     db: sqlite_utils.Database, club_id: str, name: Any, *, version: int | None = None
-) -> ClubRecord:
+) -> StoredClub:
     name = check_name(name, "name")
     with transaction(db):
-        club = _read_club(db, club_id)
-        _check_version(club, version)
+        club = read_club(db, club_id)
+        check_club_version(club, version)
         if club.roster_name(name) is not None:
             raise ClubConflict("name", N_("this name is already in the club"))
-        _join_roster(db, club_id, list(club.players), name, "name")
-        _touch(db, club_id)
-        return _read_club(db, club_id)
+        join_roster(db, club_id, list(club.players), name, "name")
+        touch_club(db, club_id)
+        return read_club(db, club_id)
 
 
 def _games_of(db: sqlite_utils.Database, club_id: str) -> list[dict[str, Any]]:
@@ -292,12 +296,12 @@ def rename_player(
     new: Any,
     *,
     version: int | None = None,
-) -> ClubRecord:
+) -> StoredClub:
     """Rename a roster player, and them in every game of the club, in one transaction."""
     new = check_name(new, "name")
     with transaction(db):
-        club = _read_club(db, club_id)
-        _check_version(club, version)
+        club = read_club(db, club_id)
+        check_club_version(club, version)
         if old not in club.players:
             raise ClubNotFound(f"{club_id}/players/{old}", NO_PLAYER)
         clash = club.roster_name(new)
@@ -306,12 +310,39 @@ def rename_player(
         db.execute(
             "update club_players set name = ? where club_id = ? and name = ?", [new, club_id, old]
         )
-        _rename_in_games(db, _games_of(db, club_id), {old: new})
-        _touch(db, club_id)
-        return _read_club(db, club_id)
+        rename_in_games(db, _games_of(db, club_id), {old: new})
+        _rename_in_nights(db, club_id, old, new)
+        touch_club(db, club_id)
+        return read_club(db, club_id)
 
 
-def _rename_in_games(
+def _rename_in_nights(db: sqlite_utils.Database, club_id: str, old: str, new: str) -> None:
+    """The club's nights follow a roster rename: their lists of players and byes (the
+    tables are games, renamed with the others); each night changed gets a new version."""
+    stamp = store.now()
+    for (night_id,) in db.execute("select id from nights where club_id = ?", [club_id]).fetchall():
+        listed = db.execute(
+            "update night_players set name = ? where night_id = ? and name = ?",
+            [new, night_id, old],
+        ).rowcount
+        for number, bye in db.execute(
+            "select number, bye from night_rounds where night_id = ?", [night_id]
+        ).fetchall():
+            names = json.loads(bye)
+            if old in names:
+                renamed = json.dumps([new if name == old else name for name in names])
+                db.execute(
+                    "update night_rounds set bye = ? where night_id = ? and number = ?",
+                    [renamed, night_id, number],
+                )
+        if listed:
+            db.execute(
+                "update nights set version = version + 1, updated_at = ? where id = ?",
+                [stamp, night_id],
+            )
+
+
+def rename_in_games(
     db: sqlite_utils.Database, sides: list[dict[str, Any]], names: dict[str, str]
 ) -> None:
     """Rewrite players' names in these sides; a side named after its players follows."""
@@ -351,11 +382,11 @@ def _rename_in_games(
 
 def remove_player(
     db: sqlite_utils.Database, club_id: str, name: str, *, version: int | None = None
-) -> ClubRecord:
+) -> StoredClub:
     """Take a player off the roster; refused while they have games in the club."""
     with transaction(db):
-        club = _read_club(db, club_id)
-        _check_version(club, version)
+        club = read_club(db, club_id)
+        check_club_version(club, version)
         if name not in club.players:
             raise ClubNotFound(f"{club_id}/players/{name}", NO_PLAYER)
         games = games_of_player(db, club_id, name)
@@ -367,8 +398,8 @@ def remove_player(
                 count=games,
             )
         db.execute("delete from club_players where club_id = ? and name = ?", [club_id, name])
-        _touch(db, club_id)
-        return _read_club(db, club_id)
+        touch_club(db, club_id)
+        return read_club(db, club_id)
 
 
 def check_room_for_games(db: sqlite_utils.Database, club_id: str, more: int = 1) -> None:

@@ -1,12 +1,15 @@
-"""SQLite through sqlite-utils: one connection per request, migrations, transactions."""
+"""SQLite through sqlite-utils: one connection per request, migrations, transactions, and
+time stamps as stored (RFC 3339 in UTC when written, read back whatever is there)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
@@ -144,7 +147,7 @@ def m007_store(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def m008_club_game_digests(db: sqlite_utils.Database) -> None:
-    # Each club game's line and summary at a version (scorer/club_digest.py), written with
+    # Each club game's line and summary at a version (scorer/store/club_digest.py), written with
     # every change to the game: a club's page reads them instead of replaying its games.
     db["club_games"].add_column("summary_version", int)
     db["club_games"].add_column("summary", str)
@@ -347,3 +350,49 @@ def snapshot(db: sqlite_utils.Database) -> Iterator[sqlite_utils.Database]:
 def init_app(app: Flask) -> None:
     prepare(app.config["DATABASE"])
     app.teardown_appcontext(close_db)
+
+
+# --- time stamps as stored ---------------------------------------------------------------
+
+# RFC 3339 (section 5.6): a full date, a full time and an offset; nothing else, so no week
+# dates (2024-W01), no ordinal dates and no missing offset, which ISO 8601 would allow.
+_RFC3339 = re.compile(
+    r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})", re.ASCII
+)
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def is_rfc3339(value: str) -> bool:
+    """True for a real moment written as RFC 3339 (the month and day must exist too)."""
+    if not _RFC3339.fullmatch(value):
+        return False
+    try:
+        datetime.fromisoformat(value[:19] + _offset(value[19:]))
+    except ValueError:
+        return False
+    return True
+
+
+def _offset(tail: str) -> str:
+    """The offset of a stamp's tail without its fraction ('Z' as +00:00)."""
+    tail = tail.lstrip(".0123456789")
+    return "+00:00" if tail in ("Z", "z") else tail
+
+
+def readable(value: str | None, fallback: str) -> str:
+    """A stored stamp as pages can format it: RFC 3339 kept, anything else made so.
+
+    Rows written before imports were checked may hold any text; a page must not fail on it.
+    """
+    if value and is_rfc3339(value):
+        return value
+    try:
+        moment = datetime.fromisoformat(value or "")
+    except ValueError:
+        return fallback
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.isoformat(timespec="seconds")

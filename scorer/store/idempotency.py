@@ -15,8 +15,8 @@ import sqlite_utils
 
 from scorer.core.errors import N_, ScorerError
 from scorer.core.hands import Hand
-from scorer.store.rows import side_to_dict
-from scorer.store.stamps import now
+from scorer.store.db import now
+from scorer.store.games import side_to_dict
 
 
 class KeyReused(ScorerError):

@@ -26,7 +26,13 @@ from scorer.core.limits import NIGHT_PLAYERS_MAX, default_side_name, same_name
 from scorer.core.ratings import Rating
 from scorer.store import ids
 from scorer.store.club_games import link_game
-from scorer.store.clubs import ClubNotFound, _join_roster, _read_club, _touch, check_room_for_games
+from scorer.store.clubs import (
+    ClubNotFound,
+    check_room_for_games,
+    join_roster,
+    read_club,
+    touch_club,
+)
 from scorer.store.db import snapshot, transaction
 from scorer.store.idempotency import digest
 
@@ -87,7 +93,7 @@ class NightRound:
 
 
 @dataclass(frozen=True)
-class NightRecord:
+class StoredNight:
     """A night as stored: its club, settings, players (in order) and rounds drawn so far."""
 
     id: str
@@ -115,7 +121,7 @@ class NightRecord:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def load_night(db: sqlite_utils.Database, night_id: str) -> NightRecord:
+def load_night(db: sqlite_utils.Database, night_id: str) -> StoredNight:
     """The night in one snapshot; NightNotFound for an unknown id."""
     with snapshot(db):
         return _read_night(db, night_id)
@@ -146,7 +152,7 @@ def nights_of_club(db: sqlite_utils.Database, club_id: str) -> list[dict[str, An
     ]
 
 
-def _read_night(db: sqlite_utils.Database, night_id: str) -> NightRecord:
+def _read_night(db: sqlite_utils.Database, night_id: str) -> StoredNight:
     rows = list(db.query("select * from nights where id = ?", [night_id]))
     if not rows:
         raise NightNotFound(night_id)
@@ -195,7 +201,7 @@ def _read_night(db: sqlite_utils.Database, night_id: str) -> NightRecord:
     )
     settings = json.loads(row["settings"])
     end = settings["round"]
-    return NightRecord(
+    return StoredNight(
         id=row["id"],
         club_id=row["club_id"],
         watch_id=row["watch_id"],
@@ -235,7 +241,7 @@ def create_night(
     night_id = ids.mint()  # carries this server's shard, as the club's games do
     stamp = store.now()
     with transaction(db):
-        club = _read_club(db, club_id)
+        club = read_club(db, club_id)
         if idempotency_key is not None:
             first = db.execute(
                 "select night_id, request_hash from night_keys where club_id = ? and key = ?",
@@ -249,7 +255,7 @@ def create_night(
                 return str(first[0])
         roster = list(club.players)
         names = [
-            _join_roster(db, club_id, roster, name, f"players[{k}]")
+            join_roster(db, club_id, roster, name, f"players[{k}]")
             for k, name in enumerate(players)
         ]
         db["nights"].insert(
@@ -278,11 +284,11 @@ def create_night(
                     "created_at": stamp,
                 }
             )
-        _touch(db, club_id)
+        touch_club(db, club_id)
     return night_id
 
 
-def _check_version(night: NightRecord, expected: int | None) -> None:
+def _check_version(night: StoredNight, expected: int | None) -> None:
     if expected is not None and expected != night.version:
         raise StaleNight(
             None, N_("this night was changed on another device; look at it again and retry")
@@ -308,10 +314,10 @@ def add_player(
         if len(night.players) >= NIGHT_PLAYERS_MAX:
             raise RoundUnderWay("name", N_("a night has 3 to {max} players"), max=NIGHT_PLAYERS_MAX)
         try:
-            club = _read_club(db, night.club_id)
+            club = read_club(db, night.club_id)
         except ClubNotFound:
             raise NightNotFound(night_id) from None
-        spelled = _join_roster(db, night.club_id, list(club.players), name, "name")
+        spelled = join_roster(db, night.club_id, list(club.players), name, "name")
         db["night_players"].insert(
             {
                 "night_id": night_id,
@@ -331,7 +337,7 @@ def draw_next_round(
     version: int | None,
     table_name: Any,
     ratings: Mapping[str, Rating] | None = None,
-) -> NightRecord:
+) -> StoredNight:
     """Draw the next round and make its tables' games, all or nothing.
 
     ``version`` is the night's version the organiser saw (If-Match): a second organiser
@@ -360,7 +366,7 @@ def redraw_round(
     version: int | None,
     table_name: Any,
     ratings: Mapping[str, Rating] | None = None,
-) -> NightRecord:
+) -> StoredNight:
     """Draw the last round again, its tables' games removed; refused once a hand is recorded."""
     with transaction(db):
         night = _read_night(db, night_id)
@@ -394,7 +400,7 @@ def redraw_round(
 
 
 def _draw(
-    night: NightRecord,
+    night: StoredNight,
     history: tuple[Round, ...],
     attempt: int,
     ratings: Mapping[str, Rating] | None,
@@ -414,7 +420,7 @@ def _draw(
 
 def _insert_round(
     db: sqlite_utils.Database,
-    night: NightRecord,
+    night: StoredNight,
     number: int,
     drawn: Round,
     attempt: int,
@@ -422,16 +428,19 @@ def _insert_round(
 ) -> None:
     check_room_for_games(db, night.club_id, len(drawn.tables))
     settings = night.settings
+    # Each table is a game of the club, so it plays by the club's house rules, as the
+    # club's other new games do (the variant is the table's: it follows the seating).
+    house_rules = read_club(db, night.club_id).settings.get("rules") or None
     stamp = store.now()
     for position, table in enumerate(drawn.tables, 1):
         sides = [
             Side(default_side_name(players, k), players) for k, players in enumerate(table.sides)
         ]
         built = store.build_table(
-            table.profile, settings.target, None, sides, None, settings.fixed_hands
+            table.profile, settings.target, house_rules, sides, None, settings.fixed_hands
         )
         game_id = store.new_game_id()
-        store.insert_game(db, game_id, table_name(number, position), built, None, stamp)
+        store.insert_game(db, game_id, table_name(number, position), built, house_rules, stamp)
         link_game(db, night.club_id, game_id)
         db["night_tables"].insert(
             {"night_id": night.id, "round": number, "position": position, "game_id": game_id}

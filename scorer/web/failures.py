@@ -17,7 +17,7 @@ from scorer.core.irregular import NeedsConfirmation
 from scorer.store.cache import replayed_game
 from scorer.store.clubs import Ambiguous, ClubConflict, StaleClub
 from scorer.store.db import get_db
-from scorer.store.payloads import PayloadError, PreconditionRequired
+from scorer.store.game_json import PayloadError, PreconditionRequired
 from scorer.web import _page, _wants_json, unexpected_error
 from scorer.web.i18n import error_text
 
@@ -71,7 +71,7 @@ def status_of(error: ScorerError, *, api: bool | None = None) -> int:
     return 422
 
 
-def load_game(game_id: str) -> store.GameRecord:
+def load_game(game_id: str) -> store.ReplayedGame:
     """The game, replayed (once per version); NotFound, or GameUnreadable when it no
     longer replays under the current rules."""
     try:

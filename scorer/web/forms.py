@@ -87,7 +87,7 @@ class NumberField(StringField):
 
 
 def _name_field(label: Any) -> StringField:
-    """A name; its limits are scorer.limits', checked with the game (as the API does)."""
+    """A name; its limits are scorer.core.limits', checked with the game (as the API does)."""
     return StringField(
         label,
         validators=[Optional()],
@@ -437,7 +437,7 @@ class NewGameForm(HouseRulesFields, PageForm):
     # A game of N hands instead of a target (a tournament round): empty plays to the target.
     fixed_hands = NumberField(_l("Or play a set number of hands"))
     solo = BooleanField(_l("Every player for themselves"))
-    # How the table sits (a key of scorer.seatings: "2-2", "3-2", "alone"...); the boxes
+    # How the table sits (a key of scorer.core.seatings: "2-2", "3-2", "alone"...); the boxes
     # shown follow it, and only those are read.
     seating = SelectField(_l("Seating"), validate_choice=False, default="")
     sides = FieldList(FormField(SideNamesForm), min_entries=FORM_SIDES, max_entries=FORM_SIDES)

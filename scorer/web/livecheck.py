@@ -32,7 +32,7 @@ from scorer.web.http import game_etag, tags_of, watch_etag
 
 _GAME_PATH = re.compile(r"/api/games/([A-Za-z0-9_-]+)")
 _WATCH_PATH = re.compile(r"/watch/([A-Za-z0-9_-]+)")
-# What the app's after-request hooks add to every answer but a static file (scorer.i18n).
+# What the app's after-request hooks add to every answer but a static file (scorer.web.i18n).
 _VARY_LANGUAGE = "Accept-Language, Cookie"
 
 

@@ -1,4 +1,5 @@
-"""What the pages share: this browser's games, loading a game, form error helpers."""
+"""What the pages share: this browser's games, loading a game, form error helpers; and the
+service worker, served from the root so it may look after every page."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    current_app,
     redirect,
     render_template,
     request,
+    send_from_directory,
     session,
     url_for,
 )
@@ -56,7 +59,7 @@ def forget(game_id: str) -> None:
     session[MY_GAMES] = [i for i in my_game_ids() if i != game_id]
 
 
-def my_games() -> list[store.GameRecord]:
+def my_games() -> list[store.ReplayedGame]:
     games = []
     db = get_db()
     ids = my_game_ids()
@@ -100,11 +103,11 @@ def field_errors_note(form: Any) -> str | None:
     return None
 
 
-def game_title(record: store.GameRecord) -> str:
+def game_title(record: store.ReplayedGame) -> str:
     return display.game_title(record.name, record.table.sides)
 
 
-def confirm_page(record: store.GameRecord, action: str, **context: Any) -> Page:
+def confirm_page(record: store.ReplayedGame, action: str, **context: Any) -> Page:
     return render_template(
         "games/confirm.html",
         game=record,
@@ -120,7 +123,7 @@ def posted_version() -> int | None:
     return int(value) if is_index(value) else None
 
 
-def back_to(record: store.GameRecord) -> Response:
+def back_to(record: store.ReplayedGame) -> Response:
     return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
 
 
@@ -141,7 +144,7 @@ def remember_club(club_id: str) -> None:
         session.permanent = True
 
 
-def my_clubs() -> list[clubs.ClubRecord]:
+def my_clubs() -> list[clubs.StoredClub]:
     found = []
     for club_id in my_club_ids():
         try:
@@ -149,3 +152,12 @@ def my_clubs() -> list[clubs.ClubRecord]:
         except clubs.ClubNotFound:
             continue  # gone: leave it out
     return found
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker from the root, so it may look after every page of the app."""
+    response = send_from_directory(current_app.static_folder or "static", "sw.js", max_age=0)
+    response.headers["Service-Worker-Allowed"] = "/"
+    response.headers["Cache-Control"] = "no-cache"  # a new version is picked up at once
+    return response

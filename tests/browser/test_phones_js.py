@@ -15,7 +15,7 @@ from flask import Flask
 from phone import BOARD_URL, wait_for_hand_form
 from serving import call
 
-from scorer.web import phones
+from scorer.web import addresses
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 WAITING = "1 hand waiting to be sent"
@@ -161,7 +161,7 @@ def test_an_open_hand_form_is_told_before_saving(make_page, live_server):
 @pytest.fixture
 def live_app(live_app: Flask) -> Flask:
     """The app with the phones' routes (/sw.js), until the app factory registers them."""
-    phones.init_app(live_app)  # before the server's first request
+    addresses.init_app(live_app)  # before the server's first request
     return live_app
 
 

@@ -22,7 +22,7 @@ from scorer.core.rules import PROFILES, get_profile, with_house_rules
 from scorer.core.seatings import Seating, seatings_of
 from scorer.store import club_games, clubs
 from scorer.store.db import get_db
-from scorer.store.payloads import default_side_name
+from scorer.store.game_json import default_side_name
 from scorer.web import display
 from scorer.web.failures import status_of
 from scorer.web.forms import (
@@ -55,7 +55,7 @@ def seating_of(profile_key: str, sides: list[tuple[str, ...]]) -> str:
     return next((s.key for s in seatings if s.team_sizes == sizes), "")
 
 
-def seat_defaults(club: clubs.ClubRecord) -> MultiDict:
+def seat_defaults(club: clubs.StoredClub) -> MultiDict:
     """The boxes' first values: the sides of the club's latest game, else the roster in order;
     the variant and seating asked in the address (the form without JavaScript) come first."""
     data: MultiDict = MultiDict()
@@ -113,7 +113,7 @@ def typed_target() -> int | None:
     return check_target(int(target) if is_index(target) else target)
 
 
-def preset_lines(club: clubs.ClubRecord) -> list[tuple[str, str]]:
+def preset_lines(club: clubs.StoredClub) -> list[tuple[str, str]]:
     """The club's own house rules (its preset for new games), as (label, value) lines."""
     rules = club.settings.get("rules")
     if not rules:
@@ -123,7 +123,7 @@ def preset_lines(club: clubs.ClubRecord) -> list[tuple[str, str]]:
 
 
 def new_game_page(
-    club: clubs.ClubRecord, data: MultiDict, status: int = 200, error: str | None = None
+    club: clubs.StoredClub, data: MultiDict, status: int = 200, error: str | None = None
 ) -> Page:
     seating = club_seating(data)
     targets = target_choices()

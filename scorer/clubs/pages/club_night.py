@@ -10,10 +10,10 @@ from werkzeug.wrappers import Response
 
 from scorer.clubs.pages.clubs import load_board, per_hand, rate, streak_text
 from scorer.core.stats import club_stats
-from scorer.sheets import pdf
-from scorer.sheets.sheet_cache import cached_sheet
+from scorer.sheets import render
+from scorer.sheets.cache import cached_sheet
 from scorer.store.club_digest import GameLine
-from scorer.web.display import game_status
+from scorer.web.display import game_status, points
 from scorer.web.i18n import date_text
 from scorer.web.pages import bp
 
@@ -36,7 +36,7 @@ def night_date(days: list[str]) -> str:
 
 
 def _bad_date() -> str:
-    abort(pdf.refused("date", _("date must be written YYYY-MM-DD")))
+    abort(render.refused("date", _("date must be written YYYY-MM-DD")))
 
 
 def result_text(line: GameLine) -> str:
@@ -48,7 +48,7 @@ def result_text(line: GameLine) -> str:
 def club_night(club_id: str) -> Response:
     """The night's sheet, from the games' stored summaries (no replay), kept per club
     version and games' versions, rendered in the server's one turn like every sheet."""
-    size = pdf.paper_size()
+    size = render.paper_size()
     board = load_board(club_id)
     night = night_date(board.days())
     lines = [line for line in board.games if line.day == night]
@@ -65,14 +65,14 @@ def club_night(club_id: str) -> Response:
             more=len(lines) - len(shown),
             standings=stats.players,
             result_text=result_text,
-            points=pdf.points,
+            points=points,
             rate=rate,
             per_hand=per_hand,
             streak_text=streak_text,
             page_size=size,
-            page_counter=pdf.page_counter_css(),
+            page_counter=render.page_counter_css(),
         )
-        return pdf.render_pdf(html)
+        return render.render_pdf(html)
 
     data = cached_sheet(("night", club_id, board.tag, night), make_pdf)
-    return pdf.pdf_response(data, f"club-{pdf.slug(board.club.name)}-{night}.pdf")
+    return render.pdf_response(data, f"club-{render.slug(board.club.name)}-{night}.pdf")

@@ -22,6 +22,7 @@ from scorer.qr import qr_svg
 from scorer.store import clubs
 from scorer.store.club_board import ClubBoard, board_cache, club_board
 from scorer.store.db import get_db
+from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.failures import status_of
 from scorer.web.forms import (
     RULE_CHOICES,
@@ -35,7 +36,6 @@ from scorer.web.forms import (
 )
 from scorer.web.i18n import HOUSE_RULE_LABELS, day_month_text, error_text
 from scorer.web.pages import Page, bp, remember_club
-from scorer.web.phones import absolute_url, svg_response
 
 # Games listed on one page of a club (newest first; ?page= for older ones): the page costs
 # the same for a club of 2 000 games as for one of 50.

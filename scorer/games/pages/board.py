@@ -1,20 +1,21 @@
-"""The scoreboard and its view helpers (totals, bars, chart, hands)."""
+"""The scoreboard and its view helpers (totals, bars, chart, hands), and the game's QR code."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import (
-    render_template,
-)
+from flask import Response, abort, render_template
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorer import store
 from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.qr import qr_svg
 from scorer.store.cache import app_cache
+from scorer.store.db import get_db
 from scorer.web import display
+from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.failures import load_game
 from scorer.web.i18n import PROFILE_LABELS
 from scorer.web.pages import Page, bp, game_title, remember
@@ -25,7 +26,7 @@ def progress(total: int, target: int) -> int:
     return max(0, min(100, round(100 * total / target))) if target > 0 else 0
 
 
-def sides_view(record: store.GameRecord) -> list[dict[str, Any]]:
+def sides_view(record: store.ReplayedGame) -> list[dict[str, Any]]:
     state = record.state
     target = record.table.profile.target
     return [
@@ -42,7 +43,7 @@ def sides_view(record: store.GameRecord) -> list[dict[str, Any]]:
     ]
 
 
-def chart(record: store.GameRecord) -> dict[str, Any] | None:
+def chart(record: store.ReplayedGame) -> dict[str, Any] | None:
     """Running totals hand by hand as SVG polylines (a 100 x 50 box), the target on top."""
     results = record.state.results
     if not results:
@@ -73,7 +74,7 @@ def scoreboard(game_id: str) -> Page:
     )
 
 
-def hands_html(record: store.GameRecord) -> Markup:
+def hands_html(record: store.ReplayedGame) -> Markup:
     """The scoreboard's list of hands, rendered once per game version and language.
 
     It is most of a long game's page. Every change to a game bumps its version, so a stored
@@ -99,7 +100,7 @@ def full_note() -> str:
     )
 
 
-def board_context(record: store.GameRecord) -> dict[str, Any]:
+def board_context(record: store.ReplayedGame) -> dict[str, Any]:
     state = record.state
     return {
         "game": record,
@@ -112,3 +113,18 @@ def board_context(record: store.GameRecord) -> dict[str, Any]:
         "chart": chart(record),
         "full_note": full_note() if record.full else None,
     }
+
+
+def game_exists(game_id: str) -> bool:
+    try:
+        store.version_of(get_db(), game_id)  # no replay: only whether it is there
+    except store.NotFound:
+        return False
+    return True
+
+
+@bp.get("/games/<game_id>/qr.svg")
+def game_qr(game_id: str) -> Response:
+    if not game_exists(game_id):
+        abort(404)
+    return svg_response(qr_svg(absolute_url(f"/games/{game_id}")))

@@ -114,7 +114,7 @@ def add_meld_row(form: HandForm) -> bool:
 
 
 def hand_page(
-    record: store.GameRecord,
+    record: store.ReplayedGame,
     form: HandForm,
     *,
     number: int | None,
@@ -165,7 +165,7 @@ def hand_page(
     )
 
 
-def typed_scores(record: store.GameRecord, hand: Hand) -> tuple[SideScore, ...] | None:
+def typed_scores(record: store.ReplayedGame, hand: Hand) -> tuple[SideScore, ...] | None:
     """What the typed hand scores, or None when the rules would refuse it as typed."""
     try:
         validate_hand(record.table.profile, hand, len(record.table.sides))
@@ -174,7 +174,7 @@ def typed_scores(record: store.GameRecord, hand: Hand) -> tuple[SideScore, ...] 
     return score_hand(record.table.profile, hand)
 
 
-def stale_compare(current: store.GameRecord, hand: Hand) -> dict[str, Any] | None:
+def stale_compare(current: store.ReplayedGame, hand: Hand) -> dict[str, Any] | None:
     """A new hand refused because another phone recorded one meanwhile: what it recorded
     beside what this phone typed, so the table can tell the same hand from the next one."""
     seen = request.form.get("hands", "")
@@ -254,7 +254,7 @@ def edit_hand(game_id: str, number: int) -> Page:
     return save_hand(record, _prepare(hand_form(sides)), number=number)
 
 
-def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -> Page:
+def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None) -> Page:
     """Validate, store, redirect; or show the form again with what was typed."""
     if not form.validate_on_submit():
         label_errors(form)
@@ -350,7 +350,7 @@ def save_hand(record: store.GameRecord, form: HandForm, *, number: int | None) -
     return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
 
 
-def _already_saved(record: store.GameRecord, number: int, hand: Any) -> bool:
+def _already_saved(record: store.ReplayedGame, number: int, hand: Any) -> bool:
     """A correction sent twice: the stored hand is already this one."""
     results = record.state.results
     return number <= len(results) and results[number - 1].hand == hand

@@ -21,9 +21,8 @@ from scorer.core.limits import (
 )
 from scorer.core.meld import MAX_SIDE_MELDS, PlannedMeld, planned_meld
 from scorer.core.rules import VALUE_GROUPS, effective_rules
-from scorer.store.records import GameRecord, StoredGame
-from scorer.store.rows import side_to_dict
-from scorer.store.stamps import is_rfc3339
+from scorer.store.db import is_rfc3339
+from scorer.store.games import ReplayedGame, StoredGame, side_to_dict
 
 # What a client may send. Fields the API itself writes (scores, totals, numbers) are
 # accepted and ignored, so a hand read from a game can be sent back as it is; any other
@@ -351,7 +350,7 @@ def game_to_export(game: StoredGame) -> dict[str, Any]:
     }
 
 
-def game_to_json(record: GameRecord) -> dict[str, Any]:
+def game_to_json(record: ReplayedGame) -> dict[str, Any]:
     """The game as the API returns it (the exact contract of the API)."""
     state = record.state
     profile = record.table.profile

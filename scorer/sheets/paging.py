@@ -2,7 +2,7 @@
 
 WeasyPrint keeps the layout of every page of a document until the PDF is written: a
 1 000-hand sheet as one document holds hundreds of MB. Rows have a fixed height (every hand
-is one line of each column, see scorer/sheet_html.py), so the pages can be planned in
+is one line of each column, see scorer/sheets/html.py), so the pages can be planned in
 advance: one small measuring render gives the heights of the header block, of each table's
 head and rows and of the result box; then the planned pages are rendered a few to a document
 (with "page N of M" printed as text) and the documents are joined. A short sheet is first

@@ -31,7 +31,7 @@ from werkzeug.exceptions import ServiceUnavailable
 
 # Sheets kept on disk, per kind. A 1 000-hand sheet is under 1 MB, so games' sheets stay
 # under ~64 MB; a blank sheet or a night's is a page or two (a few tens of KB); a part of a
-# club's hands as CSV (scorer/csv_routes.py, made in the same turn) under 0.5 MB.
+# club's hands as CSV (scorer/games/csv_routes.py, made in the same turn) under 0.5 MB.
 SHEET_BUDGETS = {"game": 64, "blank": 32, "night": 32, "csv": 16}
 SHEET_CACHE_SIZE = SHEET_BUDGETS["game"]
 # How long a request waits for the turn (SHEET_WAIT_SECONDS): not at all by default, since

@@ -1,7 +1,9 @@
-"""The phones at the table: a game's QR code, and the service worker at the root scope.
+"""Addresses another phone can open: absolute links (never `localhost`, never a forged
+Host), and the SVG answer of their QR codes.
 
-Register with `phones.init_app(app)`; the scoreboard shows the code with
-`<img src="/games/<id>/qr.svg">`.
+`addresses.init_app(app)` reads PUBLIC_URL and gives templates `phone_url`. The QR codes
+themselves are the features': a game's (scorer.games.pages.board), its watch link's
+(scorer.games.watch), a club's (scorer.clubs.pages.clubs).
 """
 
 from __future__ import annotations
@@ -9,22 +11,9 @@ from __future__ import annotations
 import contextlib
 import os
 
-from flask import Blueprint, Flask, Response, abort, current_app, request, send_from_directory
+from flask import Flask, Response, current_app, request
 
-from scorer import store
 from scorer.network import public_base_url, split_host
-from scorer.qr import qr_svg
-from scorer.store.db import get_db
-
-bp = Blueprint("phones", __name__)
-
-
-def game_exists(game_id: str) -> bool:
-    try:
-        store.version_of(get_db(), game_id)  # no replay: only whether it is there
-    except store.NotFound:
-        return False
-    return True
 
 
 def served_address() -> tuple[str, int]:
@@ -77,22 +66,6 @@ def svg_response(svg: str) -> Response:
     return response
 
 
-@bp.get("/games/<game_id>/qr.svg")
-def game_qr(game_id: str) -> Response:
-    if not game_exists(game_id):
-        abort(404)
-    return svg_response(qr_svg(absolute_url(f"/games/{game_id}")))
-
-
-@bp.get("/sw.js")
-def service_worker() -> Response:
-    """The service worker from the root, so it may look after every page of the app."""
-    response = send_from_directory(current_app.static_folder or "static", "sw.js", max_age=0)
-    response.headers["Service-Worker-Allowed"] = "/"
-    response.headers["Cache-Control"] = "no-cache"  # a new version is picked up at once
-    return response
-
-
 ENV_PUBLIC_URL = "SCORER_PUBLIC_URL"
 
 
@@ -105,10 +78,8 @@ def public_url_setting(app: Flask) -> str | None:
 
 
 def init_app(app: Flask) -> None:
-    """Register the blueprint once (the app factory and a test may both ask)."""
+    """Read PUBLIC_URL and give templates `phone_url` (the app factory and a test may both ask)."""
     app.config["PUBLIC_URL"] = public_url_setting(app)
-    if bp.name not in app.blueprints:
-        app.register_blueprint(bp)
     # The scoreboard's "Add a phone": addresses another phone can open (the watch page's
     # address comes from scorer.games.watch.init_app).
     app.jinja_env.globals.update(phone_url=absolute_url)
