@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from serving import call, flask_command, free_port, long_games, random_hand, running, server_env
@@ -29,8 +30,31 @@ LITESTREAM = shutil.which("litestream") or str(Path(sys.executable).with_name("l
 # What a dead box can lose, as the README states it: Litestream's one-second sync interval,
 # with a second of room for a busy machine.
 RECOVERY_POINT = 2.0  # seconds
-RECORDING = 6.0  # seconds of hands before the kill
 PACE = 0.05  # seconds between hands
+# The box dies once the table has recorded at least MIN_HANDS, the first of them more than
+# RECOVERY_POINT + 1 s earlier (so the claim covers hands old enough for it), and Litestream
+# has copied SYNCS transactions made since the table started (it is keeping up, not merely
+# started): conditions, not a fixed sleep, so a loaded machine only makes the drill longer.
+MIN_HANDS = 60
+SYNCS = 3
+# Only reached when something is wrong (a stuck server or Litestream): then fail, saying so.
+DEADLINE = 180.0  # seconds
+
+
+def replicated_txid(replica: Path) -> int:
+    """The last transaction Litestream has copied to the replica folder (0 for none yet):
+    its files are ltx/<level>/<first txid>-<last txid>.ltx, in hexadecimal."""
+    found = [int(ltx.stem.split("-")[1], 16) for ltx in replica.glob("ltx/*/*.ltx")]
+    return max(found, default=0)
+
+
+def wait_until(condition: Callable[[], bool], what: str, *logs: Path) -> None:
+    deadline = time.monotonic() + DEADLINE
+    while not condition():
+        if time.monotonic() > deadline:
+            tails = "\n".join(log.read_text(errors="replace")[-1500:] for log in logs)
+            raise AssertionError(f"{what} did not happen within {DEADLINE:.0f} s\n{tails}")
+        time.sleep(0.05)
 
 
 def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
@@ -49,7 +73,8 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
     in_flight: list[dict] = []
     with running(flask_command(port), env, port, tmp_path / "server.log") as server:
         (game_id,) = long_games(server.base, 1)
-        with open(tmp_path / "litestream.log", "wb") as log:
+        litestream_log = tmp_path / "litestream.log"
+        with open(litestream_log, "wb") as log:
             backup = subprocess.Popen(
                 [LITESTREAM, "replicate", "-config", str(config)],
                 env=env,
@@ -58,6 +83,10 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
                 start_new_session=True,
             )
         try:
+            # Litestream has its first copy of the database before the table starts.
+            wait_until(
+                lambda: replicated_txid(replica) > 0, "Litestream's first copy", litestream_log
+            )
             stop = threading.Event()
 
             def table() -> None:
@@ -73,7 +102,7 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
                             f"{server.base}/api/games/{game_id}/hands",
                             body,
                             {"Idempotency-Key": f"hand-{i}"},
-                            timeout=10,
+                            timeout=30,  # a loaded machine may be slow: no limit of ours
                         )
                     except OSError:
                         return  # the box is gone: never acknowledged
@@ -82,9 +111,21 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
                     acked.append((time.monotonic(), body))
                     time.sleep(PACE)
 
+            copied_before = replicated_txid(replica)
             thread = threading.Thread(target=table)
             thread.start()
-            time.sleep(RECORDING)
+
+            def ready() -> bool:
+                if not thread.is_alive():
+                    return True  # the table stopped early: the asserts below say why
+                old_enough = bool(acked) and time.monotonic() - acked[0][0] > RECOVERY_POINT + 1
+                return (
+                    len(acked) >= MIN_HANDS
+                    and old_enough
+                    and replicated_txid(replica) >= copied_before + SYNCS
+                )
+
+            wait_until(ready, "recording while Litestream copies", litestream_log, server.log)
             # The box dies: the server and Litestream at the same instant, no goodbye.
             killed_at = time.monotonic()
             os.killpg(backup.pid, signal.SIGKILL)
@@ -95,7 +136,10 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
             if backup.poll() is None:
                 os.killpg(backup.pid, signal.SIGKILL)
             backup.wait(timeout=30)
-    assert len(acked) > 30, (tmp_path / "server.log").read_text()[-2000:]
+    assert len(acked) >= MIN_HANDS, (tmp_path / "server.log").read_text()[-2000:]
+    # Hands acknowledged more than the recovery point before the kill exist: the claim below
+    # is about them.
+    assert killed_at - acked[0][0] > RECOVERY_POINT, (acked[0][0], killed_at)
 
     restored = tmp_path / "new-box" / "scorer.sqlite3"
     restored.parent.mkdir()

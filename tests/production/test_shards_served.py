@@ -8,7 +8,6 @@ not installed (`make test` installs it).
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 from contextlib import ExitStack, closing
 from pathlib import Path
@@ -18,10 +17,9 @@ from apidata import EIGHT
 from serving import call, free_port, gunicorn_command, running, server_env
 
 from bench import launcher
+from bench.router import NGINX, nginx_config
 from scorer import deploy
 from scorer.store import ids
-
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 @pytest.fixture(autouse=True)
@@ -32,26 +30,6 @@ def nginx_is_there() -> None:
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 ROSTER = ["Ann", "Bob", "Cy", "Di"]
-
-
-def nginx_config(folder: Path, site: Path) -> Path:
-    """A main configuration for an nginx of the test's own: every file in `folder`."""
-    for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-        (folder / name).mkdir()
-    # Started as root (a CI container), nginx would hand its workers to `nobody`, who cannot
-    # enter pytest's private folders: keep them as the user who started it.
-    user = "user root root;\n" if os.getuid() == 0 else ""
-    main = folder / "nginx.conf"
-    main.write_text(
-        f"daemon off;\nmaster_process on;\nworker_processes 1;\n{user}"
-        f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log warn;\n"
-        "events { worker_connections 256; }\n"
-        f"http {{\n  access_log off;\n  client_body_temp_path {folder}/body;\n"
-        f"  proxy_temp_path {folder}/proxy;\n  fastcgi_temp_path {folder}/fastcgi;\n"
-        f"  uwsgi_temp_path {folder}/uwsgi;\n  scgi_temp_path {folder}/scgi;\n"
-        f"  include {site};\n}}\n"
-    )
-    return main
 
 
 def stored(database: Path) -> list[str]:
@@ -174,6 +152,22 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
                 assert headers["Retry-After"] == "60"
             else:
                 assert status == 200
+            # A program gets JSON in the scorer's own error shape, never the page.
+            status, body, headers = call("GET", f"{base}/api/games/{game['id']}")
+            if ids.shard_of(game["id"]) == 2:
+                assert status == 503
+                assert headers["Content-Type"] == "application/json"
+                assert headers["Retry-After"] == "60"
+                assert set(body) == {"error", "field"} and body["field"] is None
+                assert "not answering" in body["error"]
+            else:
+                assert status == 200 and body["id"] == game["id"]
+        shard_2_club = next(club for club in clubs if ids.shard_of(club) == 2)
+        status, body, headers = call(
+            "POST", f"{base}/api/clubs/{shard_2_club}/players", {"name": "Ed"}
+        )
+        assert status == 503 and headers["Content-Type"] == "application/json", body
+        assert body["field"] is None and headers["Retry-After"] == "60"
         for _ in range(3):  # creation still works: the stopped shard is skipped
             status, body, _ = call("POST", f"{base}/api/games", {"sides": FOUR})
             assert status == 201 and ids.shard_of(body["id"]) == 1

@@ -218,13 +218,20 @@ def test_prune_removes_expired_idempotency_keys(app: Flask) -> None:
             f"/api/games/{game}/hands", json=HAND, headers={"Idempotency-Key": key}
         )
         assert answer.status_code == 201
-    sql(app, "update idempotency_keys set created_at = ? where key = 'h-old'", [OLD])
+    # (Keys are stored scoped to their client, as digests: h-old is the first row.)
+    newest = sql(app, "select key from idempotency_keys order by rowid")[-1]
+    sql(
+        app,
+        "update idempotency_keys set created_at = ? "
+        "where rowid = (select min(rowid) from idempotency_keys)",
+        [OLD],
+    )
     sql(app, "update creation_keys set created_at = ?", [OLD])
     runner = app.test_cli_runner()
     dry = runner.invoke(args=["prune"])
     assert "2 expired key(s) would be removed" in dry.output, dry.output
     done = runner.invoke(args=["prune", "--yes"])
     assert "and 2 expired key(s)" in done.output, done.output
-    assert sql(app, "select key from idempotency_keys") == [("h-new",)]
+    assert sql(app, "select key from idempotency_keys") == [newest]
     assert sql(app, "select count(*) from creation_keys") == [(0,)]
     assert game_ids(app) == {game}

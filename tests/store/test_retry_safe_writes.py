@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from contextlib import closing
 
 import pytest
 from apidata import CYCLE, dump, hand, long_export, side
 
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.store import db as dbmod
+from scorer.store.db import get_db
+from scorer.store.game_json import parse_hand
+from scorer.store.idempotency import remember_hand
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 
@@ -129,6 +133,52 @@ def test_a_creation_key_replayed_from_another_client_fetches_nothing(app, url, b
     assert first.json["id"] not in replayed.get_data(as_text=True)
     # The table's own retry still gets its game.
     assert table.post(url, json=body, headers=key).json["id"] == first.json["id"]
+
+
+def test_a_hand_key_belongs_to_the_client_that_sent_it(app):
+    """Two clients send the same key on one game: each key is its own. The second client's
+    hand is recorded, not taken for a retry of the first one's; each client's retry is
+    still recorded once, and a key reused by its own client for another hand is 422."""
+    key = {"Idempotency-Key": "hand-1"}
+    table = app.test_client()
+    other = app.test_client()
+    other.environ_base["REMOTE_ADDR"] = "203.0.113.9"
+    game = new_game(table)
+    body = hand(side(50), side(60))
+    first = table.post(hands_url(game), json=body, headers=key)
+    assert first.status_code == 201 and len(first.json["hands"]) == 1
+    second = other.post(hands_url(game), json=body, headers=key)
+    assert second.status_code == 201 and len(second.json["hands"]) == 2
+    before = dump(app)
+    for client in (table, other):
+        retry = client.post(hands_url(game), json=body, headers=key)
+        assert retry.status_code == 201 and len(retry.json["hands"]) == 2
+        reused = client.post(hands_url(game), json=hand(side(70), side(60)), headers=key)
+        assert reused.status_code == 422 and reused.json["field"] == "Idempotency-Key"
+    assert dump(app) == before
+    # Stored as a digest with the client's address, never as sent.
+    with closing(sqlite3.connect(app.config["DATABASE"])) as conn:
+        stored = conn.execute("select key from idempotency_keys").fetchall()
+    assert len(stored) == 2 and ("hand-1",) not in stored
+
+
+def test_a_hand_key_stored_before_keys_were_scoped_is_still_honoured(app, client):
+    """A row written by the earlier version (the key as sent): its retry records nothing."""
+    game = new_game(client)
+    body = hand(side(50), side(60))
+    recorded = client.post(hands_url(game), json=body)  # no key: stored as before, by hand
+    assert recorded.status_code == 201
+    with app.app_context():
+        remember_hand(get_db(), game["id"], "old-key", parse_hand(body))
+    before = dump(app)
+    retry = client.post(hands_url(game), json=body, headers={"Idempotency-Key": "old-key"})
+    assert retry.status_code == 201 and len(retry.json["hands"]) == 1
+    assert dump(app) == before
+    # And the same old key with another hand is a reused key, as it always was.
+    other = client.post(
+        hands_url(game), json=hand(side(70), side(60)), headers={"Idempotency-Key": "old-key"}
+    )
+    assert other.status_code == 422 and dump(app) == before
 
 
 def test_a_deleted_game_frees_its_creation_key(app, client):

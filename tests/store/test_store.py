@@ -14,9 +14,12 @@ from scorer import store
 from scorer.core.errors import GameFinished, RuleError
 from scorer.core.game import Side
 from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.store import club_games, clubs
 from scorer.store import db as dbmod
+from scorer.store.game_json import parse_game
 
 SIDES = [Side("North", ("Ann", "Bob")), Side("South", ("Cy", "Di"))]
+HAND_ONE = Hand(sides=(SideHand(meld_points=120), SideHand(meld_points=90)), went_out=None)
 
 
 @pytest.fixture
@@ -315,3 +318,24 @@ def test_a_game_the_rules_no_longer_accept_does_not_break_the_others(db):
     with pytest.raises(RuleError):
         store.load_game(db, broken)
     assert store.load_game(db, good).id == good
+
+
+def test_the_club_games_version_migration_keeps_every_row_and_counts_from_then(tmp_path):
+    """A database made before m011 (a club with a played game): the migration adds the
+    counter and its triggers, drops nothing, and the next hand moves the counter."""
+    path = tmp_path / "old.sqlite3"
+    old = dbmod.connect(path)
+    dbmod.migrations.apply(old, stop_before="m011_club_games_version")
+    club_id = clubs.create_club(old, name="Sunday", players=["Ann", "Bob", "Cy", "Di"])
+    sides = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
+    game_id = club_games.create_club_game(old, club_id, parse_game({"sides": sides}))
+    store.record_hand(old, game_id, HAND_ONE)
+    before = {table: old[table].count for table in ("clubs", "club_games", "games", "hands")}
+    old.close()
+    dbmod.prepare(path)
+    db = dbmod.connect(path)
+    assert {table: db[table].count for table in before} == before
+    assert db.execute("select games_version from clubs").fetchone() == (0,)
+    store.record_hand(db, game_id, HAND_ONE)
+    assert db.execute("select games_version from clubs").fetchone() == (1,)
+    db.close()

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from limits import parse
 
 from scorer import create_app
 from scorer.web.ratelimit import ENDPOINTS
@@ -222,3 +223,34 @@ def test_every_route_that_writes_spends_a_budget(app: Flask) -> None:
         if set(rule.methods or ()) & {"POST", "PUT", "PATCH", "DELETE"}
     }
     assert writes - budgeted - stores_nothing == set()
+
+
+def spent(app: Flask, limit: str, budget: str, address: str = "127.0.0.1") -> int:
+    """What the client at `address` has spent of one window of a budget, as counted."""
+    limiter = app.extensions["scorer.limiter"]
+    return limiter.storage.get(parse(limit).key_for(address, budget))
+
+
+def test_a_request_refused_for_its_budget_spends_nothing(tmp_path: Path) -> None:
+    """Refusals by the day's window must not fill the hour's: else, when the day's opens
+    again, the client is still refused for an hour it never used."""
+    app = make_app(tmp_path, RATELIMIT_CREATE_CLUB="5/hour;2/day")
+    client = app.test_client()
+    club = {"name": "Sun", "players": ["Ann", "Bob"]}
+    assert [client.post("/api/clubs", json=club).status_code for _ in range(2)] == [201, 201]
+    refused = [client.post("/api/clubs", json=club).status_code for _ in range(4)]
+    assert refused == [429] * 4
+    assert spent(app, "2/day", "create_club") == 2
+    assert spent(app, "5/hour", "create_club") == 2
+    # A refusal of bad input still spends: it cost the server a request.
+    app2 = make_app(tmp_path / "other", RATELIMIT_CREATE_CLUB="5/hour")
+    bad = app2.test_client().post("/api/clubs", json={"name": 5})
+    assert bad.status_code == 400 and spent(app2, "5/hour", "create_club") == 1
+
+
+def test_an_import_refused_for_its_size_spends_none_of_it(tmp_path: Path) -> None:
+    app = make_app(tmp_path, RATELIMIT_IMPORT_KIB="8/hour")
+    client = app.test_client()
+    big = {"name": "x" * 20_000}  # about 20 KiB: more than the hour holds
+    assert client.post("/api/games/import", json=big).status_code == 429
+    assert not spent(app, "8/hour", "import_kib")
