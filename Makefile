@@ -39,8 +39,9 @@ run: $(STAMP) translations
 
 # Debian's Chromium (Playwright must never download its own browser),
 # DejaVu fonts for WeasyPrint, poppler-utils for pdftoppm, and nginx for the test of the
-# shards' router (tests/test_shards_served.py starts its own, on loopback) and Caddy to read
-# the front's Caddyfile (tests/test_deploy.py); neither package's service is needed.
+# shards' router (tests/production/test_shards_served.py starts its own, on loopback) and
+# Caddy to read the front's Caddyfile (tests/production/test_deploy.py); neither package's
+# service is needed.
 chromium:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="chromium"; \
@@ -56,11 +57,12 @@ chromium:
 test: $(STAMP) chromium translations
 	$(BIN)/python -m pytest
 
-# The inner loop: every test but the browser, served (subprocess) and PDF ones
-# The marks are given by tests/conftest.py; `make test` still runs everything.
-FAST := not browser and not served and not pdf
+# The inner loop: every test but the browser, served (subprocess), PDF and slow ones, spread
+# over the cores (pytest-xdist). browser/served/pdf are given by tests/conftest.py, slow by
+# hand (hypothesis, fuzzing, dealt packs, page walks); `make test` still runs everything.
+FAST := not browser and not served and not pdf and not slow
 test-fast: $(STAMP) translations
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "$(FAST)"
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto -m "$(FAST)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
@@ -84,4 +86,4 @@ bench: $(STAMP) chromium translations
 # SCORER_DEALS sets how many hands (a quarter as many for each broken rule).
 SCORER_DEALS ?= 3000
 test-deals: $(STAMP)
-	SCORER_DEALS=$(SCORER_DEALS) $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_deals.py
+	SCORER_DEALS=$(SCORER_DEALS) $(BIN)/python -m pytest -q -p no:cacheprovider tests/core/test_dealt_hands.py

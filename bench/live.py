@@ -27,15 +27,19 @@ import os
 import sys
 import tempfile
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench import fixtures, launcher
+from flask import Flask
+
+from bench import fixtures, launcher, router
 from bench.loadgen import BROWSER, Load, Request, closed_loop, generator
 from bench.measure import Row, Section, fmt_time
 from bench.served import ROOT, SCOREBOARD_LENGTH
 from bench.wsgi import BARE_PATH
 from scorer.serve import command_line
+from scorer.store import ids
 
 CONNECTIONS = 8  # closed-loop clients: more than the server's workers, all kept busy
 P99_LIMIT = 0.200
@@ -51,11 +55,16 @@ LIVE = "live check, new connection"  # what a table's polling phones cost
 class TableServer(launcher.Server):
     """gunicorn as documented, on a database of GAMES games of SCOREBOARD_LENGTH hands."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, shard: int | None = None, games: int = GAMES) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
         self.database = folder / "live.sqlite3"
         db = fixtures.open_db(self.database)
+        # The ids carry the shard, as the shard's server would mint them (scorer.store.ids).
+        seeding = Flask("bench-seed")
+        seeding.config["SHARD"] = shard
         try:
-            self.games = [fixtures.make_game(db, SCOREBOARD_LENGTH) for _ in range(GAMES)]
+            with seeding.app_context():
+                self.games = [fixtures.make_game(db, SCOREBOARD_LENGTH) for _ in range(games)]
         finally:
             db.close()
         port = launcher.free_port()
@@ -67,6 +76,7 @@ class TableServer(launcher.Server):
                 **os.environ,
                 "BENCH_DATABASE": str(self.database),
                 "BENCH_RECORD_LIMIT": "1000000/hour",
+                **({ids.ENV_SHARD: str(shard)} if shard else {}),
             },
             port=port,
             log=folder / "gunicorn.log",
@@ -74,11 +84,11 @@ class TableServer(launcher.Server):
         )
 
 
-def etags(server: TableServer) -> dict[str, str]:
+def etags(base: str, games: list[str]) -> dict[str, str]:
     """Each game's tag as a phone holds it: the one a gzip answer carried (static/live.js)."""
     tags = {}
-    for game in server.games:
-        asked = urllib.request.Request(f"{server.base}/api/games/{game}", headers=BROWSER)
+    for game in games:
+        asked = urllib.request.Request(f"{base}/api/games/{game}", headers=BROWSER)
         with urllib.request.urlopen(asked, timeout=5) as response:
             tags[game] = response.headers["ETag"]
     return tags
@@ -88,37 +98,130 @@ def run(section: Section, bench: Any) -> None:
     seconds = 2 if bench.quick else 3
     rounds = 1 if bench.quick else 3
     with tempfile.TemporaryDirectory(prefix="scorer-live-") as folder:
-        server = TableServer(Path(folder))
+        server = TableServer(Path(folder) / "one")
         try:
             # Five workers import the app at once: on a loaded machine that takes a while.
             server.wait_until_up(ready=lambda s: s.status(BARE_PATH) == 200, timeout=180)
-            measure(section, server, seconds, rounds)
+            one = measure(section, server, seconds, rounds)
         finally:
             server.stop()
+        # Then the same tables through the router, on two shards (issue 24), one after the
+        # other on the same machine so both numbers meet the same neighbours.
+        routed, per_request = through_router(Path(folder), seconds, rounds)
+    section.rows.append(
+        Row(
+            f"tables held through the nginx router, {SHARDS} shards",
+            f"{routed.tables:,}" + ("" if routed.usable else " (a p99 was over 200 ms)"),
+            f"{routed.tables / one.tables:.2f}× one instance without the router",
+        )
+    )
+    # What a table costs the router: its requests a second times the router's CPU per
+    # request; a router core's worth of tables is the inverse.
+    per_table = sum(PER_TABLE.values()) * per_request
+    section.rows.append(
+        Row(
+            "router CPU per request passed on",
+            f"{per_request * 1e6:.0f} µs",
+            f"one router core ≈ {int(1 / per_table):,} tables",
+        )
+    )
+    section.notes.append(
+        f"Through the router: `deploy/scorer-shards.conf` as `python -m scorer.deploy` writes it "
+        f"(Debian's nginx, one worker) in front of {SHARDS} shards, each the same gunicorn with "
+        f"its own database of {GAMES // SHARDS} of the {GAMES} games, all on the same 2 cores; "
+        "the same four kinds of request over every game, measured the same way. "
+        f"Live check through it: {text(routed.load[LIVE])}; "
+        f"record a hand: {text(routed.load['record a hand'])}."
+    )
 
 
-def measure(section: Section, server: TableServer, seconds: int, rounds: int) -> None:
-    tags = etags(server)
+SHARDS = 2
+
+
+def through_router(folder: Path, seconds: int, rounds: int) -> tuple[Capacity, float]:
+    """Tables held by SHARDS shards behind the generated router, and the router's CPU
+    seconds per request (nginx's master and worker, over every request it passed on)."""
+    shards = [
+        TableServer(folder / f"shard-{n}", shard=n, games=GAMES // SHARDS)
+        for n in range(1, SHARDS + 1)
+    ]
+    proxy = None
+    try:
+        for shard in shards:
+            shard.wait_until_up(ready=lambda s: s.status(BARE_PATH) == 200, timeout=180)
+        proxy = router.router(folder / "router", tuple(shard.port for shard in shards))
+        games = [game for shard in shards for game in shard.games]
+        before = router.cpu_seconds(proxy.process.pid)
+        measured = capacity(proxy.base, games, seconds, rounds)
+        router_cpu = router.cpu_seconds(proxy.process.pid) - before
+        return measured, router_cpu / max(measured.requests(), 1)
+    finally:
+        if proxy is not None:
+            proxy.stop()
+        for shard in shards:
+            shard.stop()
+
+
+@dataclass
+class Capacity:
+    """What the capacity part measured at one address."""
+
+    load: dict[str, Load]  # each kind, at the load where it was kept
+    clients: dict[str, int]
+    runs: dict[str, list[Load]]  # the runs at saturation, in alternation
+    first: Load  # recording at saturation
+    tables: int
+    busy: float  # seconds of server per table per second
+    usable: bool  # every p99 under the limit
+
+    def requests(self) -> int:
+        """Every request sent, reruns with fewer clients included."""
+        sent = sum(x.requests for loads in self.runs.values() for x in loads) + self.first.requests
+        return sent + sum(
+            self.load[name].requests
+            for name in [*PER_TABLE, "live check"]
+            if self.clients[name] != CONNECTIONS
+        )
+
+    def errors(self) -> int:
+        errors = sum(x.errors for loads in self.runs.values() for x in loads) + self.first.errors
+        return errors + sum(
+            self.load[name].errors
+            for name in [*PER_TABLE, "live check"]
+            if self.clients[name] != CONNECTIONS
+        )
+
+
+PER_TABLE = {
+    LIVE: PHONES / POLL_SECONDS,
+    "record a hand": 1 / HAND_SECONDS,
+    "JSON read": PHONES / HAND_SECONDS,
+    "scoreboard page": PHONES / HAND_SECONDS,
+}
+
+
+def capacity(base: str, games: list[str], seconds: int, rounds: int) -> Capacity:
+    """Each kind of request a table makes, measured at `base`, and the tables held."""
+    tags = etags(base, games)
     # Every request asks for gzip, as a phone's browser does.
     kinds: dict[str, list[Request]] = {
         "bare": [("GET", BARE_PATH, None, BROWSER)],
         "live check": [
-            ("GET", f"/api/games/{g}", None, {"If-None-Match": tags[g], **BROWSER})
-            for g in server.games
+            ("GET", f"/api/games/{g}", None, {"If-None-Match": tags[g], **BROWSER}) for g in games
         ],
         # A phone polls every 4 s (static/live.js), past gunicorn's 2 s keep-alive:
         # each check connects anew.
-        "live check, new connection": [
+        LIVE: [
             (
                 "GET",
                 f"/api/games/{g}",
                 None,
                 {"If-None-Match": tags[g], "Connection": "close", **BROWSER},
             )
-            for g in server.games
+            for g in games
         ],
-        "JSON read": [("GET", f"/api/games/{g}", None, BROWSER) for g in server.games],
-        "scoreboard page": [("GET", f"/games/{g}", None, BROWSER) for g in server.games],
+        "JSON read": [("GET", f"/api/games/{g}", None, BROWSER) for g in games],
+        "scoreboard page": [("GET", f"/games/{g}", None, BROWSER) for g in games],
     }
     hands = [
         (
@@ -128,24 +231,31 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
             {"Content-Type": "application/json", **BROWSER},
         )
         for k in range(4)  # the cycle's hands in turn keep every game far from its target
-        for g in server.games
+        for g in games
     ]
     runs: dict[str, list[Load]] = {name: [] for name in kinds}
     for _ in range(rounds):  # in alternation, so drift touches every kind alike
         for name, requests in kinds.items():
-            runs[name].append(closed_loop(server.base, requests, seconds, CONNECTIONS))
+            runs[name].append(closed_loop(base, requests, seconds, CONNECTIONS))
     load = {name: Load.median(loads) for name, loads in runs.items()}
-    bare, live = load["bare"], load["live check"]  # side by side, at saturation
     # A kind whose p99 passed the limit at saturation is measured again with fewer clients:
     # its throughput counts at the load where its p99 stays under the limit.
     clients = {name: CONNECTIONS for name in [*kinds, "record a hand"]}
     for name in ("live check", LIVE, "JSON read", "scoreboard page"):
-        load[name], clients[name] = within_limit(server.base, kinds[name], seconds, load[name])
+        load[name], clients[name] = within_limit(base, kinds[name], seconds, load[name])
     # Last: recording moves the games' versions (the live checks would miss).
-    first = closed_loop(server.base, hands, seconds, CONNECTIONS)
-    load["record a hand"], clients["record a hand"] = within_limit(
-        server.base, hands, seconds, first
-    )
+    first = closed_loop(base, hands, seconds, CONNECTIONS)
+    load["record a hand"], clients["record a hand"] = within_limit(base, hands, seconds, first)
+    tables, busy, usable = tables_held(load, PER_TABLE)
+    return Capacity(load, clients, runs, first, tables, busy, usable)
+
+
+def measure(section: Section, server: TableServer, seconds: int, rounds: int) -> Capacity:
+    measured = capacity(server.base, server.games, seconds, rounds)
+    load, clients = measured.load, measured.clients
+    # Side by side, at saturation: the runs in alternation, before any fewer-clients rerun.
+    bare = Load.median(measured.runs["bare"])
+    live = Load.median(measured.runs["live check"])
     share = live.requests_per_second / bare.requests_per_second
     section.rows.append(Row("baseline: bare route, same server", text(bare)))
     section.rows.append(
@@ -166,13 +276,7 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
         section.rows.append(
             Row(f"{name}, {SCOREBOARD_LENGTH}-hand game", with_clients(load, clients, name))
         )
-    per_table = {
-        LIVE: PHONES / POLL_SECONDS,
-        "record a hand": 1 / HAND_SECONDS,
-        "JSON read": PHONES / HAND_SECONDS,
-        "scoreboard page": PHONES / HAND_SECONDS,
-    }
-    tables, busy, usable = tables_held(load, per_table)
+    tables, busy, usable = measured.tables, measured.busy, measured.usable
     section.rows.append(
         Row(
             f"tables held (4 phones every {POLL_SECONDS:.0f} s, 1 hand / 3 min)",
@@ -195,12 +299,10 @@ def measure(section: Section, server: TableServer, seconds: int, rounds: int) ->
         "else with fewer clients, as shown); "
         "polling holds no worker between checks, so phones add requests, not connections."
     )
-    errors = sum(x.errors for loads in runs.values() for x in loads) + first.errors
-    errors += sum(
-        load[name].errors for name in [*per_table, "live check"] if clients[name] != CONNECTIONS
-    )
+    errors = measured.errors()
     if errors:
         section.notes.append(f"{errors} requests failed (non-2xx/304 or socket errors).")
+    return measured
 
 
 LOWER_CONCURRENCY = (4, 2, 1)

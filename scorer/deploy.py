@@ -12,6 +12,7 @@ generated, never edited by hand: change the options and run it again (the commit
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import tempfile
@@ -111,6 +112,16 @@ DOWN_PAGE = (
     "<p lang=es>El servidor de puntos de esta mesa no responde. Los puntos están a salvo: "
     "vuelva a intentarlo en un minuto.</p></body></html>"
 )
+# The same for the API, shaped as the scorer's own refusals (scorer.web.failures.answer):
+# the message and the field it is about (none).
+DOWN_JSON = json.dumps(
+    {
+        "error": "the scores server of this table is not answering; try again in a minute",
+        "field": None,
+    },
+    separators=(",", ":"),
+)
+DOWN_RETRY_AFTER = 60  # seconds: a shard restarted by systemd is back well within it
 
 
 def nginx(plan: Plan, prefixes: list[str]) -> str:
@@ -159,29 +170,44 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "    server_name _;",
         "    client_max_body_size 2m;  # the scorer caps bodies itself (64 KiB, 1 MiB an import)",
         "",
+        "    # How every request is passed to its shard (both locations below).",
+        "    proxy_http_version 1.1;",
+        '    proxy_set_header Connection "";',
+        "    proxy_set_header Host $host;",
+        "    # The TLS front (on this machine) sets who the client is and that it came",
+        "    # over https: passed on as it said, for the scorer's SCORER_BEHIND_PROXY=1.",
+        "    proxy_set_header X-Forwarded-For $http_x_forwarded_for;",
+        "    proxy_set_header X-Forwarded-Proto $http_x_forwarded_proto;",
+        "    proxy_connect_timeout 2s;  # a stopped shard is known at once",
+        "    proxy_read_timeout 130s;  # the scorer's longest sheet, with room",
+        "    proxy_intercept_errors off;",
+        "",
+        "    # Pages. A shard that does not answer: its own addresses get the page below,",
+        "    # every other shard keeps serving.",
         "    location / {",
         "        proxy_pass http://$scorer_upstream;",
-        "        proxy_http_version 1.1;",
-        '        proxy_set_header Connection "";',
-        "        proxy_set_header Host $host;",
-        "        # The TLS front (on this machine) sets who the client is and that it came",
-        "        # over https: passed on as it said, for the scorer's SCORER_BEHIND_PROXY=1.",
-        "        proxy_set_header X-Forwarded-For $http_x_forwarded_for;",
-        "        proxy_set_header X-Forwarded-Proto $http_x_forwarded_proto;",
-        "        proxy_connect_timeout 2s;  # a stopped shard is known at once",
-        "        proxy_read_timeout 130s;  # the scorer's longest sheet, with room",
-        "        # A shard that does not answer: its own addresses get the page below,",
-        "        # every other shard keeps serving.",
-        "        proxy_intercept_errors off;",
         "        error_page 502 504 = @shard_down;",
+        "    }",
+        "",
+        "    # The JSON API: the same, but a program gets JSON in the scorer's own error shape.",
+        "    location ~ ^/api(?:/|$) {",
+        "        proxy_pass http://$scorer_upstream;",
+        "        error_page 502 504 = @shard_down_api;",
         "    }",
         "",
         "    location @shard_down {",
         "        default_type text/html;",
         "        charset utf-8;",
-        "        add_header Retry-After 60 always;",
+        f"        add_header Retry-After {DOWN_RETRY_AFTER} always;",
         "        add_header Cache-Control no-store always;",
         f"        return 503 '{DOWN_PAGE}';",
+        "    }",
+        "",
+        "    location @shard_down_api {",
+        "        default_type application/json;",
+        f"        add_header Retry-After {DOWN_RETRY_AFTER} always;",
+        "        add_header Cache-Control no-store always;",
+        f"        return 503 '{DOWN_JSON}';",
         "    }",
         "}",
     ]

@@ -9,6 +9,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+# Eight players of a club night (two tables of four).
+EIGHT = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
+
 
 def dump(app: Flask) -> list[str]:
     """Every row of every table, as SQL: equal dumps mean an unchanged database."""

@@ -1,24 +1,25 @@
 """The JSON API of clubs, in the style of the games API: same errors, ETag and If-Match.
 
-A club's ETag is `<id>.<version>.<digest of its games' versions>`: a hand recorded in one of
-its games changes the standings, so the tag changes too. A write sent with If-Match only
+A club's ETag is `<id>.<version>.<games_version>`, both read from the club's row: a hand
+recorded in one of its games changes the standings, and bumps games_version (m011's
+triggers), so the tag changes too. A write sent with If-Match only
 cares about the club itself (roster, list of games): it is refused with 412 when the club's
 version in the tag is not the current one.
 """
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from scorer.clubs.exchange import club_json
 from scorer.core.errors import N_
 from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
 from scorer.store import club_board, club_games, clubs
-from scorer.store.club_board import board_cache
+from scorer.store.club_board import board_cache, club_tag
 from scorer.store.db import get_db
 from scorer.store.game_json import PayloadError, fields_of, parse_game, parse_game_id
 from scorer.web.failures import load_game
@@ -49,12 +50,6 @@ def text_field(data: dict[str, Any], key: str) -> str:
 # --- ETags -----------------------------------------------------------------------------------
 
 
-def etag_of(view: club_board.ClubView) -> str:
-    versions = ",".join(f"{game.id}.{game.version}" for game in view.games)
-    digest = hashlib.sha256(versions.encode()).hexdigest()[:16]
-    return f"{view.club.id}.{view.club.version}.{digest}"
-
-
 def expected_version(club: clubs.StoredClub) -> int | None:
     """The club version an If-Match header expects (0, no club's, for a foreign tag).
 
@@ -70,13 +65,15 @@ def this_year() -> str:
 
 
 def club_response(club_id: str, status: int = 200) -> Response:
-    view = club_board.club_view(get_db(), club_id, this_year(), cache=board_cache())
-    tag = etag_of(view)
-    if status == 200 and request.method == "GET" and is_current(tag):
-        return not_modified(tag)
+    if status == 200 and request.method == "GET":
+        tag = club_tag(get_db(), club_id)  # one row: a 304 reads no game
+        if is_current(tag):
+            return not_modified(tag)
+    board = club_board.club_board(get_db(), club_id, this_year(), cache=board_cache())
+    view = club_board.ClubView(board.club, board.games, board.stats, board.unreadable)
     response = jsonify(club_json(view))
     response.status_code = status
-    return tagged(response, tag)
+    return tagged(response, board.tag)
 
 
 # --- routes ----------------------------------------------------------------------------------
@@ -157,8 +154,19 @@ def file_game(club_id: str) -> Response:
 
 @bp.get("/<club_id>/export")
 def export_club(club_id: str) -> Response:
-    data = club_games.export_club(get_db(), club_id)
-    response = jsonify(data)
+    """The club as one JSON file, the same that `POST /api/clubs/import` takes back, sent as
+    it is read: a few games at a time, so a club at its limit (about 16 MB) never sits in
+    memory whole. (One document rather than parts: the import takes the file as saved.)"""
+    head, game_ids = club_games.export_head(get_db(), club_id)  # 404 before any byte
+    dumps = current_app.json.dumps
+
+    def document() -> Iterator[str]:
+        yield dumps(head)[:-1] + ',"games":['  # the head's object, left open
+        for number, game in enumerate(club_games.export_games(get_db(), game_ids)):
+            yield ("," if number else "") + dumps(game)
+        yield "]}"
+
+    response = Response(stream_with_context(document()), mimetype="application/json")
     response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
     return response
 

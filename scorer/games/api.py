@@ -31,7 +31,7 @@ from scorer.web.http import (
     creation_key,
     game_etag,
     game_response,
-    idempotency_key,
+    hand_key,
     is_current,
     json_body,
     not_modified,
@@ -102,11 +102,11 @@ def add_hand(game_id: str) -> Response:
     if record.state.finished:
         # Checked first: a won game answers 409 whatever else is wrong, the key included.
         try:
-            key = idempotency_key()
+            key = hand_key()
         except PayloadError:
             key = None
         return game_response(_retry_of_last_hand(record, key), 201)
-    key = idempotency_key()
+    key = hand_key()
     hand = _hand_from_body()
     return game_response(
         keep(
@@ -115,7 +115,8 @@ def add_hand(game_id: str) -> Response:
                 game_id,
                 hand,
                 version=expected_version(record),
-                idempotency_key=key,
+                idempotency_key=None if key is None else key[0],
+                unscoped_key=None if key is None else key[1],
                 base=record,
                 confirmed=parse_confirm(json_body()),
             )
@@ -124,7 +125,9 @@ def add_hand(game_id: str) -> Response:
     )
 
 
-def _retry_of_last_hand(record: store.ReplayedGame, key: str | None) -> store.ReplayedGame:
+def _retry_of_last_hand(
+    record: store.ReplayedGame, key: tuple[str, str] | None
+) -> store.ReplayedGame:
     """A won game refuses any hand, whatever else is wrong with it, except a retry.
 
     The retry of the very hand that won (same key, same body) gets the first answer again.
@@ -134,7 +137,7 @@ def _retry_of_last_hand(record: store.ReplayedGame, key: str | None) -> store.Re
             hand: Hand | None = parse_hand(json_body())
         except ScorerError:
             hand = None
-        if hand is not None and store.key_recorded(get_db(), record.id, key, hand):
+        if hand is not None and store.key_recorded(get_db(), record.id, key[0], hand, key[1]):
             return record
     raise GameFinished(None, N_("this game is over: it takes no further hands"))
 

@@ -286,6 +286,7 @@ def record_hand(
     *,
     version: int | None = None,
     idempotency_key: str | None = None,
+    unscoped_key: str | None = None,
     base: ReplayedGame | None = None,
     confirmed: frozenset[str] | None = None,
 ) -> ReplayedGame:
@@ -295,9 +296,11 @@ def record_hand(
     refused (NeedsConfirmation) unless its kind is in it; without, it is not asked about.
     With an idempotency key, a repeat of the same request records nothing and returns the
     game as it is (a double tap, a resubmitted form, a retry after the network dropped).
+    The key is stored as given; `unscoped_key` (the key as the client sent it, when the
+    given one is scoped to the client) also finds a row stored before keys were scoped.
     """
     key = idempotency_key
-    if key is not None and _seen(db, game_id, key, hand):
+    if key is not None and _seen(db, game_id, key, hand, unscoped_key):
         return load_game(db, game_id)
 
     def change(record: ReplayedGame) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
@@ -315,7 +318,7 @@ def record_hand(
         number = len(record.state.results) + 1
 
         def write(db: sqlite_utils.Database) -> None:
-            if key is not None and seen_hand(db, game_id, key, hand):
+            if key is not None and seen_hand(db, game_id, key, hand, unscoped_key):
                 raise _AlreadyDone
             db["hands"].insert(hand_row(game_id, number, hand))
             if key is not None:
@@ -329,10 +332,12 @@ def record_hand(
         return load_game(db, game_id)
 
 
-def _seen(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool:
+def _seen(
+    db: sqlite_utils.Database, game_id: str, key: str, hand: Hand, unscoped: str | None
+) -> bool:
     with snapshot(db):
         version_of(db, game_id)  # NotFound first
-        return seen_hand(db, game_id, key, hand)
+        return seen_hand(db, game_id, key, hand, unscoped)
 
 
 def check_hand_number(record: ReplayedGame, number: int) -> None:

@@ -12,7 +12,6 @@ replayed games: their memory stays bounded by their sizes, whatever the length o
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -94,9 +93,10 @@ def versions(db: sqlite_utils.Database, club_id: str) -> list[tuple[str, int]]:
     ]
 
 
-def board_tag(club: StoredClub, game_versions: list[tuple[str, int]]) -> str:
-    text = ",".join(f"{game_id}.{version}" for game_id, version in game_versions)
-    return f"{club.id}.{club.version}.{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+def board_tag(club_id: str, version: int, games_version: int) -> str:
+    """The club's tag: its own version (roster, list of games) and the count of changes to
+    its games (m011's games_version), read from one row."""
+    return f"{club_id}.{version}.{games_version}"
 
 
 # --- reading and replaying the games that changed --------------------------------------------
@@ -195,21 +195,19 @@ def assemble(
     return ClubBoard(club, lines, stats, unreadable, tag, tuple(summaries))
 
 
-def stamp(db: sqlite_utils.Database, club_id: str) -> str:
-    """What changes whenever the club or one of its games does, from one row and one
-    aggregate over its games (computed inside SQLite: no row per game reaches Python).
-    ClubNotFound for an unknown club. Every change to a game bumps its version and its
-    stamp; a game filed or deleted changes the count."""
-    row = db.execute("select version from clubs where id = ?", [club_id]).fetchone()
+def stamp(db: sqlite_utils.Database, club_id: str) -> tuple[int, int]:
+    """What changes whenever the club or one of its games does: its version and its games'
+    count of changes (kept by triggers, m011), one row whatever the number of games.
+    ClubNotFound for an unknown club."""
+    row = db.execute("select version, games_version from clubs where id = ?", [club_id]).fetchone()
     if row is None:
         raise ClubNotFound(club_id)
-    count, total, weighted, latest = db.execute(
-        "select count(*), total(g.version), total(g.version * (g.rowid % 65521)), "
-        "max(g.updated_at) from club_games c join games g on g.id = c.game_id "
-        "where c.club_id = ?",
-        [club_id],
-    ).fetchone()
-    return f"{row[0]}:{count}:{total:.0f}:{weighted:.0f}:{latest}"
+    return int(row[0]), int(row[1])
+
+
+def club_tag(db: sqlite_utils.Database, club_id: str) -> str:
+    """The club's current tag (as its board's), without reading its games."""
+    return board_tag(club_id, *stamp(db, club_id))
 
 
 def club_board(
@@ -219,12 +217,13 @@ def club_board(
     (asking costs two small queries, whatever the number of games), and after a change
     only the changed games' digests are read."""
     with snapshot(db):
-        key = (club_id, stamp(db, club_id), year)
+        stamped = stamp(db, club_id)
+        key = (club_id, stamped, year)
         board = cache.boards.get(key) if cache is not None else None
         if board is None:
             club = read_club(db, club_id)
             game_versions = versions(db, club_id)
-            tag = board_tag(club, game_versions)
+            tag = board_tag(club_id, *stamped)
             games, replayed = digests(db, game_versions, cache.games if cache is not None else None)
     if board is not None:
         return board

@@ -9,6 +9,7 @@ scorer.store.club_board.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import sqlite_utils
@@ -223,20 +224,53 @@ def _store_digest(db: sqlite_utils.Database, game_id: str) -> None:
 # --- export and import -----------------------------------------------------------------------
 
 
-def export_club(db: sqlite_utils.Database, club_id: str) -> dict[str, Any]:
-    """The club, its roster and every game as the games API exports it (one snapshot)."""
+# Hands read per snapshot while a club's export streams (a game at its limit alone, or many
+# short ones): a club at its limit (about 16 MB of JSON) never sits in a worker's memory
+# whole, only about this many hands' worth (~2 MB as Python objects), and no read
+# transaction lasts the download.
+EXPORT_HANDS = 2_000
+
+
+def export_head(db: sqlite_utils.Database, club_id: str) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """A club's export without its games, and its games' ids (one snapshot); ClubNotFound."""
     with snapshot(db):
         club = read_club(db, club_id)
-        games = [game_to_export(store.load_inputs(db, game_id)) for game_id in club.game_ids]
-    return {
+    head = {
         "format": EXPORT_FORMAT,
         "format_version": EXPORT_VERSION,
         "id": club.id,
         "name": club.name,
         "settings": club.settings,
         "players": list(club.players),
-        "games": games,
     }
+    return head, club.game_ids
+
+
+def export_games(db: sqlite_utils.Database, game_ids: Sequence[str]) -> Iterator[dict[str, Any]]:
+    """Each game as the games API exports it, read a snapshot at a time until EXPORT_HANDS
+    hands are in hand (each game whole as of its read; one deleted meanwhile is left out, as
+    it left the club)."""
+    position = 0
+    while position < len(game_ids):
+        chunk: list[dict[str, Any]] = []
+        hands = 0
+        with snapshot(db):
+            while position < len(game_ids) and hands < EXPORT_HANDS:
+                game_id = game_ids[position]
+                position += 1
+                try:
+                    game = game_to_export(store.load_inputs(db, game_id))
+                except store.NotFound:
+                    continue
+                chunk.append(game)
+                hands += len(game["hands"]) + 1  # + 1: a game of no hand still counts
+        yield from chunk
+
+
+def export_club(db: sqlite_utils.Database, club_id: str) -> dict[str, Any]:
+    """The club, its roster and every game as the games API exports it, in one object."""
+    head, game_ids = export_head(db, club_id)
+    return {**head, "games": list(export_games(db, game_ids))}
 
 
 def _import_arguments(data: Any) -> dict[str, Any]:

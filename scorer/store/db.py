@@ -208,6 +208,47 @@ def m010_nights(db: sqlite_utils.Database) -> None:
     )
 
 
+# What bumps a club's games_version (m011): every change the club's stored digests follow
+# (a game's version moves with each hand recorded, corrected or removed, each player
+# renamed), and every game that joins or leaves the club (started in it, filed, imported,
+# deleted, pruned). In SQLite itself, so no path that writes can forget it.
+CLUB_GAMES_VERSION_TRIGGERS = (
+    """create trigger if not exists club_games_version_game_changed
+    after update of version on games when new.version is not old.version begin
+        update clubs set games_version = games_version + 1
+        where id = (select club_id from club_games where game_id = new.id);
+    end""",
+    """create trigger if not exists club_games_version_game_deleted
+    after delete on games begin
+        update clubs set games_version = games_version + 1
+        where id = (select club_id from club_games where game_id = old.id);
+    end""",
+    """create trigger if not exists club_games_version_game_joined
+    after insert on club_games begin
+        update clubs set games_version = games_version + 1 where id = new.club_id;
+    end""",
+    """create trigger if not exists club_games_version_game_left
+    after delete on club_games begin
+        update clubs set games_version = games_version + 1 where id = old.club_id;
+    end""",
+    """create trigger if not exists club_games_version_game_moved
+    after update of club_id on club_games when new.club_id is not old.club_id begin
+        update clubs set games_version = games_version + 1
+        where id in (old.club_id, new.club_id);
+    end""",
+)
+
+
+@migrations()
+def m011_club_games_version(db: sqlite_utils.Database) -> None:
+    # A counter per club of the changes to its games (CLUB_GAMES_VERSION_TRIGGERS): the
+    # club's tag and its board's cache key read one row instead of every game's version.
+    # Adds a column and triggers; drops nothing.
+    db["clubs"].add_column("games_version", int, not_null_default=0)
+    for trigger in CLUB_GAMES_VERSION_TRIGGERS:
+        db.execute(trigger)
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

@@ -39,12 +39,21 @@ def hand_fingerprint(hand: Hand) -> str:
     )
 
 
-def seen_hand(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool:
-    """True when this key already recorded this very hand; KeyReused for another hand."""
-    row = db.execute(
-        "select request_hash from idempotency_keys where game_id = ? and key = ?",
-        [game_id, key],
-    ).fetchone()
+def seen_hand(
+    db: sqlite_utils.Database, game_id: str, key: str, hand: Hand, unscoped: str | None = None
+) -> bool:
+    """True when this key already recorded this very hand; KeyReused for another hand.
+
+    `key` is the key as stored now (the API scopes it to its client); `unscoped`, the key as
+    the client sent it, finds a row stored before keys were scoped.
+    """
+    row = None
+    for stored_as in (key, unscoped):
+        if stored_as is not None and row is None:
+            row = db.execute(
+                "select request_hash from idempotency_keys where game_id = ? and key = ?",
+                [game_id, stored_as],
+            ).fetchone()
     if row is None:
         return False
     if row[0] != hand_fingerprint(hand):
@@ -52,10 +61,12 @@ def seen_hand(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> 
     return True
 
 
-def key_recorded(db: sqlite_utils.Database, game_id: str, key: str, hand: Hand) -> bool:
+def key_recorded(
+    db: sqlite_utils.Database, game_id: str, key: str, hand: Hand, unscoped: str | None = None
+) -> bool:
     """True when this key already recorded this very hand on this game (a retry)."""
     try:
-        return seen_hand(db, game_id, key, hand)
+        return seen_hand(db, game_id, key, hand, unscoped)
     except KeyReused:
         return False
 

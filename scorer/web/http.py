@@ -73,18 +73,25 @@ def idempotency_key() -> str | None:
     return key
 
 
-def creation_key() -> str | None:
-    """A creation's Idempotency-Key, scoped to the client that sent it.
-
-    The key is stored as a digest of the client's address (the one the rate limits count)
-    and the key: the same key replayed from elsewhere is another key, and never answers
-    with the first client's game or night. A hand's key needs no scope: it lives under its
-    game, whose address is the secret.
-    """
-    key = idempotency_key()
-    if key is None:
-        return None
+def scoped(key: str) -> str:
+    """A key as stored: a digest of the client's address (the one the rate limits count)
+    and the key, so the same key replayed from elsewhere is another key."""
     return hashlib.sha256(f"{request.remote_addr}\n{key}".encode()).hexdigest()
+
+
+def creation_key() -> str | None:
+    """A creation's Idempotency-Key, scoped to the client that sent it: a key replayed
+    from elsewhere never answers with the first client's game or night."""
+    key = idempotency_key()
+    return None if key is None else scoped(key)
+
+
+def hand_key() -> tuple[str, str] | None:
+    """A hand's Idempotency-Key, scoped to the client as a creation's is, and the key as
+    sent: keys stored before hands' keys were scoped are stored that way, and a retry of
+    theirs is still honoured (until `prune` drops them, after a day)."""
+    key = idempotency_key()
+    return None if key is None else (scoped(key), key)
 
 
 # --- tags ------------------------------------------------------------------------------------

@@ -12,6 +12,12 @@ Flask-Limiter's own settings (RATELIMIT_ENABLED=False turns every limit off,
 RATELIMIT_STORAGE_URI shares the counts). The config given to create_app wins over the
 environment.
 
+A request refused for its budget (429) spends nothing: each budget is tested before the
+view and spent after it (Flask-Limiter's `deduct_when`) unless the answer was that 429.
+With the fixed windows in use, spending on refusal would let refusals by one window (the
+day's) fill another (the hour's), still full when the day's opens again. Any other answer,
+a 4xx refusal of bad input included, spends as before: it cost the server a request.
+
 Counters live in the worker's memory (`memory://`): with several gunicorn workers each keeps
 its own, so a client gets at most workers × the limit. That still stops a flood long before
 the disk fills; set RATELIMIT_STORAGE_URI (e.g. "redis://...") for one shared count.
@@ -24,7 +30,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, Response, current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
@@ -115,6 +121,11 @@ def config_key(budget: str) -> str:
     return f"RATELIMIT_{budget.upper()}"
 
 
+def spends(response: Response) -> bool:
+    """Whether an answer spends its budgets: all but a refusal for a budget (429)."""
+    return response.status_code != 429
+
+
 def limit_of(budget: str) -> Callable[[], str]:
     """The budget's limit string, read from the app's config at each request."""
     return lambda: current_app.config.get(config_key(budget)) or LIMITS[budget]
@@ -137,7 +148,11 @@ def init_app(app: Flask) -> Limiter:
         if endpoint not in app.view_functions:
             raise RuntimeError(f"rate limit table names a missing endpoint: {endpoint}")
         limit = limiter.shared_limit(
-            limit_of(budget), scope=budget, methods=methods, cost=COSTS.get(budget, 1)
+            limit_of(budget),
+            scope=budget,
+            methods=methods,
+            cost=COSTS.get(budget, 1),
+            deduct_when=spends,
         )
         app.view_functions[endpoint] = limit(app.view_functions[endpoint])
     return limiter

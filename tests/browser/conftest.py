@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import phone
 import pytest
 from flask import Flask
 from playwright.sync_api import sync_playwright
@@ -106,3 +107,11 @@ def make_page(browser: Any) -> Iterator[Callable[..., Any]]:
 @pytest.fixture
 def page(make_page: Callable[..., Any]) -> Any:
     return make_page()
+
+
+@pytest.fixture(autouse=True)
+def _screenshots_in_tmp_path(tmp_path: Path) -> Iterator[None]:
+    """Screenshots taken by the phone helpers go to this test's tmp_path."""
+    phone.TEST_FOLDER.append(tmp_path)
+    yield
+    phone.TEST_FOLDER.pop()

@@ -23,8 +23,15 @@ def no_sideways_scroll(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"))
 
 
-def shoot(page: Any, folder: Path, name: str, *, full: bool = True) -> Path:
-    """A screenshot into the test's own folder (pytest's tmp_path), for a human to look at."""
+# The running test's tmp_path, set by tests/browser/conftest.py for each test, so helpers that
+# take a screenshot need not be handed the folder.
+TEST_FOLDER: list[Path] = []
+
+
+def shoot(page: Any, folder: Path | None, name: str, *, full: bool = True) -> Path:
+    """A screenshot into the test's own folder (pytest's tmp_path; None: the running test's),
+    for a human to look at; never a fixed path."""
+    folder = folder if folder is not None else TEST_FOLDER[-1]
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
     page.screenshot(path=str(path), full_page=full)

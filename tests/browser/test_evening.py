@@ -31,7 +31,6 @@ from phone import (
 from playwright.sync_api import expect
 
 WIDTH, HEIGHT = 360, 780
-FOLDER: list[Any] = []  # the running test's tmp_path, for the screenshots of look()
 
 
 @dataclass(frozen=True)
@@ -166,7 +165,7 @@ def fill_hand(thumb: Thumb, page: Any, sides: int, out: int | None, irregular: b
 def look(page: Any, watcher: Watcher, step: str, *, after_save: bool = True) -> None:
     """What a person would notice on the phone after a step."""
     page.wait_for_load_state("load")
-    shoot(page, FOLDER[0], step.replace(":", "-"), full=False)
+    shoot(page, None, step.replace(":", "-"), full=False)
     assert too_wide(page) == [], step
     assert split_words(page) == [], step
     if after_save and page.locator(".record-bar").count():
@@ -200,7 +199,6 @@ def record_on(page: Any, thumb: Thumb, sides: int, out: int | None, irregular: b
 
 @pytest.mark.parametrize("evening", EVENINGS, ids=[e.name for e in EVENINGS])
 def test_an_evening_at_the_table(make_page, live_server, live_app, tmp_path, evening):
-    FOLDER[:] = [tmp_path]
     sides = len(evening.teams)
     phone = open_phone(make_page, evening)
     watcher = Watcher(phone)

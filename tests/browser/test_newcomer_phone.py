@@ -1,5 +1,5 @@
 """Issue 20, point 10: the smaller things a newcomer met, each on a 360 px phone (the
-server-side ones are in tests/test_small_things.py)."""
+server-side ones are in tests/games/test_newcomer_pages.py)."""
 
 from __future__ import annotations
 

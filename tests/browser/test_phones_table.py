@@ -1,32 +1,21 @@
 """Three phones on one game, as at the table: two that record and a watcher.
 
 Each phone is its own browser context (its own cookies and storage); all reach the app on
-127.0.0.1 only. Screenshots at 360 x 780 go to screenshots/ for a human to look at.
+127.0.0.1 only. Screenshots at 360 x 780 go to the test's tmp_path for a human to look at.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from contextlib import closing
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from phone import BOARD_URL, wait_for_hand_form
+from phone import BOARD_URL, shoot, wait_for_hand_form
 from serving import call
 
-from scorer import ROOT
-
-SHOTS = ROOT / "screenshots"
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 SMALL = {"width": 360, "height": 780}
-
-
-def shoot(page: Any, name: str, *, full: bool = False) -> Path:
-    SHOTS.mkdir(exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=full)
-    return path
 
 
 def new_game(base: str) -> tuple[str, str]:
@@ -91,7 +80,7 @@ def test_an_open_form_on_another_phone_is_warned(make_page, live_server, live_ap
     banner = phone_b.wait_for_selector("[data-live-banner]")
     assert "Another phone just recorded hand 1" in banner.inner_text()
     assert phone_b.locator("#sides-0-meld_points").input_value() == "95"  # nothing lost
-    shoot(phone_b, "phones-live-warning")
+    shoot(phone_b, None, "phones-live-warning", full=False)
 
 
 def test_the_watcher_reads_but_every_write_is_refused(make_page, live_server, live_app):
@@ -121,7 +110,7 @@ def test_the_watcher_reads_but_every_write_is_refused(make_page, live_server, li
     )
     assert set(statuses) <= {404, 405}, statuses
     assert hands_stored(live_app, game_id) == 1
-    shoot(watcher, "phones-watch", full=True)
+    shoot(watcher, None, "phones-watch", full=True)
 
 
 def test_add_a_phone_shows_the_code_and_the_link(make_page, live_server):
@@ -138,7 +127,7 @@ def test_add_a_phone_shows_the_code_and_the_link(make_page, live_server):
     assert link.get_attribute("href").endswith(f"/games/{game_id}")
     assert page.locator("[data-copy]").is_visible()  # share.js revealed the buttons
     assert page.locator(f'img[src="{watch_url}/qr.svg"]').count() == 1
-    shoot(page, "phones-add-a-phone")
+    shoot(page, None, "phones-add-a-phone", full=False)
     page.locator("[data-copy]").tap()
     page.wait_for_selector("[data-copy]:has-text('Link copied')")
 
@@ -153,6 +142,6 @@ def test_offline_banner_screenshot(make_page, live_server):
     page.context.set_offline(True)
     page.get_by_role("button", name="Save hand").tap()
     page.wait_for_selector("[data-outbox-banner]:has-text('1 hand waiting to be sent')")
-    shoot(page, "phones-waiting")
+    shoot(page, None, "phones-waiting", full=False)
     page.context.set_offline(False)
     page.wait_for_url(BOARD_URL)

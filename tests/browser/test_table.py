@@ -8,7 +8,6 @@ viewport instead and test nothing new.)
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,11 +15,11 @@ from phone import (
     BOARD_URL,
     no_sideways_scroll,
     record_buttons_problems,
+    shoot,
     start_game,
     wait_for_hand_form,
 )
 
-SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 WIDTH, HEIGHT = 360, 780
 # Set through the CSSOM: the app's CSP (style-src 'self') refuses an added <style>.
 LARGE_TEXT = "document.documentElement.style.fontSize = '200%'"
@@ -52,11 +51,6 @@ SLIVERS = """
   .filter(el => el.getClientRects().length && el.getBoundingClientRect().width < 40)
   .map(el => el.id)
 """
-
-
-def shoot(page: Any, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 SOLO_PROFILE = {2: "two-player", 3: "three-player", 4: "classic", 5: "five-player", 6: "six-player"}
@@ -140,7 +134,7 @@ def test_every_screen_fits_360_px(make_page, live_server, live_app, large):
                 "-99,995" in page.locator(".total").all_inner_texts()
             )
         check_screen(page, f"{name}-{suffix}")
-        shoot(page, f"{name}-{suffix}")
+        shoot(page, None, f"{name}-{suffix}")
         if name.startswith("board"):
             widest_totals(page)
             check_screen(page, f"{name}-widest-{suffix}")
@@ -235,11 +229,11 @@ def test_whole_names_in_who_went_out(make_page, live_server, live_app, sides):
     names = list(LONG_NAMES[:sides])
     board = live_server + "/games/" + api_game(live_app, [[n] for n in names])
     page.goto(board)
-    shoot(page, f"record-bar-{sides}")
+    shoot(page, None, f"record-bar-{sides}")
     assert page.evaluate(WHOLE, ".record-buttons .button")[:sides] == [[n, True] for n in names]
     page.goto(board + "/hands/new")
     wait_for_hand_form(page)
-    shoot(page, f"who-went-out-{sides}")
+    shoot(page, None, f"who-went-out-{sides}")
     assert page.evaluate(WHOLE, ".went-out .chip span")[:sides] == [[n, True] for n in names]
     assert page.evaluate(WHOLE, ".column .side-name") == [[n, True] for n in names]
     assert page.evaluate(FITS_SCREEN)

@@ -4,13 +4,12 @@ blank sheets linked and served, the favicon."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from apidata import hand, side
+from phone import shoot
 
-SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 WIDTH, HEIGHT = 360, 780
 LARGE_TEXT = "document.documentElement.style.fontSize = '200%'"
 SIDEWAYS = "document.documentElement.scrollWidth > window.innerWidth"
@@ -31,11 +30,6 @@ VARIANTS = [
     ("six-player", "3-3", [3, 3], "6 players in 2 teams of 3", "10,000"),
     ("six-player", "alone", [1] * 6, "6 players, each on their own", "7,500"),
 ]
-
-
-def shoot(page: Any, name: str) -> None:
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
 def usual_target(page: Any) -> str:
@@ -62,7 +56,7 @@ def test_new_game_form_follows_the_variant(make_page, live_server, javascript):
             labels = page.locator("#players .seat:visible label").all_inner_texts()
             assert labels == [f"Player {n}" for n in range(1, len(boxes) + 1)]
     assert page.locator("button[name=show]").is_visible() is not javascript
-    shoot(page, f"new-six-alone-{'js' if javascript else 'nojs'}")
+    shoot(page, None, f"new-six-alone-{'js' if javascript else 'nojs'}")
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
@@ -123,7 +117,7 @@ def test_play_again_is_one_tap_from_a_finished_game(make_page, live_server, live
     page.goto(f"{live_server}/games/{game_id}")
     # Hand 1 dealt by Ann, hand 2 by Cy: the deal moves on to Bob.
     assert "Bob deals first" in page.locator(".play-again").inner_text()
-    shoot(page, "board-finished")
+    shoot(page, None, "board-finished")
     page.click("text=Play again")  # a POST with the page's CSRF token
     page.wait_for_url(lambda url: game_id not in url)
     assert "Bob deals first" in page.locator(".flash").inner_text()
@@ -141,7 +135,7 @@ def test_blank_sheets_are_linked_and_served(make_page, live_server):
         page.wait_for_url("**/sheets")
     page.evaluate(LARGE_TEXT)
     assert not page.evaluate(SIDEWAYS)
-    shoot(page, "sheets-200")
+    shoot(page, None, "sheets-200")
     links = page.locator(".sheet-list a").evaluate_all("els => els.map(e => e.href)")
     assert len(links) == 18
     for sides in range(2, 7):
@@ -165,4 +159,4 @@ def test_new_game_form_at_200_percent_text(make_page, live_server):
     page.select_option("#profile", "six-player")
     page.select_option("#seating", "3-3")
     assert not page.evaluate(SIDEWAYS)
-    shoot(page, "new-six-3x3-200")
+    shoot(page, None, "new-six-3x3-200")

@@ -1,0 +1,174 @@
+"""Shards behind a real nginx (issue 24): every address reaches the shard its id names.
+
+Two scorer servers (gunicorn), each with its own database, and Debian's nginx with the
+router that `python -m scorer.deploy` generates, all on 127.0.0.1. Skipped where nginx is
+not installed (`make test` installs it).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import ExitStack, closing
+from pathlib import Path
+
+import pytest
+from apidata import EIGHT
+from serving import call, free_port, gunicorn_command, running, server_env
+
+from bench import launcher
+from bench.router import NGINX, nginx_config
+from scorer import deploy
+from scorer.store import ids
+
+
+@pytest.fixture(autouse=True)
+def nginx_is_there() -> None:
+    # `make test` installs it (nginx-light): a router test that cannot run must say so.
+    assert Path(NGINX).exists(), f"{NGINX} is missing: run `make test`"
+
+
+FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
+ROSTER = ["Ann", "Bob", "Cy", "Di"]
+
+
+def stored(database: Path) -> list[str]:
+    """Every id a database holds: games, clubs, watch links."""
+    with closing(sqlite3.connect(database)) as conn:
+        rows = conn.execute(
+            "select id from games union all select id from clubs "
+            "union all select watch_id from watch_ids "
+            "union all select id from nights union all select watch_id from nights"
+        ).fetchall()
+    return [row[0] for row in rows]
+
+
+def test_every_address_reaches_the_shard_its_id_names(tmp_path):
+    ports = (free_port(), free_port())
+    router_port = free_port()
+    plan = deploy.Plan(shards=2, ports=ports, router=f"127.0.0.1:{router_port}")
+    site = tmp_path / "scorer-shards.conf"
+    site.write_text(deploy.files(plan)["scorer-shards.conf"])
+    (tmp_path / "nginx").mkdir()
+    main = nginx_config(tmp_path / "nginx", site)
+    databases = {shard: tmp_path / f"shard-{shard}" / "scorer.sqlite3" for shard in (1, 2)}
+    with ExitStack() as stack:
+        shards = {}
+        for shard, port in zip((1, 2), ports, strict=True):
+            env = server_env(databases[shard], tmp_path / f"shard-{shard}")
+            env[ids.ENV_SHARD] = str(shard)
+            command = gunicorn_command(port, ["--workers", "2", "--worker-class", "sync"])
+            log = tmp_path / f"shard-{shard}.log"
+            shards[shard] = stack.enter_context(running(command, env, port, log))
+        proxy = stack.enter_context(
+            launcher.running(
+                [NGINX, "-p", str(tmp_path / "nginx"), "-c", str(main)],
+                dict(os.environ),
+                router_port,
+                tmp_path / "nginx.log",
+                tmp_path,
+            )
+        )
+        base = proxy.base
+
+        # Creation is balanced: both shards make games and clubs.
+        games = []
+        for _ in range(6):
+            status, body, headers = call("POST", f"{base}/api/games", {"sides": FOUR})
+            assert status == 201, body
+            assert headers["Location"] == f"/api/games/{body['id']}"
+            games.append(body)
+        clubs = []
+        for _ in range(4):
+            status, body, _ = call("POST", f"{base}/api/clubs", {"name": "Sun", "players": ROSTER})
+            assert status == 201, body
+            clubs.append(body["id"])
+        assert {ids.shard_of(game["id"]) for game in games} == {1, 2}
+        assert {ids.shard_of(club) for club in clubs} == {1, 2}
+        # A club's games are made by the shard that holds the club.
+        for club in clubs:
+            status, body, _ = call("POST", f"{base}/api/clubs/{club}/games", {"sides": FOUR})
+            assert status == 201, body
+            assert ids.shard_of(body["id"]) == ids.shard_of(club)
+            status, game, _ = call("GET", f"{base}/api/games/{body['id']}")
+            assert status == 200
+            games.append(game)
+        # A club's night, and the games of its round, are made by the club's shard too.
+        nights = []
+        for club in (next(c for c in clubs if ids.shard_of(c) == n) for n in (1, 2)):
+            body = {"players": EIGHT, "rounds": 2, "round": {"fixed_hands": 1}}
+            status, night, headers = call("POST", f"{base}/api/clubs/{club}/nights", body)
+            assert status == 201, night
+            status, drawn, _ = call(
+                "POST", f"{base}/api/nights/{night['id']}/rounds", {}, {"If-Match": headers["ETag"]}
+            )
+            assert status == 201, drawn
+            for table in drawn["rounds"][0]["tables"]:
+                assert ids.shard_of(table["game"]) == ids.shard_of(club)
+                games.append(call("GET", f"{base}/api/games/{table['game']}")[1])
+            assert ids.shard_of(night["id"]) == ids.shard_of(club)
+            nights.append(night)
+        for night in nights:
+            for path in (
+                f"/nights/{night['id']}",
+                f"/api/nights/{night['id']}",
+                night["watch_url"],
+            ):
+                assert call("GET", base + path)[0] == 200, path
+        # Every address with an id reaches its shard, whichever shard the last request hit.
+        for game in games:
+            for path in (
+                f"/api/games/{game['id']}",
+                f"/games/{game['id']}",
+                f"/games/{game['id']}/hands.csv",
+                game["watch_url"],
+            ):
+                assert call("GET", base + path)[0] == 200, path
+            assert ids.shard_of(game["watch_url"].rsplit("/", 1)[1]) == ids.shard_of(game["id"])
+        for club in clubs:
+            for path in (f"/api/clubs/{club}", f"/clubs/{club}"):
+                assert call("GET", base + path)[0] == 200, path
+        # Each database holds only its own ids.
+        for shard, database in databases.items():
+            held = stored(database)
+            assert held and all(ids.shard_of(value) == shard for value in held), held
+
+        # A live poll through the proxy: nothing new is 304.
+        game = games[0]
+        status, _, headers = call("GET", f"{base}/api/games/{game['id']}")
+        assert status == 200
+        again = call(
+            "GET", f"{base}/api/games/{game['id']}", None, {"If-None-Match": headers["ETag"]}
+        )
+        assert again[0] == 304
+
+        # Shard 2 stops: only its addresses fail, plainly; shard 1 keeps serving.
+        shards[2].stop()
+        for game in games:
+            status, text, headers = call("GET", f"{base}/games/{game['id']}")
+            if ids.shard_of(game["id"]) == 2:
+                assert status == 503
+                assert "not answering" in text and "scores are safe" in text
+                assert headers["Retry-After"] == "60"
+            else:
+                assert status == 200
+            # A program gets JSON in the scorer's own error shape, never the page.
+            status, body, headers = call("GET", f"{base}/api/games/{game['id']}")
+            if ids.shard_of(game["id"]) == 2:
+                assert status == 503
+                assert headers["Content-Type"] == "application/json"
+                assert headers["Retry-After"] == "60"
+                assert set(body) == {"error", "field"} and body["field"] is None
+                assert "not answering" in body["error"]
+            else:
+                assert status == 200 and body["id"] == game["id"]
+        shard_2_club = next(club for club in clubs if ids.shard_of(club) == 2)
+        status, body, headers = call(
+            "POST", f"{base}/api/clubs/{shard_2_club}/players", {"name": "Ed"}
+        )
+        assert status == 503 and headers["Content-Type"] == "application/json", body
+        assert body["field"] is None and headers["Retry-After"] == "60"
+        for _ in range(3):  # creation still works: the stopped shard is skipped
+            status, body, _ = call("POST", f"{base}/api/games", {"sides": FOUR})
+            assert status == 201 and ids.shard_of(body["id"]) == 1
+        assert call("GET", f"{base}/")[0] == 200
