@@ -7,10 +7,7 @@
 
   var VALUES = { joker: 50, two: 20, A: 20, K: 10, Q: 10, J: 10, "10": 10, "9": 10, "8": 10,
                  "7": 5, "6": 5, "5": 5, "4": 5, "3": 5, "red-3": 0 };
-  var lang = document.documentElement.lang || "en";
-  var format = new Intl.NumberFormat(lang, { maximumFractionDigits: 0 });
-  // Below 1 000 the server writes plain digits; Intl groups 1 000 like Babel does.
-  function num(n) { return format.format(n); }
+  var num = Scorer.number;
   function fill(template, values) {
     return template.replace(/%\((\w+)\)s/g, function (_m, name) { return values[name]; });
   }
@@ -45,7 +42,7 @@
     var opts = { wildRule: form.elements.wild_rule.checked, goingOut: form.elements.going_out.checked,
                  top: form.elements.discard_top.value };
     var points = 0, refused = false, topMeld = null;
-    form.querySelectorAll("[data-row]").forEach(function (row) {
+    Scorer.each(form.querySelectorAll("[data-row]"), function (row) {
       var i = row.getAttribute("data-row");
       var m = { rank: form.elements["rank-" + i].value, naturals: count(form.elements["naturals-" + i]),
                 jokers: count(form.elements["jokers-" + i]), twos: count(form.elements["twos-" + i]) };

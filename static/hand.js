@@ -1,15 +1,9 @@
 /* Hand form: steppers, live preview, Enter goes on. Works without it; the server checks all. */
 (function () {
   "use strict";
-  var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
-
-  function toInt(text) {
-    var v = String(text || "").trim().replace("\u2212", "-");
-    return /^[+-]?\d{1,7}$/.test(v) ? parseInt(v, 10) : null;
-  }
-
-  // grouped as the server groups them: 2,300 / 2 300
-  var grouped = new Intl.NumberFormat(document.documentElement.lang || "en").format;
+  var each = Scorer.each;
+  var toInt = Scorer.toInt;
+  var grouped = Scorer.number;
 
   function signed(n) {
     return n > 0 ? "+" + grouped(n) : n < 0 ? "\u2212" + grouped(-n) : "0";
@@ -162,11 +156,15 @@
       var reds = chip ? toInt(chip.value) || 0 : 0;
       var red = reds in sets ? sets[reds] : reds * toInt(d.red);
       var wentOut = out && out.value === column.dataset.column;
+      var natural = num(column, "natural_canastas");
+      var mixed = num(column, "mixed_canastas");
+      // Red threes count against a side that melded nothing or, as a house rule, against
+      // a side without a canasta (scorer/core/hands.py).
+      var against = d.redAgainst === "no_canasta" ? natural + mixed === 0 : meld === 0;
       return {
         cards: meld,
-        canastas: num(column, "natural_canastas") * toInt(d.natural) +
-          num(column, "mixed_canastas") * toInt(d.mixed),
-        red_threes: meld === 0 ? -red : red,
+        canastas: natural * toInt(d.natural) + mixed * toInt(d.mixed),
+        red_threes: against ? -red : red,
         going_out: wentOut ? toInt(concealed ? d.concealed : d.out) : 0,
         hand: -(handCards === null ? num(column, "hand_points") : handCards),
         adjustment: adjustment(column)
@@ -309,7 +307,7 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
+  Scorer.ready(function () {
     var hand = document.querySelector("form[data-preview]");
     if (hand) {
       var blank = blankMeldRow(hand);

@@ -18,7 +18,7 @@
   // few tens of ms), with a quarter fewer checks than every 3 s (bench section 9).
   var PERIOD = 4000;
 
-  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+  var each = Scorer.each;
 
   function Live(element) {
     this.element = element;
@@ -84,10 +84,7 @@
     if (!text) return;
     var banner = document.querySelector("[data-live-banner]");
     if (!banner) {
-      banner = document.createElement("div");
-      banner.className = "banner live-warning";
-      banner.setAttribute("role", "alert");
-      banner.setAttribute("data-live-banner", "");
+      banner = Scorer.banner("live-warning", "alert", "data-live-banner");
       this.element.parentNode.insertBefore(banner, this.element);
     }
     banner.textContent = text;
@@ -153,6 +150,5 @@
     live.schedule(PERIOD);
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  Scorer.ready(start);
 })();

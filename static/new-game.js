@@ -92,7 +92,7 @@
     return dealers;
   }
 
-  var each = function (list, fn) { Array.prototype.forEach.call(list, fn); };
+  var each = Scorer.each;
   var form = document.querySelector("form[data-rule-defaults]");
   if (form) { setupVariants(form); setupSeats(form); }
   var club = document.querySelector("form[data-seats]");

@@ -25,7 +25,7 @@
   var GUARDS = { token: true, version: true, csrf_token: true };
   var sending = false;
 
-  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+  var each = Scorer.each;
 
   function read(storage, key, fallback) {
     try { return JSON.parse(storage.getItem(key)) || fallback; } catch (e) { return fallback; }
@@ -130,10 +130,7 @@
       ? element.getAttribute("data-outbox-one")
       : (element.getAttribute("data-outbox-many") || "").replace("{count}", String(count));
     if (!banner) {
-      banner = document.createElement("div");
-      banner.className = "banner waiting";
-      banner.setAttribute("role", "status");
-      banner.setAttribute("data-outbox-banner", "");
+      banner = Scorer.banner("waiting", "status", "data-outbox-banner");
       var main = document.querySelector("main") || document.body;
       main.insertBefore(banner, main.firstChild);
     }
@@ -283,6 +280,5 @@
     retry();
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  Scorer.ready(start);
 })();

@@ -21,15 +21,11 @@
     if (!document.documentElement.hasAttribute("data-offline")) return;
     var source = document.querySelector("[data-offline-text]");
     if (!source || document.querySelector("[data-offline-banner]")) return;
-    var banner = document.createElement("div");
-    banner.className = "banner offline";
-    banner.setAttribute("role", "status");
-    banner.setAttribute("data-offline-banner", "");
+    var banner = Scorer.banner("offline", "status", "data-offline-banner");
     banner.textContent = source.getAttribute("data-offline-text");
     var main = document.querySelector("main") || document.body;
     main.insertBefore(banner, main.firstChild);
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", markOffline);
-  else markOffline();
+  Scorer.ready(markOffline);
 })();

@@ -38,7 +38,5 @@
     }
   }
 
-  function start() { Array.prototype.forEach.call(document.querySelectorAll("[data-share]"), setup); }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  Scorer.ready(function () { Scorer.each(document.querySelectorAll("[data-share]"), setup); });
 })();

@@ -5,17 +5,19 @@
    saved offline is kept by outbox.js, which works without this file too. */
 "use strict";
 
-var VERSION = "v3";
+var VERSION = "v4";
 var FILES = "scorer-files-" + VERSION;
 var PAGES = "scorer-pages";
 var MAX_PAGES = 60;
 var PRECACHE = [
   "/static/app.css",
   "/static/print.css",
+  "/static/util.js",
   "/static/hand.js",
   "/static/new-game.js",
   "/static/live.js",
   "/static/share.js",
+  "/static/checker.js",
   "/static/phones.css",
   "/static/outbox.js",
   "/static/register-sw.js",

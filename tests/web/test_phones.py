@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from flask import Flask
@@ -178,6 +179,18 @@ def test_service_worker_precaches_files_that_exist(client):
     assert "/static/app.css" in listed
     for path in listed:
         assert fetched(client, path).status_code == 200, path
+
+
+def test_every_script_a_page_loads_is_precached():
+    """Offline, a page kept by the service worker still finds its scripts (util.js first)."""
+    body = (ROOT / "static" / "sw.js").read_text()
+    loaded = {
+        f"/static/{name}"
+        for template in (ROOT / "templates").rglob("*.html")
+        for name in re.findall(r"filename='([\w-]+\.js)'", template.read_text())
+    }
+    assert "/static/util.js" in loaded
+    assert {path for path in loaded if f'"{path}"' not in body} == set()
 
 
 def test_manifest_is_installable(client):
