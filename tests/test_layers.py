@@ -171,3 +171,21 @@ def test_the_checks_catch_a_wrong_arrow_a_cycle_and_a_hidden_import() -> None:
 
     assert imports_inside_functions("def f():\n    from scorer import store\n") == [2]
     assert imports_inside_functions("from scorer import store\n") == []
+
+
+def test_a_test_file_imports_test_files_of_its_own_folder_only() -> None:
+    """Shared test helpers live beside the root conftest.py (tests/*.py without test_). A
+    test file may borrow from another of its folder, but pytest puts a test file's folder on
+    the path only once it collects it: an import across folders works or not depending on
+    the order (and xdist's workers' order differs)."""
+    tests = Path(__file__).resolve().parent
+    wrong = []
+    for path in sorted(tests.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                if name.startswith("test_") and not (path.parent / f"{name}.py").exists():
+                    wrong.append(f"{path.relative_to(tests)}: {name}")
+    assert wrong == []

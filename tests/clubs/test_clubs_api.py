@@ -8,7 +8,7 @@ import tracemalloc
 
 import pytest
 from apidata import dump, hand, long_export, side
-from test_housekeeping import HAND, OLD, age, game_ids
+from stored import HAND, OLD, age, game_ids
 
 from scorer.store import club_games
 

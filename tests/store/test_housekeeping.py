@@ -7,16 +7,15 @@ import stat
 from pathlib import Path
 
 import pytest
-from apidata import hand, side
 from flask import Flask
 from flask.testing import FlaskClient
+from stored import HAND, OLD, age, game_ids
 
 from scorer.store import clubs
 from scorer.store.db import connect
 from scorer.store.housekeeping import cutoff
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
-HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)
 
 
 def new_game(client: FlaskClient) -> str:
@@ -41,23 +40,6 @@ def test_backup_is_private_and_leftovers_are_removed(app: Flask, tmp_path: Path)
     assert sorted(p.name for p in folder.iterdir()) == ["notes.txt", "scorer-backup.sqlite3"]
     with sqlite3.connect(target) as copy:
         assert copy.execute("select count(*) from games").fetchone() == (1,)
-
-
-def age(app: Flask, game_id: str, stamp: str) -> None:
-    db = connect(app.config["DATABASE"])
-    try:
-        with db.conn:
-            db.execute("update games set updated_at = ? where id = ?", [stamp, game_id])
-    finally:
-        db.close()
-
-
-def game_ids(app: Flask) -> set[str]:
-    db = connect(app.config["DATABASE"])
-    try:
-        return {row["id"] for row in db.query("select id from games")}
-    finally:
-        db.close()
 
 
 def test_prune_is_a_dry_run_unless_told_yes(app: Flask) -> None:
@@ -106,9 +88,6 @@ def test_prune_days_is_configurable(app: Flask) -> None:
     assert game not in runner.invoke(args=["prune", "--days", "100000"]).output
     assert game in runner.invoke(args=["prune", "--days", "2"]).output
     assert runner.invoke(args=["prune", "--days", "0"]).exit_code != 0
-
-
-OLD = "2020-01-01T00:00:00+00:00"
 
 
 def sql(app: Flask, statement: str, params: list[object] | tuple[object, ...] = ()) -> list[tuple]:

@@ -1,0 +1,32 @@
+"""Stored rows read and aged directly, for the tests that look under the API (pruning, tags)."""
+
+from __future__ import annotations
+
+from apidata import hand, side
+from flask import Flask
+
+from scorer.store.db import connect
+
+# A hand any four-player game takes.
+HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)
+# A time stamp older than any pruning age.
+OLD = "2020-01-01T00:00:00+00:00"
+
+
+def age(app: Flask, game_id: str, stamp: str) -> None:
+    """The game looks untouched since `stamp`."""
+    db = connect(app.config["DATABASE"])
+    try:
+        with db.conn:
+            db.execute("update games set updated_at = ? where id = ?", [stamp, game_id])
+    finally:
+        db.close()
+
+
+def game_ids(app: Flask) -> set[str]:
+    """The ids of every stored game."""
+    db = connect(app.config["DATABASE"])
+    try:
+        return {row["id"] for row in db.query("select id from games")}
+    finally:
+        db.close()
