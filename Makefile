@@ -61,8 +61,9 @@ test: $(STAMP) chromium translations
 # over the cores (pytest-xdist). browser/served/pdf are given by tests/conftest.py, slow by
 # hand (hypothesis, fuzzing, dealt packs, page walks); `make test` still runs everything.
 FAST := not browser and not served and not pdf and not slow
+# Cached assertion rewrites (__pycache__, ignored by git) save each worker seconds.
 test-fast: $(STAMP) translations
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto -m "$(FAST)"
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -p no:cacheprovider -n auto -m "$(FAST)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -375,6 +375,7 @@ def test_the_tag_changes_with_each_change_to_the_club_and_only_then(app, client)
     assert len(set(tags)) == len(tags)
 
 
+@pytest.mark.slow  # 200 games of 40 hands, exported and imported back
 def test_a_big_clubs_export_streams_in_bounded_memory_and_imports_back(app, client, monkeypatch):
     """A club's export is sent as it is read: the worker holds about EXPORT_HANDS hands at a
     time, never the whole file (peak Python memory well under its size), and the file

@@ -510,6 +510,7 @@ def test_every_page_speaks_one_language(
     assert problems == {}
 
 
+@pytest.mark.slow  # the walk again, on a page made to leak
 def test_the_walk_would_see_a_leak(client: FlaskClient) -> None:
     """The leak detector itself: a label of another language on a page is caught."""
     messages = translated_messages()
