@@ -23,7 +23,7 @@ import sqlite_utils
 
 from bench import fixtures, launcher
 from bench.context import Bench
-from bench.locks import BLOCK, SETTLE, WARM_UP, _p99, _row, _small_writes, _Writes
+from bench.locks import BLOCK, SETTLE, WARM_UP, Writes, p99, small_writes, writes_row
 from bench.measure import Row, Section, fmt_bytes, fmt_time
 from scorer import store
 from scorer.core.limits import GAMES_PER_CLUB
@@ -116,7 +116,7 @@ def run(section: Section, bench: Bench) -> None:
         command = [sys.executable, "-m", "gunicorn", *command_line()]
         command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", "scorer:create_app()"]
         with launcher.running(command, env, port, folder / "gunicorn.log", ROOT) as server:
-            _small_writes(server.base, writes.pop(), WARM_UP)
+            small_writes(server.base, writes.pop(), WARM_UP)
             for label, path in ROUTES:
                 _route(section, server.base, label, path, big, small, repeat)
             for label, path in ROUTES:
@@ -157,7 +157,7 @@ def _writes_during(
     section: Section, base: str, label: str, path: str, writes: list[str], rounds: int
 ) -> None:
     """Blocks of small-game writes, alone and while LOOPERS clients ask for `path`."""
-    alone, during = _Writes(), _Writes()
+    alone, during = Writes(), Writes()
     processes = multiprocessing.get_context("spawn")
     go, stop, answers = processes.Event(), processes.Event(), processes.Queue()
     ready = processes.Queue()
@@ -172,10 +172,10 @@ def _writes_during(
     try:
         for _ in range(rounds):
             time.sleep(SETTLE)
-            alone.extend(_small_writes(base, writes.pop(), BLOCK))
+            alone.extend(small_writes(base, writes.pop(), BLOCK))
             go.set()
             time.sleep(SETTLE)
-            during.extend(_small_writes(base, writes.pop(), BLOCK))
+            during.extend(small_writes(base, writes.pop(), BLOCK))
             go.clear()
     finally:
         stop.set()
@@ -183,9 +183,11 @@ def _writes_during(
     statuses = [status for _ in loopers for status in answers.get(timeout=300)]
     for looper in loopers:
         looper.join(300)
-    ratio = _p99(during.times) / _p99(alone.times)
-    row = _row(f"small-game write while the big club's {label} is asked for in a loop", during)
-    row.ratio = f"p99 {ratio:.1f}× alone ({fmt_time(_p99(alone.times))})"
+    ratio = p99(during.times) / p99(alone.times)
+    row = writes_row(
+        f"small-game write while the big club's {label} is asked for in a loop", during
+    )
+    row.ratio = f"p99 {ratio:.1f}× alone ({fmt_time(p99(alone.times))})"
     row.goal = f"p99 ≤ {GOAL:.0f}× alone"
     row.met = ratio <= GOAL
     section.rows.append(row)

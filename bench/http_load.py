@@ -34,14 +34,14 @@ def run(section: Section, bench: Bench) -> None:
             runs[name].append(server.load(path, seconds))
         runs[record].append(server.load(RECORD.format(id="*"), seconds, recording))
     bare = Load.median(runs.pop("bare route (same server)"))
-    section.rows.append(_row("baseline: bare route, same server", bare, bare))
+    section.rows.append(writes_row("baseline: bare route, same server", bare, bare))
     section.rows[-1].ratio = ""
     if not has_scoreboard:
         section.rows.append(Row(scoreboard_name, "not available yet"))
     # Information rows: the share of a bare route's throughput was a goal until issue 21
     # retired it; it never measured what a player feels (the latency and capacity rows do).
     for name, loads in runs.items():
-        section.rows.append(_row(name, Load.median(loads), bare))
+        section.rows.append(writes_row(name, Load.median(loads), bare))
     tool = "wrk" if generator() == "wrk" else "Python client threads (wrk is not installed)"
     section.notes.append(
         f"gunicorn, {WORKERS} sync workers on 127.0.0.1; {tool} with {CONNECTIONS} connections, "
@@ -60,7 +60,7 @@ def run(section: Section, bench: Bench) -> None:
         section.notes.append(f"{failures} requests failed (non-2xx or socket errors).")
 
 
-def _row(name: str, load: Load, bare: Load) -> Row:
+def writes_row(name: str, load: Load, bare: Load) -> Row:
     share = load.requests_per_second / bare.requests_per_second if bare.requests_per_second else 0
     value = (
         f"{load.requests_per_second:.0f} req/s; p50 {fmt_time(load.p50)}, p99 {fmt_time(load.p99)}"

@@ -51,12 +51,12 @@ def run(section: Section, bench: Bench) -> None:
         command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", "scorer:create_app()"]
         with launcher.running(command, env, port, Path(folder) / "gunicorn.log", ROOT) as server:
             # Every worker's first requests open its caches and connections: not timed.
-            _small_writes(server.base, small_games.pop(), WARM_UP)
+            small_writes(server.base, small_games.pop(), WARM_UP)
             alone, during, corrections = _alternate(server.base, long_game, small_games, rounds)
-    ratio = _p99(during.times) / _p99(alone.times)
-    section.rows.append(_row("small-game write (API POST), alone", alone))
+    ratio = p99(during.times) / p99(alone.times)
+    section.rows.append(writes_row("small-game write (API POST), alone", alone))
     section.rows.append(
-        _row(f"the same, while a {MAX_HANDS_PER_GAME}-hand game is corrected", during)
+        writes_row(f"the same, while a {MAX_HANDS_PER_GAME}-hand game is corrected", during)
     )
     section.rows[-1].ratio = f"p99 {ratio:.1f}× alone"
     section.rows[-1].goal = f"p99 ≤ {GOAL:.0f}× alone"
@@ -73,9 +73,9 @@ def run(section: Section, bench: Bench) -> None:
 
 def _alternate(
     base: str, long_game: str, small_games: list[str], rounds: int
-) -> tuple[_Writes, _Writes, list[int]]:
+) -> tuple[Writes, Writes, list[int]]:
     """Blocks of small-game writes, alone and during corrections in turn."""
-    alone, during = _Writes(), _Writes()
+    alone, during = Writes(), Writes()
     processes = multiprocessing.get_context("spawn")
     go, stop, answers = processes.Event(), processes.Event(), processes.Queue()
     correctors = [
@@ -87,10 +87,10 @@ def _alternate(
     try:
         for _ in range(rounds):
             time.sleep(SETTLE)  # the last block's corrections have ended
-            alone.extend(_small_writes(base, small_games.pop(), BLOCK))
+            alone.extend(small_writes(base, small_games.pop(), BLOCK))
             go.set()
             time.sleep(SETTLE)  # the corrections are under way
-            during.extend(_small_writes(base, small_games.pop(), BLOCK))
+            during.extend(small_writes(base, small_games.pop(), BLOCK))
             go.clear()
     finally:
         stop.set()
@@ -101,18 +101,18 @@ def _alternate(
     return alone, during, corrections
 
 
-class _Writes:
+class Writes:
     def __init__(self) -> None:
         self.times: list[float] = []
         self.errors = 0
 
-    def extend(self, other: _Writes) -> None:
+    def extend(self, other: Writes) -> None:
         self.times += other.times
         self.errors += other.errors
 
 
-def _small_writes(base: str, game_id: str, count: int) -> _Writes:
-    result = _Writes()
+def small_writes(base: str, game_id: str, count: int) -> Writes:
+    result = Writes()
     for number in range(count):
         start = time.perf_counter()
         status, _, _ = launcher.call(
@@ -151,12 +151,12 @@ def _send(request: urllib.request.Request) -> tuple[int, str]:
         return error.code, ""
 
 
-def _p99(times: list[float]) -> float:
+def p99(times: list[float]) -> float:
     ordered = sorted(times)
     return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
-def _row(name: str, writes: _Writes) -> Row:
+def writes_row(name: str, writes: Writes) -> Row:
     ordered = sorted(writes.times)
     p50 = ordered[len(ordered) // 2]
-    return Row(name, f"p50 {fmt_time(p50)}, p99 {fmt_time(_p99(writes.times))}")
+    return Row(name, f"p50 {fmt_time(p50)}, p99 {fmt_time(p99(writes.times))}")

@@ -16,7 +16,7 @@ def _met(row: Row) -> str:
     return "yes" if row.met else "**no**"
 
 
-def _row(row: Row) -> str:
+def writes_row(row: Row) -> str:
     cells = (row.measure, row.value, row.ratio, row.goal, _met(row))
     return "| " + " | ".join(cell.replace("|", "/") for cell in cells) + " |"
 
@@ -29,7 +29,7 @@ def section_body(section: Section) -> list[str]:
     if section.rows:
         value, ratio = section.columns
         header = f"| Measure | {value} | {ratio} | Goal | Met |"
-        lines += [header, RULE, *(_row(row) for row in section.rows), ""]
+        lines += [header, RULE, *(writes_row(row) for row in section.rows), ""]
     lines += [f"- {note}" for note in section.notes]
     return lines
 
