@@ -73,7 +73,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 # The benchmarks: wrk (apt) for the HTTP load and Lighthouse (npm, bench/package-lock.json)
-# on Debian's Chromium. Everything runs on loopback; about 4 minutes on 2 cores.
+# on Debian's Chromium. Everything runs on loopback; about 7 minutes on 2 cores.
 bench: $(STAMP) chromium translations
 	@missing=""; command -v wrk >/dev/null || missing="wrk"; \
 	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
