@@ -1,8 +1,8 @@
 """Shards behind a real nginx (issue 24): every address reaches the shard its id names.
 
 Two scorer servers (gunicorn), each with its own database, and Debian's nginx with the
-router that `python -m scorer.deploy` generates, all on 127.0.0.1. Skipped where nginx is
-not installed (`make test` installs it).
+router that `python -m scorer.deploy` generates, all on 127.0.0.1. Fails where nginx is
+missing (`make test` installs it).
 """
 
 from __future__ import annotations
