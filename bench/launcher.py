@@ -23,6 +23,20 @@ REQUEST_TIMEOUT = 20
 PROBE_PATH = "/api/games/probe"  # answers 404 as soon as the app serves
 
 
+def process_stats() -> Iterator[tuple[int, list[str]]]:
+    """Every running process as (pid, the fields of /proc/<pid>/stat after its command name):
+    [0] is the state, [1] the parent pid, [11] and [12] user and system time in clock ticks.
+    The command name may hold spaces, so the fields are read after its closing ")"."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # it ended between the listing and the read
+            continue
+        yield int(entry.name), stat.rsplit(")", 1)[1].split()
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))

@@ -65,16 +65,8 @@ def cpu_seconds(pid: int) -> float:
     """CPU time (user + system) used so far by process `pid` and its children (nginx's
     master and workers)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # The command name may hold spaces: the fields after ")" start at the state (3rd).
-        fields = stat.rsplit(")", 1)[1].split()
-        if int(entry.name) == pid or int(fields[1]) == pid:
-            total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
-    return total
+    return sum(
+        (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+        for process, fields in launcher.process_stats()
+        if process == pid or int(fields[1]) == pid
+    )

@@ -62,18 +62,8 @@ class Server(launcher.Server):
 
     def workers(self) -> list[int]:
         """The worker processes: the children of our gunicorn master."""
-        children = []
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            # The command name may hold spaces: the parent pid is the 2nd field after ")".
-            if int(stat.rsplit(")", 1)[1].split()[1]) == self.process.pid:
-                children.append(int(entry.name))
-        return sorted(children)
+        master = self.process.pid
+        return sorted(pid for pid, fields in launcher.process_stats() if int(fields[1]) == master)
 
     def stop(self) -> None:
         super().stop()

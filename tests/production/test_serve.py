@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from serving import call, free_port, running, server_env
 
+from bench.launcher import process_stats
 from scorer import ROOT
 from scorer.serve import SETTINGS, greeting, listening, phone_address, url_of
 
@@ -111,14 +112,7 @@ def test_killing_the_master_leaves_no_worker_on_the_port(tmp_path):
 
 
 def children_of(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                stat = (entry / "stat").read_text()
-                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry.name))
-    return found
+    return [child for child, fields in process_stats() if int(fields[1]) == pid]
 
 
 def alive(pids: list[int]) -> list[int]:
