@@ -13,20 +13,21 @@ HAND = hand(side(130, natural=1), side(50, left=85), went_out=0)
 OLD = "2020-01-01T00:00:00+00:00"
 
 
-def age(app: Flask, game_id: str, stamp: str) -> None:
-    """The game looks untouched since `stamp`."""
+def sql(app: Flask, statement: str, params: list[object] | tuple[object, ...] = ()) -> list[tuple]:
+    """One statement on the app's database, in its own transaction; the rows it returns."""
     db = connect(app.config["DATABASE"])
     try:
         with db.conn:
-            db.execute("update games set updated_at = ? where id = ?", [stamp, game_id])
+            return db.execute(statement, params).fetchall()
     finally:
         db.close()
+
+
+def age(app: Flask, game_id: str, stamp: str) -> None:
+    """The game looks untouched since `stamp`."""
+    sql(app, "update games set updated_at = ? where id = ?", [stamp, game_id])
 
 
 def game_ids(app: Flask) -> set[str]:
     """The ids of every stored game."""
-    db = connect(app.config["DATABASE"])
-    try:
-        return {row["id"] for row in db.query("select id from games")}
-    finally:
-        db.close()
+    return {row[0] for row in sql(app, "select id from games")}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from stored import HAND, OLD, age, game_ids
+from stored import HAND, OLD, age, game_ids, sql
 
 from scorer.store import clubs
 from scorer.store.db import connect
@@ -88,15 +88,6 @@ def test_prune_days_is_configurable(app: Flask) -> None:
     assert game not in runner.invoke(args=["prune", "--days", "100000"]).output
     assert game in runner.invoke(args=["prune", "--days", "2"]).output
     assert runner.invoke(args=["prune", "--days", "0"]).exit_code != 0
-
-
-def sql(app: Flask, statement: str, params: list[object] | tuple[object, ...] = ()) -> list[tuple]:
-    db = connect(app.config["DATABASE"])
-    try:
-        with db.conn:
-            return db.execute(statement, params).fetchall()
-    finally:
-        db.close()
 
 
 def new_club(client: FlaskClient, name: str = "Sunday") -> str:
