@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from contextlib import ExitStack, closing
 from pathlib import Path
 
@@ -43,6 +44,30 @@ def stored(database: Path) -> list[str]:
     return [row[0] for row in rows]
 
 
+def created_on_each_shard(base: str, path: str, body: dict, count: int, log: Path) -> list[dict]:
+    """`count` creations through the router (each answered 201 with its Location), then more
+    until each shard has made one.
+
+    Round robin alternates, but a shard whose connection failed once (a loaded machine) is
+    set aside for `fail_timeout` (10 s) by design: keep creating a little past it before
+    saying creation is unbalanced.
+    """
+    made: list[dict] = []
+    deadline = time.monotonic() + 15
+    while len(made) < count or {ids.shard_of(one["id"]) for one in made} != {1, 2}:
+        if len(made) >= count:
+            assert time.monotonic() < deadline, (
+                f"creation never reached both shards: {[one['id'] for one in made]}\n"
+                + (log.read_text() if log.exists() else "(no nginx error log)")
+            )
+            time.sleep(2)  # a few more, well inside the shard's creation budgets
+        status, answer, headers = call("POST", base + path, body)
+        assert status == 201, answer
+        assert headers["Location"] == f"{path}/{answer['id']}"
+        made.append(answer)
+    return made
+
+
 def test_every_address_reaches_the_shard_its_id_names(tmp_path):
     ports = (free_port(), free_port())
     router_port = free_port()
@@ -72,19 +97,10 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
         base = proxy.base
 
         # Creation is balanced: both shards make games and clubs.
-        games = []
-        for _ in range(6):
-            status, body, headers = call("POST", f"{base}/api/games", {"sides": FOUR})
-            assert status == 201, body
-            assert headers["Location"] == f"/api/games/{body['id']}"
-            games.append(body)
-        clubs = []
-        for _ in range(4):
-            status, body, _ = call("POST", f"{base}/api/clubs", {"name": "Sun", "players": ROSTER})
-            assert status == 201, body
-            clubs.append(body["id"])
-        assert {ids.shard_of(game["id"]) for game in games} == {1, 2}
-        assert {ids.shard_of(club) for club in clubs} == {1, 2}
+        log = tmp_path / "nginx" / "error.log"
+        games = created_on_each_shard(base, "/api/games", {"sides": FOUR}, 6, log)
+        roster = {"name": "Sun", "players": ROSTER}
+        clubs = [club["id"] for club in created_on_each_shard(base, "/api/clubs", roster, 4, log)]
         # A club's games are made by the shard that holds the club.
         for club in clubs:
             status, body, _ = call("POST", f"{base}/api/clubs/{club}/games", {"sides": FOUR})
