@@ -34,6 +34,7 @@ from scorer.web import (
     inbound,
     livecheck,
     pages,
+    priority,
     ratelimit,
 )
 from scorer.web.folders import PACKAGE, ROOT, STATIC_FOLDER, TEMPLATE_FOLDER, shipped
@@ -131,6 +132,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     addresses.init_app(app)
     watch.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views
+    priority.init_app(app)  # heavy reads served by threads that give way to the hands
     livecheck.init_app(app)  # outermost: a live check with nothing new skips every layer
     return app
 
