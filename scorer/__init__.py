@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
@@ -27,6 +27,7 @@ from scorer.sheets import pages as sheet_pages
 from scorer.store import db, ids
 from scorer.web import (
     addresses,
+    assets,
     display,
     failures,
     http,
@@ -108,7 +109,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # then keep_tag puts back the tag the route gave (one tag per version, any encoding).
     app.after_request(http.keep_tag)
     compress.init_app(app)
-    app.after_request(read_static_whole)
+    assets.init_app(app)
     inbound.init_app(app)
     csrf.init_app(app)
     i18n.init_app(app)
@@ -135,21 +136,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     priority.init_app(app)  # heavy reads served by threads that give way to the hands
     livecheck.init_app(app)  # outermost: a live check with nothing new skips every layer
     return app
-
-
-def read_static_whole(response: Response) -> Response:
-    """A file sent from disk (static files, the service worker: a few KB each) read whole:
-    compressed like a page, its file closed with the response."""
-    if response.direct_passthrough:
-        response.direct_passthrough = False
-        source = response.response
-        response.make_sequence()
-        # Closed now, not when the server closes the response: a response it never sends
-        # whole (a 304, a dropped connection) would leave the file open until collected.
-        close = getattr(source, "close", None)
-        if close is not None:
-            close()
-    return response
 
 
 def load_secret_key(instance: Path) -> str:
