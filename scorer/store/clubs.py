@@ -318,7 +318,10 @@ def rename_player(
 
 def _rename_in_nights(db: sqlite_utils.Database, club_id: str, old: str, new: str) -> None:
     """The club's nights follow a roster rename: their lists of players and byes (the
-    tables are games, renamed with the others); each night changed gets a new version."""
+    tables are games, renamed with the others); each night changed gets a new version.
+
+    Here rather than in nights.py, which builds on this module: a rename is the roster's
+    change, and importing nights from here would make the two import each other."""
     stamp = store.now()
     for (night_id,) in db.execute("select id from nights where club_id = ?", [club_id]).fetchall():
         listed = db.execute(
