@@ -23,7 +23,7 @@ import sqlite_utils
 
 from bench import fixtures, launcher
 from bench.context import Bench
-from bench.locks import BLOCK, SETTLE, WARM_UP, Writes, p99, small_writes, writes_row
+from bench.locks import BLOCK, ROUNDS, SETTLE, WARM_UP, Writes, p99, small_writes, writes_row
 from bench.measure import Row, Section, fmt_bytes, fmt_time
 from scorer import store
 from scorer.core.limits import GAMES_PER_CLUB
@@ -72,7 +72,7 @@ def build(folder: Path) -> tuple[Path, str, str, list[str], float]:
         big = import_club(db, GAMES_PER_CLUB, game)
         took = time.perf_counter() - started
         small = import_club(db, SMALL, game)
-        writes = [fixtures.make_game(db, 0) for _ in range(2 * 3 * len(ROUTES) + 2)]
+        writes = [fixtures.make_game(db, 0) for _ in range(2 * ROUNDS * len(ROUTES) + 2)]
     finally:
         db.close()
     return database, big, small, writes, took
@@ -96,7 +96,7 @@ def median(values: list[float]) -> float:
 
 
 def run(section: Section, bench: Bench) -> None:
-    rounds = 2 if bench.quick else 3
+    rounds = 2 if bench.quick else ROUNDS
     repeat = 3 if bench.quick else 5
     with tempfile.TemporaryDirectory(prefix="scorer-club-limit-") as name:
         folder = Path(name)

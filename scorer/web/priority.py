@@ -22,9 +22,11 @@ from typing import Any
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
-# How much a heavy read yields: nice 10 weighs about a tenth of nice 0 under Linux's
-# scheduler, so a write competing with heavy reads for a core gets most of it.
-HEAVY_NICE = 10
+# How much a heavy read yields: the most there is. Under Linux's scheduler nice 19 weighs
+# about 1/70 of nice 0, so a hand or a live check competing with heavy reads for a core gets
+# nearly all of it; on idle cores the heavy read runs at full speed. (Nice 10, a tenth,
+# still let a loop of club reads slow a small game's write past 2x on the bench.)
+HEAVY_NICE = 19
 # What is heavy: views whose cost grows with what a club or a game has stored, and PDFs.
 HEAVY_ENDPOINTS = frozenset(
     {
