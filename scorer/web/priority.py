@@ -1,10 +1,11 @@
 """Heavy reads give way to the tables' hands.
 
-A club's page, API, CSV and night sheet, and every PDF, can hold a core for a while; a client
-asking for them in a loop would slow every table's next hand (issue 25). Such a request is
-served by a thread of its own whose nice value is raised: Linux keeps a nice value per
-thread, lets any user raise its own, and forgets it with the thread. Idle cores still serve
-a heavy read at full speed; busy ones go to the writes and the live checks first.
+A club's page, API, export, CSV and night sheet, a game's CSV and export, and every PDF can
+hold a core for a while; a client asking for them in a loop would slow every table's next
+hand (issue 25). Such a request is served by a thread of its own at the lowest priority:
+Linux keeps a nice value per thread, lets any user raise its own, and forgets it with the
+thread. Idle cores still serve a heavy read at full speed; busy ones go to the writes and the
+live checks first.
 
 The thread runs the whole WSGI call, body included (a streamed export is handed over in
 chunks); the worker's own thread only waits and sends.
@@ -43,17 +44,16 @@ HEAVY_ENDPOINTS = frozenset(
         "nights_pages.standings_pdf",
     }
 )
-MOST_NICE = 19
 QUEUED_CHUNKS = 8  # a streamed body's chunks made ahead of the sending
 _DONE = object()
 
 
 def yield_cores() -> None:
-    """Raise this thread's nice value by HEAVY_NICE (and no other thread's)."""
+    """Set this thread's nice value (and no other thread's) to HEAVY_NICE."""
     thread = threading.get_native_id()
     with contextlib.suppress(OSError):  # not Linux, or not allowed: the usual priority
-        nice = os.getpriority(os.PRIO_PROCESS, thread)
-        os.setpriority(os.PRIO_PROCESS, thread, min(MOST_NICE, nice + HEAVY_NICE))
+        if os.getpriority(os.PRIO_PROCESS, thread) < HEAVY_NICE:
+            os.setpriority(os.PRIO_PROCESS, thread, HEAVY_NICE)
 
 
 class Yielding:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +23,11 @@ def request() -> dict:
 
 def own_nice() -> int:
     return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+
+def unsigned(page: bytes) -> bytes:
+    """A page without its CSRF tokens: they are signed with the second they were made."""
+    return re.sub(rb'name="csrf_token" value="[^"]*"', b'name="csrf_token"', page)
 
 
 def tiny_app() -> Flask:
@@ -50,7 +56,7 @@ def tiny_app() -> Flask:
 def test_a_heavy_read_is_served_by_a_thread_that_yields_and_a_light_one_is_not():
     client = tiny_app().test_client()
     before = own_nice()
-    assert int(client.get("/heavy").text) == min(priority.MOST_NICE, before + priority.HEAVY_NICE)
+    assert int(client.get("/heavy").text) == max(before, priority.HEAVY_NICE)
     assert int(client.get("/light").text) == before
     assert int(client.post("/heavy").text) == before
     assert own_nice() == before  # the worker's own thread keeps its priority
@@ -112,7 +118,10 @@ def test_heavy_answers_are_the_same_through_the_thread(app, client, monkeypatch)
     monkeypatch.setattr(priority, "HEAVY_ENDPOINTS", frozenset())  # the same without it
     for path, answer in through.items():
         alone = client.get(path)  # served by this thread
-        assert (answer.status_code, answer.data) == (alone.status_code, alone.data), path
+        assert (answer.status_code, unsigned(answer.data)) == (
+            alone.status_code,
+            unsigned(alone.data),
+        ), path
         assert answer.headers.get("ETag") == alone.headers.get("ETag"), path
     assert len(threads) == len(paths)
     assert through["/api/clubs/nobody-here"].status_code == 404
