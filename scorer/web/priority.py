@@ -106,7 +106,7 @@ class _Handoff:
     def hold(self, status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
         self.headed = True
         self.started.put((status, headers) if exc_info is None else (status, headers, exc_info))
-        return lambda data: self.put(data)
+        return self.put  # the WSGI write() callable: what it is given is sent as body
 
     def finish(self, end: Any) -> None:
         """The answer's end: after its head, in the body; before it, in the head's place."""
