@@ -19,6 +19,10 @@ from jinja2 import MemcachedBytecodeCache
 from scorer import create_app
 from scorer.network import ENV_LAN_ADDRESS
 
+# The shared helpers that assert (imported by the test modules, after this file): their
+# failures are shown as a test's own are.
+pytest.register_assert_rewrite("serving", "stored")
+
 # The tests never look for this machine's network address: a page opened on 127.0.0.1 puts
 # this one in its QR codes. Discovery itself is tested as a unit, on made-up addresses.
 os.environ.setdefault(ENV_LAN_ADDRESS, "127.0.0.1")

@@ -1,6 +1,11 @@
-"""Stored rows read and aged directly, for the tests that look under the API (pruning, tags)."""
+"""Stored rows read and aged directly, for the tests that look under the API (pruning, tags),
+and the database file checked whole."""
 
 from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from pathlib import Path
 
 from apidata import hand, side
 from flask import Flask
@@ -31,3 +36,10 @@ def age(app: Flask, game_id: str, stamp: str) -> None:
 def game_ids(app: Flask) -> set[str]:
     """The ids of every stored game."""
     return {row[0] for row in sql(app, "select id from games")}
+
+
+def assert_whole(path: str | Path) -> None:
+    """The database file passes SQLite's own checks: its pages, then its foreign keys."""
+    with closing(sqlite3.connect(path)) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []

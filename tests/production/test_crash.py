@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -25,6 +24,7 @@ from serving import (
     running,
     server_env,
 )
+from stored import assert_whole
 
 from scorer import store
 from scorer.store import db as dbmod
@@ -138,12 +138,7 @@ def strip_outputs(stored: dict) -> dict:
 
 
 def check_database(path) -> None:
-    conn = sqlite3.connect(path)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-    finally:
-        conn.close()
+    assert_whole(path)
     db = dbmod.connect(path)
     try:
         for row in db.query("select id from games"):

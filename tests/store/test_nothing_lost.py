@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 from pathlib import Path
 
 import pytest
 from apidata import delete_hand, dump, hand, put_hand, side
 from flask.testing import FlaskClient
+from stored import assert_whole
 
 from scorer import store
 from scorer.core.hands import Hand, SideHand
@@ -366,12 +366,7 @@ def test_backup_command_writes_a_consistent_copy_while_hands_are_recorded(app, t
 def check_copy(path: Path, games: list[str]) -> None:
     """The copy is whole on its own, and each game in it is a consistent snapshot."""
     assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
-    conn = sqlite3.connect(path)
-    try:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
-    finally:
-        conn.close()
+    assert_whole(path)
     copy = dbmod.connect(path)
     try:
         for game_id in games:
