@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import sys
 import tempfile
 import time
 import urllib.error
@@ -113,8 +112,8 @@ def run(section: Section, bench: Bench) -> None:
             "SCORER_INSTANCE_PATH": f"{folder}/instance",
             "RATELIMIT_ENABLED": "False",
         }
-        command = [sys.executable, "-m", "gunicorn", *command_line()]
-        command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", "scorer:create_app()"]
+        options = [*command_line(), "--log-level", "warning"]
+        command = launcher.gunicorn(options, f"127.0.0.1:{port}", "scorer:create_app()")
         with launcher.running(command, env, port, folder / "gunicorn.log", ROOT) as server:
             small_writes(server.base, writes.pop(), WARM_UP)
             for label, path in ROUTES:

@@ -10,6 +10,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -21,6 +22,12 @@ from typing import Any
 START_TIMEOUT = 60  # seconds; generous for a slow CI machine, only reached on failure
 REQUEST_TIMEOUT = 20
 PROBE_PATH = "/api/games/probe"  # answers 404 as soon as the app serves
+# gunicorn (25.1 and later) opens a runtime control socket unless told not to, at one path
+# per user ($XDG_RUNTIME_DIR/gunicorn.ctl or ~/.gunicorn/gunicorn.ctl): each server started
+# takes the path from the one before, and each one stopping deletes it, so a command sent to
+# "the" socket reaches whichever started last. Nothing here uses it: every gunicorn started
+# through this module goes without (Server refuses one that does not).
+NO_CONTROL_SOCKET = "--no-control-socket"
 
 
 def process_stats() -> Iterator[tuple[int, list[str]]]:
@@ -43,12 +50,30 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def gunicorn(
+    options: list[str], bind: str, app: str, program: list[str] | None = None
+) -> list[str]:
+    """A gunicorn command line: `options`, the address, the app, and no control socket.
+    `program` is how gunicorn is run (this interpreter's by default)."""
+    program = [sys.executable, "-m", "gunicorn"] if program is None else program
+    flags = [option for option in options if option != NO_CONTROL_SOCKET]
+    return [*program, *flags, NO_CONTROL_SOCKET, "--bind", bind, app]
+
+
+def runs_gunicorn(command: list[str]) -> bool:
+    """Whether `command` starts gunicorn (`python -m gunicorn` or a gunicorn script)."""
+    head = command[:3]
+    return "gunicorn" in head or any(Path(part).name == "gunicorn" for part in head)
+
+
 class Server:
     """A server process in its own process group, with its output in a log file."""
 
     def __init__(
         self, command: list[str], env: dict[str, str], port: int, log: Path, cwd: Path
     ) -> None:
+        if runs_gunicorn(command) and NO_CONTROL_SOCKET not in command:
+            raise ValueError(f"gunicorn without {NO_CONTROL_SOCKET}: {command}")
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.log = log

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 import urllib.request
 from dataclasses import dataclass
@@ -68,10 +67,9 @@ class TableServer(launcher.Server):
         finally:
             db.close()
         port = launcher.free_port()
-        command = [sys.executable, "-m", "gunicorn", *command_line()]
-        command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning"]
+        options = [*command_line(), "--log-level", "warning"]
         super().__init__(
-            [*command, "bench.wsgi:create()"],
+            launcher.gunicorn(options, f"127.0.0.1:{port}", "bench.wsgi:create()"),
             env={
                 **os.environ,
                 "BENCH_DATABASE": str(self.database),

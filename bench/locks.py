@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import sys
 import tempfile
 import time
 import urllib.error
@@ -47,8 +46,8 @@ def run(section: Section, bench: Bench) -> None:
         port = launcher.free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith(("FLASK_", "SCORER_"))}
         env |= {"SCORER_DATABASE": str(database), "SCORER_INSTANCE_PATH": f"{folder}/instance"}
-        command = [sys.executable, "-m", "gunicorn", *command_line()]
-        command += ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", "scorer:create_app()"]
+        options = [*command_line(), "--log-level", "warning"]
+        command = launcher.gunicorn(options, f"127.0.0.1:{port}", "scorer:create_app()")
         with launcher.running(command, env, port, Path(folder) / "gunicorn.log", ROOT) as server:
             # Every worker's first requests open its caches and connections: not timed.
             small_writes(server.base, small_games.pop(), WARM_UP)

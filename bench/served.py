@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -39,8 +38,11 @@ class Server(launcher.Server):
             db.close()
         port = launcher.free_port()
         super().__init__(
-            [sys.executable, "-m", "gunicorn", "--workers", str(WORKERS)]
-            + ["--bind", f"127.0.0.1:{port}", "--log-level", "warning", "bench.wsgi:create()"],
+            launcher.gunicorn(
+                ["--workers", str(WORKERS), "--log-level", "warning"],
+                f"127.0.0.1:{port}",
+                "bench.wsgi:create()",
+            ),
             env={**os.environ, "BENCH_DATABASE": str(self.database)},
             port=port,
             log=self.folder / "gunicorn.log",

@@ -73,8 +73,9 @@ def die_with_master(server: Any, worker: Any) -> None:
 
 
 def command_line() -> list[str]:
-    """`SETTINGS` as gunicorn's command-line options."""
-    return [f"--{key.replace('_', '-')}={value}" for key, value in SETTINGS.items()]
+    """`SETTINGS` as gunicorn's command-line options, without a control socket as `main`."""
+    options = [f"--{key.replace('_', '-')}={value}" for key, value in SETTINGS.items()]
+    return [*options, "--no-control-socket"]
 
 
 def listening(env: Mapping[str, str]) -> tuple[str, int]:
@@ -129,7 +130,8 @@ def main(env: Mapping[str, str] = os.environ, out: TextIO = sys.stdout) -> None:
             "bind": bind_address(host, port),
             **SETTINGS,
             "graceful_timeout": 5,  # Ctrl+C at the end of the evening stops it promptly
-            # No runtime control socket: one fixed path would clash between two servers.
+            # No runtime control socket (gunicorn 25.1+): its default path is one per user
+            # (~/.gunicorn/gunicorn.ctl), which every other gunicorn would take over.
             "control_socket_disable": True,
             "post_fork": die_with_master,
         }

@@ -36,11 +36,12 @@ def flask_command(port: int) -> list[str]:
 
 
 def gunicorn_command(port: int, options: list[str] | None = None) -> list[str]:
-    """gunicorn serving the app: as the README starts it, or with other `options`."""
-    return [
-        sys.executable, "-m", "gunicorn", *(command_line() if options is None else options),
-        "--bind", f"127.0.0.1:{port}", "--graceful-timeout", "5", "scorer:create_app()",
-    ]  # fmt: skip
+    """gunicorn serving the app: as the README starts it, or with other `options`; never
+    with a control socket (bench.launcher.gunicorn)."""
+    options = command_line() if options is None else options
+    return launcher.gunicorn(
+        [*options, "--graceful-timeout", "5"], f"127.0.0.1:{port}", "scorer:create_app()"
+    )
 
 
 # Threaded workers, which the app supports too: connections kept alive between requests.

@@ -85,3 +85,11 @@ def test_the_caddyfile_is_one_caddy_reads_and_formats_as_written():
     assert adapted.returncode == 0, adapted.stderr
     assert "Strict-Transport-Security" in adapted.stdout
     assert "not formatted" not in adapted.stderr
+
+
+def test_a_shards_unit_runs_the_launcher_that_opens_no_control_socket():
+    """Each shard's gunicorn is `python -m scorer.serve` (no control socket: test_serve), so
+    the shards of one host never share gunicorn's one-per-user control socket."""
+    unit = deploy.files(deploy.EXAMPLE)["scorer@.service"]
+    (start,) = [line for line in unit.splitlines() if line.startswith("ExecStart=")]
+    assert start.split()[-2:] == ["-m", "scorer.serve"]

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import sqlite3
 import stat
 import subprocess
 import sys
+import time
+from importlib.metadata import version
+from pathlib import Path
 
+import pytest
+from packaging.version import Version
 from serving import (
+    THREADED,
     call,
     flask_command,
     free_port,
@@ -17,7 +25,9 @@ from serving import (
     server_env,
 )
 
+from bench import launcher
 from scorer import ROOT
+from scorer.serve import SETTINGS, command_line
 from scorer.store import db
 
 SECURITY = ("Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy")
@@ -125,3 +135,77 @@ def test_a_forged_host_never_reaches_a_served_link(tmp_path):
         assert status == 200
         assert "evil.example" not in page
         assert f'href="http://192.168.77.5:{port}/games/{created["id"]}"' in page
+
+
+# --- gunicorn's control socket: one path per user, so none for any server of ours ----------
+
+# Every module that builds a command line: each gunicorn in it goes through bench.launcher.
+COMMAND_SOURCES = ("scorer", "bench", "tests")
+GUNICORN = ("gunicorn", "launcher.gunicorn")  # the builder, as modules call it
+
+
+def gunicorn_commands_outside_the_builder() -> list[str]:
+    """Where a source writes a command list starting with the gunicorn program (among its
+    first three items: `python -m gunicorn`, `.../bin/gunicorn`) other than as an argument
+    of bench.launcher.gunicorn, which adds the option. This module writes some on purpose."""
+    found = []
+    for folder in COMMAND_SOURCES:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == Path(__file__):
+                continue
+            tree = ast.parse(path.read_text())
+            built = set()  # the nodes inside the builder, or given to it
+            for node in ast.walk(tree):
+                builder = isinstance(node, ast.Call) and ast.unparse(node.func) in GUNICORN
+                defined = isinstance(node, ast.FunctionDef) and node.name == "gunicorn"
+                if builder or (defined and path.name == "launcher.py"):
+                    built.update(id(inner) for inner in ast.walk(node))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.List) and id(node) not in built:
+                    heads = [ast.unparse(item) for item in node.elts[:3]]
+                    if any(re.search(r"""['"]gunicorn['"]""", head) for head in heads):
+                        found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
+
+
+def test_every_gunicorn_command_the_project_builds_goes_without_a_control_socket():
+    assert gunicorn_commands_outside_the_builder() == []
+    for options in (None, THREADED, ["--workers", "2", "--worker-class", "sync"]):
+        assert launcher.NO_CONTROL_SOCKET in gunicorn_command(8000, options)
+    assert launcher.NO_CONTROL_SOCKET in command_line()  # the bench's and the README's
+    built = launcher.gunicorn(command_line(), "127.0.0.1:8000", "scorer:create_app()")
+    assert built.count(launcher.NO_CONTROL_SOCKET) == 1
+    # A gunicorn started any other way is refused before it starts.
+    for program in ([sys.executable, "-m", "gunicorn"], ["/opt/venv/bin/gunicorn"]):
+        with pytest.raises(ValueError, match="--no-control-socket"):
+            launcher.Server([*program, "app:app"], {}, 8000, Path("unused.log"), ROOT)
+
+
+def test_gunicorn_itself_knows_the_option():
+    """The option exists from gunicorn 25.1 (pyproject.toml asks for it)."""
+    assert Version(version("gunicorn")) >= Version("25.1")
+    done = subprocess.run(
+        [sys.executable, "-m", "gunicorn", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert launcher.NO_CONTROL_SOCKET in done.stdout
+
+
+def test_a_served_gunicorn_opens_no_control_socket(tmp_path):
+    """Nothing appears in its home (nor its runtime folder): two servers share nothing."""
+    env = server_env(tmp_path / "scorer.sqlite3", tmp_path / "instance")
+    env["HOME"] = str(tmp_path / "home")
+    env["XDG_RUNTIME_DIR"] = str(tmp_path / "run")
+    (tmp_path / "run").mkdir()
+    port = free_port()
+    log = tmp_path / "gunicorn.log"
+    with running(gunicorn_command(port), env, port, log) as server:
+        assert call("GET", f"{server.base}/")[0] == 200
+        # Its control socket would open once every worker is up; give it time to show.
+        deadline = time.monotonic() + 30
+        while log.read_text().count("Booting worker") < SETTINGS["workers"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        time.sleep(1)
+    assert not (tmp_path / "home" / ".gunicorn").exists()
+    assert not list((tmp_path / "run").iterdir())
+    assert "Control socket" not in log.read_text()

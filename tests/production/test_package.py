@@ -18,7 +18,7 @@ from pathlib import Path
 import pdfplumber
 from serving import ROOT
 
-from bench.launcher import call, free_port, running
+from bench.launcher import call, free_port, gunicorn, running
 
 INSTALL_TIMEOUT = 600  # a cold pip cache downloads every dependency
 
@@ -70,7 +70,9 @@ def test_the_installed_wheel_serves_its_pages_from_another_folder(tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     port = free_port()
-    command = [str(bin_folder / "gunicorn"), "--bind", f"127.0.0.1:{port}", "scorer:create_app()"]
+    command = gunicorn(
+        [], f"127.0.0.1:{port}", "scorer:create_app()", [str(bin_folder / "gunicorn")]
+    )
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}  # nothing of this checkout's
     with running(command, env, port, tmp_path / "server.log", elsewhere) as server:
         status, home, _ = call("GET", f"{server.base}/")

@@ -53,6 +53,8 @@ def test_the_launcher_serves_on_loopback_and_prints_the_address_and_its_qr(tmp_p
     # The README's production settings: single-threaded workers, as many as it says.
     assert len(re.findall(r"Booting worker", output)) == SETTINGS["workers"]
     assert "Using worker: sync" in output
+    # No control socket at the one path per user another gunicorn would take (serve.main).
+    assert "Control socket" not in output
 
 
 def test_host_and_port_default_to_every_interface_on_5000():
