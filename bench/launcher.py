@@ -32,7 +32,8 @@ NO_CONTROL_SOCKET = "--no-control-socket"
 
 def process_stats() -> Iterator[tuple[int, list[str]]]:
     """Every running process as (pid, the fields of /proc/<pid>/stat after its command name):
-    [0] is the state, [1] the parent pid, [11] and [12] user and system time in clock ticks.
+    [0] is the state, [1] the parent pid, [2] the process group, [11] and [12] user and
+    system time in clock ticks.
     The command name may hold spaces, so the fields are read after its closing ")"."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -64,6 +65,25 @@ def runs_gunicorn(command: list[str]) -> bool:
     """Whether `command` starts gunicorn (`python -m gunicorn` or a gunicorn script)."""
     head = command[:3]
     return "gunicorn" in head or any(Path(part).name == "gunicorn" for part in head)
+
+
+def listens(group: int, port: int) -> bool:
+    """Whether a process of process group `group` holds the socket listening on
+    127.0.0.1:`port`: the answer on that port is this server's, not another's."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[1] == f"0100007F:{port:04X}" and fields[3] == "0A":  # LISTEN
+            inodes.add(f"socket:[{fields[9]}]")
+    for pid, fields in process_stats():
+        if int(fields[2]) != group:  # [2] is the process group
+            continue
+        with suppress(OSError):  # it ended meanwhile
+            for fd in (Path("/proc") / str(pid) / "fd").iterdir():
+                with suppress(OSError):
+                    if os.readlink(fd) in inodes:
+                        return True
+    return False
 
 
 class Server:
@@ -104,12 +124,18 @@ class Server:
     def wait_until_up(
         self, ready: Callable[[Server], bool] | None = None, timeout: float = START_TIMEOUT
     ) -> None:
-        """Until the app answers (and `ready`, when given, agrees)."""
+        """Until the app answers a request on this server's port, from this server's own
+        listening socket (a port that merely opens, or another process on it, is not this
+        server up), and `ready`, when given, agrees."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise AssertionError(f"server exited:\n{self.log_text()}")
-            if self.status(PROBE_PATH) == 404 and (ready is None or ready(self)):
+            if (
+                self.status(PROBE_PATH) == 404
+                and listens(self.process.pid, self.port)
+                and (ready is None or ready(self))
+            ):
                 return
             time.sleep(0.1)
         raise AssertionError(f"server did not answer in time:\n{self.log_text()}")

@@ -6,6 +6,7 @@ import ast
 import inspect
 import os
 import re
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -88,6 +89,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         pdf_param = params and any(".pdf" in str(value) for value in params.params.values())
         if pdf_param or PDF_WORDS.search(_code_of(item)):
             item.add_marker(pytest.mark.pdf)
+
+
+# --- served tests: the logs of every server a failing test started -------------------------
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    serving = sys.modules.get("serving")
+    if serving is not None:
+        serving.LOGS.clear()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()
+    serving = sys.modules.get("serving")  # imported by the tests that start servers
+    if report.failed and serving is not None:
+        report.sections.extend(serving.failure_sections())
 
 
 class _Shelf(dict[str, bytes]):

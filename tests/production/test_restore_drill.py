@@ -20,7 +20,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from serving import call, flask_command, free_port, long_games, random_hand, running, server_env
+from serving import (
+    call,
+    flask_command,
+    free_port,
+    long_games,
+    random_hand,
+    running,
+    server_env,
+    show_on_failure,
+)
 from test_crash import check_database, strip_outputs
 
 from scorer import deploy
@@ -74,6 +83,7 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
     with running(flask_command(port), env, port, tmp_path / "server.log") as server:
         (game_id,) = long_games(server.base, 1)
         litestream_log = tmp_path / "litestream.log"
+        show_on_failure(litestream_log)
         with open(litestream_log, "wb") as log:
             backup = subprocess.Popen(
                 [LITESTREAM, "replicate", "-config", str(config)],

@@ -10,14 +10,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from contextlib import ExitStack, closing
 from pathlib import Path
 
 import pytest
 from apidata import EIGHT
-from serving import call, free_port, gunicorn_command, running, server_env
+from serving import Server, call, free_port, gunicorn_command, running, server_env, show_on_failure
 
-from bench import launcher
 from bench.router import NGINX, nginx_config
 from scorer import deploy
 from scorer.store import ids
@@ -31,6 +31,19 @@ def nginx_is_there() -> None:
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 ROSTER = ["Ann", "Bob", "Cy", "Di"]
+UNKNOWN_TOKEN = "q" * ids.TOKEN_LENGTH
+
+
+def every_shard_answers(shards: int) -> Callable[[Server], bool]:
+    """The router is ready when each shard answers through it, on its own addresses: an
+    unknown game of shard n gets shard n's 404, not the router's 503 for a shard it cannot
+    reach (its probe alone could be answered by any shard)."""
+
+    def ready(router: Server) -> bool:
+        paths = (f"/api/games/s{shard}-{UNKNOWN_TOKEN}" for shard in range(1, shards + 1))
+        return all(router.status(path) == 404 for path in paths)
+
+    return ready
 
 
 def stored(database: Path) -> list[str]:
@@ -44,7 +57,9 @@ def stored(database: Path) -> list[str]:
     return [row[0] for row in rows]
 
 
-def created_on_each_shard(base: str, path: str, body: dict, count: int, log: Path) -> list[dict]:
+def created_on_each_shard(
+    base: str, path: str, body: dict, count: int, shards: dict[int, Server]
+) -> list[dict]:
     """`count` creations through the router (each answered 201 with its Location), then more
     until each shard has made one.
 
@@ -57,8 +72,12 @@ def created_on_each_shard(base: str, path: str, body: dict, count: int, log: Pat
     while len(made) < count or {ids.shard_of(one["id"]) for one in made} != {1, 2}:
         if len(made) >= count:
             assert time.monotonic() < deadline, (
-                f"creation never reached both shards: {[one['id'] for one in made]}\n"
-                + (log.read_text() if log.exists() else "(no nginx error log)")
+                f"creation never reached both shards: {[one['id'] for one in made]}; "
+                + ", ".join(  # the shards' logs and nginx's are shown below
+                    f"shard {n}: exit status {shard.process.poll()}, probed directly "
+                    f"{shard.status('/api/games/probe') or 'no answer'}"
+                    for n, shard in shards.items()
+                )
             )
             time.sleep(2)  # a few more, well inside the shard's creation budgets
         status, answer, headers = call("POST", base + path, body)
@@ -85,22 +104,24 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
             command = gunicorn_command(port, ["--workers", "2", "--worker-class", "sync"])
             log = tmp_path / f"shard-{shard}.log"
             shards[shard] = stack.enter_context(running(command, env, port, log))
+        show_on_failure(tmp_path / "nginx" / "error.log")
         proxy = stack.enter_context(
-            launcher.running(
+            running(
                 [NGINX, "-p", str(tmp_path / "nginx"), "-c", str(main)],
                 dict(os.environ),
                 router_port,
                 tmp_path / "nginx.log",
-                tmp_path,
+                cwd=tmp_path,
+                ready=every_shard_answers(2),
             )
         )
         base = proxy.base
 
         # Creation is balanced: both shards make games and clubs.
-        log = tmp_path / "nginx" / "error.log"
-        games = created_on_each_shard(base, "/api/games", {"sides": FOUR}, 6, log)
+        games = created_on_each_shard(base, "/api/games", {"sides": FOUR}, 6, shards)
         roster = {"name": "Sun", "players": ROSTER}
-        clubs = [club["id"] for club in created_on_each_shard(base, "/api/clubs", roster, 4, log)]
+        made = created_on_each_shard(base, "/api/clubs", roster, 4, shards)
+        clubs = [club["id"] for club in made]
         # A club's games are made by the shard that holds the club.
         for club in clubs:
             status, body, _ = call("POST", f"{base}/api/clubs/{club}/games", {"sides": FOUR})
