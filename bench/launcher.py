@@ -95,6 +95,7 @@ class Server:
         if runs_gunicorn(command) and NO_CONTROL_SOCKET not in command:
             raise ValueError(f"gunicorn without {NO_CONTROL_SOCKET}: {command}")
         self.port = port
+        self.stopped = False
         self.base = f"http://127.0.0.1:{port}"
         self.log = log
         with open(log, "ab") as out:
@@ -146,6 +147,10 @@ class Server:
             os.killpg(self.process.pid, sig)
 
     def stop(self) -> None:
+        if self.stopped:
+            # Its process group id may belong to another process by now, which a second
+            # SIGKILL below would hit.
+            return
         self.signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=15)
@@ -155,6 +160,7 @@ class Server:
         # Workers of a killed gunicorn may linger a moment: reap the group.
         with suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
+        self.stopped = True
 
 
 @contextmanager

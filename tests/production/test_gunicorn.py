@@ -209,3 +209,16 @@ def test_a_served_gunicorn_opens_no_control_socket(tmp_path):
     assert not (tmp_path / "home" / ".gunicorn").exists()
     assert not list((tmp_path / "run").iterdir())
     assert "Control socket" not in log.read_text()
+
+
+def test_a_server_stopped_twice_signals_nothing_the_second_time(tmp_path, monkeypatch):
+    """The shards test stops a shard, then stops it again on the way out: by then its process
+    group id may be another process's, which the reaping SIGKILL would hit."""
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+    server = launcher.Server(sleeper, dict(os.environ), 0, tmp_path / "sleeper.log", tmp_path)
+    server.stop()
+    assert server.process.returncode is not None
+    sent = []
+    monkeypatch.setattr(os, "killpg", lambda *args: sent.append(args))
+    server.stop()
+    assert sent == []
