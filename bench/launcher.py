@@ -165,11 +165,17 @@ class Server:
 
 @contextmanager
 def running(
-    command: list[str], env: dict[str, str], port: int, log: Path, cwd: Path
+    command: list[str],
+    env: dict[str, str],
+    port: int,
+    log: Path,
+    cwd: Path,
+    ready: Callable[[Server], bool] | None = None,
 ) -> Iterator[Server]:
+    """The server of `command`, once it answers (Server.wait_until_up), stopped at the end."""
     server = Server(command, env, port, log, cwd)
     try:
-        server.wait_until_up()
+        server.wait_until_up(ready)
         yield server
     finally:
         server.stop()

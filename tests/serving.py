@@ -85,12 +85,8 @@ def running(
     to the test once it answers a request on `port` from its own listening socket (and
     `ready`, when given, agrees). Its log is shown if the test fails."""
     show_on_failure(log)
-    server = Server(command, env, port, log, cwd)
-    try:
-        server.wait_until_up(ready)
+    with launcher.running(command, env, port, log, cwd, ready) as server:
         yield server
-    finally:
-        server.stop()
     if runs_gunicorn(command):  # each gunicorn keeps to itself (bench.launcher.gunicorn)
         assert "Control socket listening" not in log.read_text(errors="replace")
 

@@ -16,9 +16,9 @@ import zipfile
 from pathlib import Path
 
 import pdfplumber
-from serving import ROOT
+from serving import ROOT, running
 
-from bench.launcher import call, free_port, gunicorn, running
+from bench.launcher import call, free_port, gunicorn
 
 INSTALL_TIMEOUT = 600  # a cold pip cache downloads every dependency
 
@@ -74,7 +74,7 @@ def test_the_installed_wheel_serves_its_pages_from_another_folder(tmp_path):
         [], f"127.0.0.1:{port}", "scorer:create_app()", [str(bin_folder / "gunicorn")]
     )
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}  # nothing of this checkout's
-    with running(command, env, port, tmp_path / "server.log", elsewhere) as server:
+    with running(command, env, port, tmp_path / "server.log", cwd=elsewhere) as server:
         status, home, _ = call("GET", f"{server.base}/")
         assert status == 200 and "<html" in home.lower()
         status, css, headers = call("GET", f"{server.base}/static/app.css")
