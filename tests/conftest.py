@@ -26,6 +26,10 @@ pytest.register_assert_rewrite("serving", "stored")
 # The tests never look for this machine's network address: a page opened on 127.0.0.1 puts
 # this one in its QR codes. Discovery itself is tested as a unit, on made-up addresses.
 os.environ.setdefault(ENV_LAN_ADDRESS, "127.0.0.1")
+# A test reads a club's page or a sheet far more often than a person does: the heavy-read
+# budget (scorer.web.ratelimit) is opened for every app and server the tests start, except
+# where a test sets it (a config given to create_app wins over the environment).
+os.environ.setdefault("RATELIMIT_HEAVY_READ", "100000/minute")
 
 # --- tiers: `make test-fast` runs what is neither browser, served nor pdf -------------------
 #

@@ -20,6 +20,7 @@ from scorer.store.db import get_db
 from scorer.store.game_json import PreconditionRequired
 from scorer.store.games import NotFound
 from scorer.web.http import creation_key, json_body
+from scorer.web.routes import budget
 
 bp = Blueprint("nights_api", __name__, url_prefix="/api")
 
@@ -67,6 +68,7 @@ def required_version(view: NightView) -> int:
 
 
 @bp.post("/clubs/<club_id>/nights")
+@budget("club_roster")
 def create_night(club_id: str) -> Response:
     key = creation_key()
     players, settings = parse_night(json_body())
@@ -85,6 +87,7 @@ def get_night(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/rounds")
+@budget("create_game")
 def draw_round(night_id: str) -> Response:
     view = load_view(night_id)
     night = nights.draw_next_round(
@@ -100,6 +103,7 @@ def draw_round(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/rounds/last/redraw")
+@budget("create_game")
 def redraw_round(night_id: str) -> Response:
     view = load_view(night_id)
     night = nights.redraw_round(
@@ -113,6 +117,7 @@ def redraw_round(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/players")
+@budget("club_roster")
 def add_player(night_id: str) -> Response:
     view = load_view(night_id)
     name = parse_name(json_body())

@@ -32,6 +32,7 @@ from scorer.web.failures import status_of
 from scorer.web.forms import is_index, target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page
+from scorer.web.routes import budget, heavy_read
 
 bp = Blueprint("nights_pages", __name__)
 
@@ -118,6 +119,7 @@ def new_night_page(
 
 
 @bp.route("/clubs/<club_id>/nights/new", methods=["GET", "POST"])
+@budget("club_roster")
 def new_night(club_id: str) -> Page:
     club = load_club(club_id)
     if request.method == "GET":
@@ -211,16 +213,19 @@ def _redraw(db: Any, night_id: str, *, version: int | None) -> None:
 
 
 @bp.post("/nights/<night_id>/draw")
+@budget("create_game")
 def draw(night_id: str) -> Page:
     return _act(night_id, _draw, _("Round drawn: each table scans its QR code."))
 
 
 @bp.post("/nights/<night_id>/redraw")
+@budget("create_game")
 def redraw(night_id: str) -> Page:
     return _act(night_id, _redraw, _("Round drawn again."))
 
 
 @bp.post("/nights/<night_id>/players")
+@budget("club_roster")
 def add_player(night_id: str) -> Page:
     name = request.form.get("name", "")
     try:
@@ -239,6 +244,7 @@ def add_player(night_id: str) -> Page:
 
 
 @bp.get("/nights/<night_id>/seating.pdf")
+@heavy_read
 def seating_pdf(night_id: str) -> Response:
     """The last round's seating: a slip per table with its game's QR code and address."""
     view = load_view(night_id)
@@ -261,6 +267,7 @@ def seating_pdf(night_id: str) -> Response:
 
 
 @bp.get("/nights/<night_id>/standings.pdf")
+@heavy_read
 def standings_pdf(night_id: str) -> Response:
     """The night's standings, with each player's rating."""
     view = load_view(night_id)

@@ -1,11 +1,11 @@
 """Heavy reads give way to the tables' hands.
 
-A club's page, API, export, CSV and night sheet, a game's CSV and export, and every PDF can
-hold a core for a while; a client asking for them in a loop would slow every table's next
-hand (issue 25). Such a request is served by a thread of its own at the lowest priority:
-Linux keeps a nice value per thread, lets any user raise its own, and forgets it with the
-thread. Idle cores still serve a heavy read at full speed; busy ones go to the writes and the
-live checks first.
+A view marked @heavy_read where it is defined (scorer.web.routes: a club's page, API,
+export, CSV and night sheet, a game's CSV and export, every PDF) can hold a core for a
+while; a client asking for them in a loop would slow every table's next hand (issue 25).
+Such a request is served by a thread of its own at the lowest priority: Linux keeps a nice
+value per thread, lets any user raise its own, and forgets it with the thread. Idle cores
+still serve a heavy read at full speed; busy ones go to the writes and the live checks first.
 
 The thread runs the whole WSGI call, body included (a streamed export is handed over in
 chunks); the worker's own thread only waits and sends.
@@ -23,27 +23,13 @@ from typing import Any
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
+from scorer.web.routes import is_heavy
+
 # How much a heavy read yields: the most there is. Under Linux's scheduler nice 19 weighs
 # about 1/70 of nice 0, so a hand or a live check competing with heavy reads for a core gets
 # nearly all of it; on idle cores the heavy read runs at full speed. (Nice 10, a tenth,
 # still let a loop of club reads slow a small game's write past 2x on the bench.)
 HEAVY_NICE = 19
-# What is heavy: views whose cost grows with what a club or a game has stored, and PDFs.
-HEAVY_ENDPOINTS = frozenset(
-    {
-        "pages.club",
-        "api_clubs.get_club",
-        "api_clubs.export_club",
-        "csv.club_hands",
-        "csv.game_hands",
-        "pages.club_night",
-        "pdf.game_sheet",
-        "pdf.blank_sheet",
-        "api.export_game",
-        "nights_pages.seating_pdf",
-        "nights_pages.standings_pdf",
-    }
-)
 QUEUED_CHUNKS = 8  # a streamed body's chunks made ahead of the sending
 _DONE = object()
 
@@ -146,7 +132,7 @@ class _Body:
 
 
 def heavy_requests(app: Flask) -> Callable[[dict[str, Any]], bool]:
-    """Whether a request goes to one of HEAVY_ENDPOINTS (by the app's own URL map)."""
+    """Whether a request goes to a view marked @heavy_read (by the app's own URL map)."""
 
     def heavy(environ: dict[str, Any]) -> bool:
         if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
@@ -155,7 +141,7 @@ def heavy_requests(app: Flask) -> Callable[[dict[str, Any]], bool]:
             endpoint, _ = app.url_map.bind_to_environ(environ).match()
         except HTTPException:
             return False
-        return endpoint in HEAVY_ENDPOINTS
+        return is_heavy(app.view_functions.get(endpoint))
 
     return heavy
 
