@@ -33,8 +33,8 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 
+from scorer.web.clients import request_client
 from scorer.web.routes import READS, budgets_of, is_heavy
 
 ENV_PREFIX = "RATELIMIT_"
@@ -106,7 +106,7 @@ def init_app(app: Flask) -> Limiter:
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)  # Retry-After on every 429
     app.after_request(keep_own_retry_after)  # registered first: runs after the limiter's
-    limiter = Limiter(get_remote_address, app=app)  # the address ProxyFix vouched for, if any
+    limiter = Limiter(request_client, app=app)  # an IPv4 address or an IPv6 /64
     app.extensions["scorer.limiter"] = limiter
     for endpoint, view in list(app.view_functions.items()):
         wrapped = view
