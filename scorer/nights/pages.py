@@ -24,6 +24,7 @@ from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.qr import qr_svg
 from scorer.sheets import render
+from scorer.sheets.cache import cached_sheet
 from scorer.store import clubs, nights
 from scorer.store.db import get_db
 from scorer.web.addresses import absolute_url
@@ -246,42 +247,62 @@ def add_player(night_id: str) -> Page:
 @bp.get("/nights/<night_id>/seating.pdf")
 @heavy_read
 def seating_pdf(night_id: str) -> Response:
-    """The last round's seating: a slip per table with its game's QR code and address."""
+    """The last round's seating: a slip per table with its game's QR code and address.
+
+    Rendered in the server's one turn and kept per night version and address (the slips'
+    links), as every sheet is (scorer.sheets.cache)."""
     view = load_view(night_id)
     if not view.rounds:
         abort(render.refused("round", _("no round is drawn yet")))
     past = view.night.rounds[-1]
-    slips = []
-    for table in view.rounds[-1]:
-        url = absolute_url(f"/games/{table.game_id}")
-        slips.append({"table": table, "url": url, "qr": qr_svg(url)})
-    html = render_template(
-        "pdf/night_seating.html",
-        number=past.number,
-        bye=past.bye,
-        slips=slips,
-        page_size=render.paper_size(),
-        page_counter=render.page_counter_css(),
-    )
-    return render.pdf_response(render.render_pdf(html), f"night-round-{past.number}.pdf")
+    size = render.paper_size()
+
+    def make_pdf() -> bytes:
+        slips = []
+        for table in view.rounds[-1]:
+            url = absolute_url(f"/games/{table.game_id}")
+            slips.append({"table": table, "url": url, "qr": qr_svg(url)})
+        html = render_template(
+            "pdf/night_seating.html",
+            number=past.number,
+            bye=past.bye,
+            slips=slips,
+            page_size=size,
+            page_counter=render.page_counter_css(),
+        )
+        return render.render_pdf(html)
+
+    key = ("night", "seating", night_id, view.night.version, absolute_url("/"))
+    data = cached_sheet(key, make_pdf)
+    return render.pdf_response(data, f"night-round-{past.number}.pdf")
 
 
 @bp.get("/nights/<night_id>/standings.pdf")
 @heavy_read
 def standings_pdf(night_id: str) -> Response:
-    """The night's standings, with each player's rating."""
+    """The night's standings, with each player's rating; kept per state of the night and of
+    its tables' games (the wall's tag) and the players' ratings, rendered in the server's
+    one turn."""
     view = load_view(night_id)
     day = date.fromisoformat(view.night.created_at[:10])
-    html = render_template(
-        "pdf/night_standings.html",
-        view=view,
-        night=view.night,
-        day=format_date(day, format="long"),
-        points=points,
-        page_size=render.paper_size(),
-        page_counter=render.page_counter_css(),
-    )
-    return render.pdf_response(render.render_pdf(html), f"night-{view.night.created_at[:10]}.pdf")
+    size = render.paper_size()
+
+    def make_pdf() -> bytes:
+        html = render_template(
+            "pdf/night_standings.html",
+            view=view,
+            night=view.night,
+            day=format_date(day, format="long"),
+            points=points,
+            page_size=size,
+            page_counter=render.page_counter_css(),
+        )
+        return render.render_pdf(html)
+
+    ratings = repr(sorted((name, repr(view.ratings.get(name))) for name in view.night.players))
+    key = ("night", "standings", night_id, view.watch_etag, ratings)
+    data = cached_sheet(key, make_pdf)
+    return render.pdf_response(data, f"night-{view.night.created_at[:10]}.pdf")
 
 
 # --- the wall --------------------------------------------------------------------------------
