@@ -30,6 +30,10 @@ os.environ.setdefault(ENV_LAN_ADDRESS, "127.0.0.1")
 # budget (scorer.web.ratelimit) is opened for every app and server the tests start, except
 # where a test sets it (a config given to create_app wins over the environment).
 os.environ.setdefault("RATELIMIT_HEAVY_READ", "100000/minute")
+# The same for the heavy reads made at once (scorer.web.priority): a test client that never
+# reads an answer to its end keeps its slot until the answer is made, while the next request
+# starts; tests/web/test_heavy_reads.py sets its own.
+os.environ.setdefault("SCORER_HEAVY_READS_AT_ONCE", "16")
 
 # --- tiers: `make test-fast` runs what is neither browser, served nor pdf -------------------
 #

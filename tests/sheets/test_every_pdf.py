@@ -5,15 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from apidata import EIGHT
 from filelock import FileLock, Timeout
 from flask import Flask
 from flask.testing import FlaskClient
+from routeargs import one_of_each, paths_of
 
 from scorer.sheets.html import SheetHTML
-
-CLUB = {"name": "Thursday", "players": ["Ann", "Bob", "Cy", "Di"]}
-SIDES = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 
 
 def pdf_rules(app: Flask) -> list[Any]:
@@ -22,33 +19,11 @@ def pdf_rules(app: Flask) -> list[Any]:
 
 @pytest.fixture
 def ids(client: FlaskClient) -> dict[str, str]:
-    """One of each thing a PDF route can print, keyed by the route's argument."""
-    club = client.post("/api/clubs", json=CLUB).get_json()["id"]
-    game = client.post(f"/api/clubs/{club}/games", json={"sides": SIDES}).get_json()["id"]
-    hand = {"sides": [{"meld_points": 120}, {"meld_points": 50}]}
-    assert client.post(f"/api/games/{game}/hands", json=hand).status_code == 201
-    body = {"players": EIGHT, "rounds": 2, "round": {"fixed_hands": 1}}
-    night = client.post(f"/api/clubs/{club}/nights", json=body)
-    assert night.status_code == 201
-    tag = night.headers["ETag"]
-    drawn = client.post(f"/api/nights/{night.get_json()['id']}/rounds", headers={"If-Match": tag})
-    assert drawn.status_code == 201, drawn.get_json()
-    return {"club_id": club, "game_id": game, "night_id": night.get_json()["id"]}
-
-
-QUERIES = {"pdf.blank_sheet": "?sides=2"}
+    return one_of_each(client)
 
 
 def urls(app: Flask, ids: dict[str, str]) -> dict[str, str]:
-    found = {}
-    for rule in pdf_rules(app):
-        missing = set(rule.arguments) - set(ids)
-        assert not missing, f"{rule.rule}: give the test a {missing} to print"
-        path = rule.rule
-        for name in rule.arguments:
-            path = path.replace(f"<{name}>", ids[name])
-        found[rule.endpoint] = path + QUERIES.get(rule.endpoint, "")
-    return found
+    return paths_of(app, pdf_rules(app), ids)
 
 
 def test_every_pdf_route_renders_in_the_one_turn_and_is_kept(
