@@ -52,6 +52,10 @@ HANDS_PER_CSV_PART = 2000
 NIGHT_PLAYERS_MAX = PLAYERS_PER_CLUB
 NIGHT_ROUNDS_MAX = 20
 NIGHT_TABLES_MAX = NIGHT_PLAYERS_MAX // 4
+# Nights a club keeps (ten years of weekly nights), and starts in one day (an afternoon and
+# an evening, each started again once or twice): a script cannot fill the club's list.
+NIGHTS_PER_CLUB = 520
+NIGHTS_PER_CLUB_PER_DAY = 6
 # From the profiles: every player alone at the largest table, or its largest team.
 SIDES_MIN = 2
 SIDES_MAX = max(profile.players for profile in PROFILES.values())
@@ -145,6 +149,16 @@ def check_night_rounds(rounds: Any, field: str = "rounds") -> int:
             field, N_("must be a number of rounds from 1 to {max}"), max=NIGHT_ROUNDS_MAX
         )
     return rounds
+
+
+def check_new_night(nights: int, today: int) -> None:
+    """A club with `nights` nights, `today` of them started today, may start one more."""
+    if nights >= NIGHTS_PER_CLUB:
+        raise RuleError("nights", N_("a club has at most {max} nights"), max=NIGHTS_PER_CLUB)
+    if today >= NIGHTS_PER_CLUB_PER_DAY:
+        raise RuleError(
+            "nights", N_("a club starts at most {max} nights a day"), max=NIGHTS_PER_CLUB_PER_DAY
+        )
 
 
 def check_night_players(count: int, field: str = "players") -> None:

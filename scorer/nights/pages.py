@@ -19,7 +19,7 @@ from werkzeug.wrappers import Response
 from scorer.core.draw import shapes_for
 from scorer.core.errors import RuleError
 from scorer.core.limits import check_club_name
-from scorer.nights.api import table_name
+from scorer.nights.api import table_name, tables_to_draw, tables_to_redraw
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.qr import qr_svg
@@ -30,7 +30,7 @@ from scorer.store.db import get_db
 from scorer.web.addresses import absolute_url
 from scorer.web.display import points
 from scorer.web.failures import status_of
-from scorer.web.forms import is_index, target_choices
+from scorer.web.forms import is_index, number_arg, target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page
 from scorer.web.routes import budget, heavy_read
@@ -39,6 +39,8 @@ bp = Blueprint("nights_pages", __name__)
 
 # Boxes for players who are not yet in the roster, on the new-night form.
 NEW_PLAYER_BOXES = 6
+# Nights listed on one page of the club's nights (as the club's page lists its games).
+NIGHTS_PER_PAGE = 50
 
 
 def load_club(club_id: str) -> clubs.StoredClub:
@@ -50,10 +52,22 @@ def load_club(club_id: str) -> clubs.StoredClub:
 
 @bp.get("/clubs/<club_id>/nights")
 def club_nights(club_id: str) -> Page:
-    """The club's nights, newest first, and the button to start one."""
+    """The club's nights, newest first, in pages as the club's games are, and the button to
+    start one."""
     club = load_club(club_id)
+    count, _today = nights.night_counts(get_db(), club_id, "")
+    pages = max(1, -(-count // NIGHTS_PER_PAGE))
+    page = number_arg("page", pages)
+    first = (page - 1) * NIGHTS_PER_PAGE
+    shown = nights.nights_of_club(get_db(), club_id, NIGHTS_PER_PAGE, first)
     return render_template(
-        "nights/list.html", club=club, nights=nights.nights_of_club(get_db(), club_id)
+        "nights/list.html",
+        club=club,
+        nights=shown,
+        count=count,
+        page=page,
+        pages=pages,
+        first=first,
     )
 
 
@@ -214,13 +228,13 @@ def _redraw(db: Any, night_id: str, *, version: int | None) -> None:
 
 
 @bp.post("/nights/<night_id>/draw")
-@budget("create_game")
+@budget("create_game", cost=tables_to_draw)
 def draw(night_id: str) -> Page:
     return _act(night_id, _draw, _("Round drawn: each table scans its QR code."))
 
 
 @bp.post("/nights/<night_id>/redraw")
-@budget("create_game")
+@budget("create_game", cost=tables_to_redraw)
 def redraw(night_id: str) -> Page:
     return _act(night_id, _redraw, _("Round drawn again."))
 

@@ -35,7 +35,7 @@ from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limiter
 
 from scorer.web.clients import request_client
-from scorer.web.routes import READS, budgets_of, is_heavy
+from scorer.web.routes import READS, declared, is_heavy
 
 ENV_PREFIX = "RATELIMIT_"
 # Budget name -> default limit. Why these numbers:
@@ -110,14 +110,14 @@ def init_app(app: Flask) -> Limiter:
     app.extensions["scorer.limiter"] = limiter
     for endpoint, view in list(app.view_functions.items()):
         wrapped = view
-        for budget, methods in declared_budgets(view):
+        for budget, methods, cost in declared_budgets(view):
             if budget not in LIMITS:
                 raise RuntimeError(f"{endpoint} declares an unknown budget: {budget}")
             limit = limiter.shared_limit(
                 limit_of(budget),
                 scope=budget,
                 methods=list(methods),
-                cost=COSTS.get(budget, 1),
+                cost=cost or COSTS.get(budget, 1),
                 deduct_when=spends,
             )
             wrapped = limit(wrapped)
@@ -137,11 +137,12 @@ def keep_own_retry_after(response: Response) -> Response:
     return response
 
 
-def declared_budgets(view: Callable[..., Any]) -> list[tuple[str, tuple[str, ...]]]:
-    """What a view spends: the budgets it declared, and the heavy-read budget if it is one."""
-    spent = list(budgets_of(view))
+def declared_budgets(view: Callable[..., Any]) -> list[tuple[str, tuple[str, ...], Any]]:
+    """What a view spends: the budgets it declared (each with its methods and its own cost,
+    or None), and the heavy-read budget if it is one."""
+    spent = list(declared(view))
     if is_heavy(view):
-        spent.append(("heavy_read", READS))
+        spent.append(("heavy_read", READS, None))
     return spent
 
 

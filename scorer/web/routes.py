@@ -32,17 +32,25 @@ _BUDGETS = "scorer_budgets"
 _HEAVY = "scorer_heavy_read"
 
 
-def budget(*names: str, methods: Sequence[str] = WRITES) -> Callable[[View], View]:
-    """Mark a view as spending each of `names` on a request by one of `methods`."""
+def budget(
+    *names: str, methods: Sequence[str] = WRITES, cost: Callable[[], int] | None = None
+) -> Callable[[View], View]:
+    """Mark a view as spending each of `names` on a request by one of `methods`; `cost`
+    (called at the request) says how much, when it is not the budget's usual cost: a
+    night's draw spends one new game per table it makes."""
     if not names:
         raise ValueError("budget() needs the name of at least one budget")
 
     def mark(view: View) -> View:
-        declared = [*budgets_of(view), *((name, tuple(methods)) for name in names)]
-        setattr(view, _BUDGETS, tuple(declared))
+        setattr(view, _BUDGETS, (*declared(view), *((n, tuple(methods), cost) for n in names)))
         return view
 
     return mark
+
+
+def declared(view: Callable[..., Any]) -> tuple[tuple[str, tuple[str, ...], Any], ...]:
+    """The (budget, methods, cost or None) a view declared; () for none."""
+    return tuple(getattr(view, _BUDGETS, ()))
 
 
 def heavy_read(view: View) -> View:
@@ -53,7 +61,7 @@ def heavy_read(view: View) -> View:
 
 def budgets_of(view: Callable[..., Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The (budget, methods) a view declared; () for none."""
-    return tuple(getattr(view, _BUDGETS, ()))
+    return tuple((name, methods) for name, methods, _ in declared(view))
 
 
 def is_heavy(view: Callable[..., Any] | None) -> bool:

@@ -51,7 +51,7 @@ def test_every_route_that_writes_declares_a_budget_for_each_of_its_writes(app: F
 
 def test_every_declared_budget_has_a_limit(app: Flask) -> None:
     for endpoint, view in app.view_functions.items():
-        for name, _ in ratelimit.declared_budgets(view):
+        for name, _, _ in ratelimit.declared_budgets(view):
             assert name in ratelimit.LIMITS, endpoint
 
 
@@ -93,7 +93,7 @@ def test_a_view_may_spend_several_budgets_in_either_order_of_decorators() -> Non
         ("create_club", routes.WRITES),
     )
     assert is_heavy(view) and not is_heavy(lambda: None)
-    assert ratelimit.declared_budgets(view)[-1] == ("heavy_read", routes.READS)
+    assert ratelimit.declared_budgets(view)[-1] == ("heavy_read", routes.READS, None)
 
 
 def test_an_unknown_budget_stops_the_app_at_start() -> None:
