@@ -41,7 +41,11 @@ GAMES_PER_CLUB = 2000
 # An import carries a whole game (or a club's games), so it may be larger than any other
 # request; the largest body any endpoint takes bounds what scorer.web.inbound reads.
 GAME_IMPORT_MAX_BYTES = 1024 * 1024
-CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
+# What a club's game takes in the club's export, on average: a night's game of 30 hands,
+# both sides filled, is 8 to 9 KiB (BENCHMARKS.md, section 11's club). A full club's export
+# (2 000 such games, about 18 MiB) imports back; the cap follows GAMES_PER_CLUB.
+CLUB_GAME_EXPORT_BYTES = 12 * 1024
+CLUB_IMPORT_MAX_BYTES = GAMES_PER_CLUB * CLUB_GAME_EXPORT_BYTES
 # The largest body any address takes (scorer.web.inbound reads a chunked body up to it).
 LARGEST_BODY = max(GAME_IMPORT_MAX_BYTES, CLUB_IMPORT_MAX_BYTES)
 # Hands in one download of a club's hands as CSV (about 450 KB, a second at most to make on

@@ -3,7 +3,7 @@
 Each route declares the budgets it spends where it is defined (scorer.web.routes: `@budget`,
 `@heavy_read`); this module holds the budgets themselves (`LIMITS`) and how much one request
 costs (`COSTS`): most cost 1, an import costs what it stores (its body in KiB),
-so one 16 MiB club import spends what sixteen thousand small ones would. The numbers are far
+so one 23 MiB club import spends what twenty-three thousand small ones would. The numbers are far
 above what a real table does (an evening is one or two games and a few dozen hands), so only
 a script meets them.
 
