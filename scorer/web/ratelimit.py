@@ -41,8 +41,11 @@ ENV_PREFIX = "RATELIMIT_"
 # Budget name -> default limit. Why these numbers:
 # - create_game: every game made, whatever the door (new game, play again, a club's new
 #   game): a club night starts a handful; 60 an hour is one a minute, all hour.
-# - import_kib: KiB imported (games and clubs). Restoring exports is rare: 32 MiB an hour
-#   (thirty games at the cap, or two clubs at theirs), 100 MiB a day.
+# - import_kib: KiB imported (games and clubs). Restoring exports is rare: 24 MiB an hour (a
+#   full club's import, CLUB_IMPORT_MAX_BYTES, or twenty games at their cap), 32 MiB a day.
+#   An import is stored as about 1.7 times its body, and each worker counts on its own:
+#   the day's 32 MiB keep a client's growth of the database near 0.3 GiB a day at every
+#   budget (BENCHMARKS.md, section 11; 100 MiB a day let it reach 0.9 GiB).
 # - record_hand: recording, correcting or removing a hand. A hand takes minutes to play; 600
 #   an hour is ten a minute for a whole hour, enough for a club scoring every table from one
 #   phone.
@@ -58,7 +61,7 @@ ENV_PREFIX = "RATELIMIT_"
 #   club quickly; a loop meets the hour's bound within ten minutes.
 LIMITS: dict[str, str] = {
     "create_game": "60/hour;300/day",
-    "import_kib": "32768/hour;102400/day",
+    "import_kib": "24576/hour;32768/day",
     "record_hand": "600/hour;3000/day",
     "create_club": "20/hour;60/day",
     "club_roster": "300/hour;1500/day",
