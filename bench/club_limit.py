@@ -1,6 +1,8 @@
 """Section 11: a club at its game limit (2 000 games of 30 hands, all of one night) against
 a small one, on gunicorn as `make run` serves it (loopback): its page, API, CSV and night
-sheet, and a small game's writes while each of those is asked for in a loop.
+sheet, and a small game's writes while five clients ask for each of those (and the club's
+export) in a loop; then the database's growth per client per day at full budgets
+(bench/growth.py).
 
 Both clubs are built by one import each (the checked path a real club takes), written into
 the database before the server starts. The clients asking for the club in a loop run in
@@ -20,7 +22,7 @@ from typing import Any
 
 import sqlite_utils
 
-from bench import fixtures, launcher
+from bench import fixtures, growth, launcher
 from bench.context import Bench
 from bench.locks import BLOCK, ROUNDS, SETTLE, WARM_UP, Writes, p99, small_writes, writes_row
 from bench.measure import Row, Section, fmt_bytes, fmt_time
@@ -41,7 +43,10 @@ ROUTES = (
     ("club CSV (first part)", "/clubs/{id}/hands.csv"),
     ("club night sheet", "/clubs/{id}/night.pdf"),
 )
-LOOPERS = 2  # clients asking for the route in a loop
+# Heavy routes asked for in a loop while the small game writes: the club's page, API, CSV
+# and night sheet, and its whole export (about 18 MiB, streamed).
+LOOPED = (*ROUTES, ("club export", "/api/clubs/{id}/export"))
+LOOPERS = 5  # clients asking for the route in a loop (issue 35: five loops on the export)
 WARM_ASKS = 12  # untimed asks before the timed ones: enough to reach every worker
 
 
@@ -71,7 +76,7 @@ def build(folder: Path) -> tuple[Path, str, str, list[str], float]:
         big = import_club(db, GAMES_PER_CLUB, game)
         took = time.perf_counter() - started
         small = import_club(db, SMALL, game)
-        writes = [fixtures.make_game(db, 0) for _ in range(2 * ROUNDS * len(ROUTES) + 2)]
+        writes = [fixtures.make_game(db, 0) for _ in range(2 * ROUNDS * len(LOOPED) + 2)]
     finally:
         db.close()
     return database, big, small, writes, took
@@ -118,8 +123,9 @@ def run(section: Section, bench: Bench) -> None:
             small_writes(server.base, writes.pop(), WARM_UP)
             for label, path in ROUTES:
                 _route(section, server.base, label, path, big, small, repeat)
-            for label, path in ROUTES:
+            for label, path in LOOPED:
                 _writes_during(section, server.base, label, path.format(id=big), writes, rounds)
+        growth.rows(section)
 
 
 def _route(

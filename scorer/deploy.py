@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
 import tempfile
@@ -21,7 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scorer import create_app
+from scorer.core.limits import LARGEST_BODY
 from scorer.store import ids
+from scorer.web import API_MESSAGES
 
 # A route's argument that is an id the scorer handed out: game_id, club_id, watch_id,
 # night_id, wall_id... every name ending in _id (scorer.store.ids makes them all).
@@ -122,6 +125,15 @@ DOWN_JSON = json.dumps(
     separators=(",", ":"),
 )
 DOWN_RETRY_AFTER = 60  # seconds: a shard restarted by systemd is back well within it
+# A body past the router's own cap, under /api: the scorer's 413, in its shape and words.
+TOO_LARGE_JSON = json.dumps({"error": str(API_MESSAGES[413]), "field": None}, separators=(",", ":"))
+
+
+def body_limit_mib() -> int:
+    """The router's cap on a body, in MiB: the largest the scorer takes (a club's import,
+    scorer.core.limits), rounded up, with room for the request's own bytes. The scorer
+    refuses (413) past each endpoint's own cap."""
+    return math.ceil(LARGEST_BODY / (1024 * 1024)) + 1
 
 
 def nginx(plan: Plan, prefixes: list[str]) -> str:
@@ -168,7 +180,7 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "server {",
         f"    listen {plan.router};",
         "    server_name _;",
-        "    client_max_body_size 2m;  # the scorer caps bodies itself (64 KiB, 1 MiB an import)",
+        f"    client_max_body_size {body_limit_mib()}m;  # the largest body the scorer takes",
         "",
         "    # How every request is passed to its shard (both locations below).",
         "    proxy_http_version 1.1;",
@@ -193,6 +205,7 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "    location ~ ^/api(?:/|$) {",
         "        proxy_pass http://$scorer_upstream;",
         "        error_page 502 504 = @shard_down_api;",
+        "        error_page 413 = @too_large_api;  # past client_max_body_size: JSON too",
         "    }",
         "",
         "    location @shard_down {",
@@ -208,6 +221,12 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         f"        add_header Retry-After {DOWN_RETRY_AFTER} always;",
         "        add_header Cache-Control no-store always;",
         f"        return 503 '{DOWN_JSON}';",
+        "    }",
+        "",
+        "    location @too_large_api {",
+        "        default_type application/json;",
+        "        add_header Cache-Control no-store always;",
+        f"        return 413 '{TOO_LARGE_JSON}';",
         "    }",
         "}",
     ]

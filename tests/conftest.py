@@ -27,6 +27,14 @@ pytest.register_assert_rewrite("serving", "stored")
 # The tests never look for this machine's network address: a page opened on 127.0.0.1 puts
 # this one in its QR codes. Discovery itself is tested as a unit, on made-up addresses.
 os.environ.setdefault(ENV_LAN_ADDRESS, "127.0.0.1")
+# A test reads a club's page or a sheet far more often than a person does: the heavy-read
+# budget (scorer.web.ratelimit) is opened for every app and server the tests start, except
+# where a test sets it (a config given to create_app wins over the environment).
+os.environ.setdefault("RATELIMIT_HEAVY_READ", "100000/minute")
+# The same for the heavy reads made at once (scorer.web.priority): a test client that never
+# reads an answer to its end keeps its slot until the answer is made, while the next request
+# starts; tests/web/test_heavy_reads.py sets its own.
+os.environ.setdefault("SCORER_HEAVY_READS_AT_ONCE", "16")
 
 # --- tiers: `make test-fast` runs what is neither browser, served nor pdf -------------------
 #

@@ -25,6 +25,7 @@ from scorer.store.db import get_db
 from scorer.store.game_json import PayloadError, parse_game_id
 from scorer.web.http import json_body
 from scorer.web.i18n import error_text
+from scorer.web.routes import budget
 
 bp = Blueprint("checker", __name__)
 
@@ -137,6 +138,7 @@ def check_json(check: MeldCheck) -> dict[str, Any]:
 
 
 @bp.post("/api/opening-meld")
+@budget("check_meld")
 def opening_meld_api() -> Response:
     """Do these melds reach this minimum? Refused melds are named and not counted."""
     body = json_body()

@@ -30,6 +30,7 @@ from scorer.core.rules import PROFILES
 from scorer.web import display, failures
 from scorer.web.forms import is_index
 from scorer.web.i18n import error_text, number
+from scorer.web.routes import budget
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ def _form_minimum(text: str | None, default: int) -> tuple[int, str | None]:
 
 
 @bp.route("/check-meld", methods=["GET", "POST"])
+@budget("check_meld", methods=("GET", "POST"))
 def check_meld_page() -> tuple[str, int]:
     """The checker as a plain form: the server answers each submission.
 

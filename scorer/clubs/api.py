@@ -31,6 +31,7 @@ from scorer.web.http import (
     tagged,
     version_expected,
 )
+from scorer.web.routes import budget, heavy_read
 
 bp = Blueprint("api_clubs", __name__, url_prefix="/api/clubs")
 
@@ -80,6 +81,7 @@ def club_response(club_id: str, status: int = 200) -> Response:
 
 
 @bp.post("")
+@budget("create_club")
 def create_club() -> Response:
     data = json_object(frozenset({"name", "players", "settings"}))
     text_field(data, "name")
@@ -95,11 +97,13 @@ def create_club() -> Response:
 
 
 @bp.get("/<club_id>")
+@heavy_read
 def get_club(club_id: str) -> Response:
     return club_response(club_id)
 
 
 @bp.post("/<club_id>/players")
+@budget("club_roster")
 def add_player(club_id: str) -> Response:
     club = clubs.load_club(get_db(), club_id)
     data = json_object(frozenset({"name"}))
@@ -108,6 +112,7 @@ def add_player(club_id: str) -> Response:
 
 
 @bp.patch("/<club_id>/players/<path:name>")
+@budget("club_roster")
 def rename_player(club_id: str, name: str) -> Response:
     club = clubs.load_club(get_db(), club_id)
     data = json_object(frozenset({"name"}))
@@ -117,6 +122,7 @@ def rename_player(club_id: str, name: str) -> Response:
 
 
 @bp.delete("/<club_id>/players/<path:name>")
+@budget("club_roster")
 def remove_player(club_id: str, name: str) -> Response:
     club = clubs.load_club(get_db(), club_id)
     clubs.remove_player(get_db(), club_id, name, version=expected_version(club))
@@ -124,6 +130,7 @@ def remove_player(club_id: str, name: str) -> Response:
 
 
 @bp.post("/<club_id>/games")
+@budget("create_game")
 def create_game(club_id: str) -> Response:
     club = clubs.load_club(get_db(), club_id)
     arguments = parse_game(json_object(frozenset(_GAME_FIELDS)))
@@ -138,6 +145,7 @@ _GAME_FIELDS = ("name", "profile", "target", "fixed_hands", "first_dealer", "sid
 
 
 @bp.post("/<club_id>/games/file")
+@budget("club_roster")
 def file_game(club_id: str) -> Response:
     club = clubs.load_club(get_db(), club_id)
     data = json_object(frozenset({"game", "players"}))
@@ -153,6 +161,7 @@ def file_game(club_id: str) -> Response:
 
 
 @bp.get("/<club_id>/export")
+@heavy_read
 def export_club(club_id: str) -> Response:
     """The club as one JSON file, the same that `POST /api/clubs/import` takes back, sent as
     it is read: a few games at a time, so a club at its limit (about 16 MB) never sits in
@@ -172,6 +181,7 @@ def export_club(club_id: str) -> Response:
 
 
 @bp.post("/import")
+@budget("import_kib", "create_club")
 def import_club() -> Response:
     data = json_object(club_games.EXPORT_FIELDS, IMPORT_MAX_BYTES)
     club_id = club_games.import_club(get_db(), data)

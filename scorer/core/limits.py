@@ -41,7 +41,11 @@ GAMES_PER_CLUB = 2000
 # An import carries a whole game (or a club's games), so it may be larger than any other
 # request; the largest body any endpoint takes bounds what scorer.web.inbound reads.
 GAME_IMPORT_MAX_BYTES = 1024 * 1024
-CLUB_IMPORT_MAX_BYTES = 16 * 1024 * 1024
+# What a club's game takes in the club's export, on average: a night's game of 30 hands,
+# both sides filled, is 8 to 9 KiB (BENCHMARKS.md, section 11's club). A full club's export
+# (2 000 such games, about 18 MiB) imports back; the cap follows GAMES_PER_CLUB.
+CLUB_GAME_EXPORT_BYTES = 12 * 1024
+CLUB_IMPORT_MAX_BYTES = GAMES_PER_CLUB * CLUB_GAME_EXPORT_BYTES
 # The largest body any address takes (scorer.web.inbound reads a chunked body up to it).
 LARGEST_BODY = max(GAME_IMPORT_MAX_BYTES, CLUB_IMPORT_MAX_BYTES)
 # Hands in one download of a club's hands as CSV (about 450 KB, a second at most to make on
@@ -52,6 +56,10 @@ HANDS_PER_CSV_PART = 2000
 NIGHT_PLAYERS_MAX = PLAYERS_PER_CLUB
 NIGHT_ROUNDS_MAX = 20
 NIGHT_TABLES_MAX = NIGHT_PLAYERS_MAX // 4
+# Nights a club keeps (ten years of weekly nights), and starts in one day (an afternoon and
+# an evening, each started again once or twice): a script cannot fill the club's list.
+NIGHTS_PER_CLUB = 520
+NIGHTS_PER_CLUB_PER_DAY = 6
 # From the profiles: every player alone at the largest table, or its largest team.
 SIDES_MIN = 2
 SIDES_MAX = max(profile.players for profile in PROFILES.values())
@@ -145,6 +153,16 @@ def check_night_rounds(rounds: Any, field: str = "rounds") -> int:
             field, N_("must be a number of rounds from 1 to {max}"), max=NIGHT_ROUNDS_MAX
         )
     return rounds
+
+
+def check_new_night(nights: int, today: int) -> None:
+    """A club with `nights` nights, `today` of them started today, may start one more."""
+    if nights >= NIGHTS_PER_CLUB:
+        raise RuleError("nights", N_("a club has at most {max} nights"), max=NIGHTS_PER_CLUB)
+    if today >= NIGHTS_PER_CLUB_PER_DAY:
+        raise RuleError(
+            "nights", N_("a club starts at most {max} nights a day"), max=NIGHTS_PER_CLUB_PER_DAY
+        )
 
 
 def check_night_players(count: int, field: str = "players") -> None:

@@ -38,6 +38,7 @@ from scorer.web.http import (
     tagged,
     version_expected,
 )
+from scorer.web.routes import budget, heavy_read
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -80,6 +81,7 @@ def created(game_id: str) -> Response:
 
 
 @bp.post("/games")
+@budget("create_game")
 def create_game() -> Response:
     key = creation_key()
     return created(store.create_game(get_db(), **parse_game(json_body()), idempotency_key=key))
@@ -97,6 +99,7 @@ def get_game(game_id: str) -> Response:
 
 
 @bp.post("/games/<game_id>/hands")
+@budget("record_hand")
 def add_hand(game_id: str) -> Response:
     record = load_game(game_id)
     if record.state.finished:
@@ -143,6 +146,7 @@ def _retry_of_last_hand(
 
 
 @bp.put("/games/<game_id>/hands/<int:number>")
+@budget("record_hand")
 def replace_hand(game_id: str, number: int) -> Response:
     record = load_game(game_id)
     version = required_version(record)
@@ -164,6 +168,7 @@ def replace_hand(game_id: str, number: int) -> Response:
 
 
 @bp.delete("/games/<game_id>/hands/<int:number>")
+@budget("record_hand")
 def delete_hand(game_id: str, number: int) -> Response:
     record = load_game(game_id)
     version = required_version(record)
@@ -174,6 +179,7 @@ def delete_hand(game_id: str, number: int) -> Response:
 
 
 @bp.delete("/games/<game_id>/hands/after-end")
+@budget("record_hand")
 def delete_after_end(game_id: str) -> Response:
     """One request removes every hand played after the game's end (§2c)."""
     record = load_game(game_id)
@@ -184,6 +190,7 @@ def delete_after_end(game_id: str) -> Response:
 
 
 @bp.get("/games/<game_id>/export")
+@heavy_read
 def export_game(game_id: str) -> Response:
     # From the stored inputs, without replaying them: a game that no longer replays under
     # the current rules can still be saved (and fixed, and imported back).
@@ -194,6 +201,7 @@ def export_game(game_id: str) -> Response:
 
 
 @bp.post("/games/import")
+@budget("import_kib")
 def import_game() -> Response:
     key = creation_key()
     body = json_body(GAME_IMPORT_MAX_BYTES)
@@ -201,6 +209,7 @@ def import_game() -> Response:
 
 
 @bp.post("/games/<game_id>/again")
+@budget("create_game")
 def play_again(game_id: str) -> Response:
     """A new game with the same sides, rules and target, the deal moved on: 201 + Location."""
     new_id = store.play_again(get_db(), load_game(game_id))

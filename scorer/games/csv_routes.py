@@ -15,6 +15,7 @@ from scorer.store.club_board import board_cache, club_board
 from scorer.store.db import get_db
 from scorer.web.failures import load_game
 from scorer.web.forms import number_arg
+from scorer.web.routes import heavy_read
 
 bp = Blueprint("csv", __name__)
 
@@ -28,6 +29,7 @@ def csv_response(text: str | bytes, filename: str) -> Response:
 
 
 @bp.get("/games/<game_id>/hands.csv")
+@heavy_read
 def game_hands(game_id: str) -> Response:
     # 404, or 409 for hands a later rules fix no longer accepts (the JSON export still works)
     game = load_game(game_id)
@@ -35,6 +37,7 @@ def game_hands(game_id: str) -> Response:
 
 
 @bp.get("/clubs/<club_id>/hands.csv")
+@heavy_read
 def club_hands(club_id: str) -> Response:
     """One part of the club's hands (?part=, from 1): whole games, at most
     CSV_HANDS_PER_PART hands, so its cost is bounded whatever the club stored. A part is

@@ -12,7 +12,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext as _
 
-from scorer.core.errors import N_
+from scorer.core.draw import shapes_for
+from scorer.core.errors import N_, RuleError
 from scorer.nights.payloads import parse_name, parse_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.store import clubs, nights
@@ -20,6 +21,7 @@ from scorer.store.db import get_db
 from scorer.store.game_json import PreconditionRequired
 from scorer.store.games import NotFound
 from scorer.web.http import creation_key, json_body
+from scorer.web.routes import budget
 
 bp = Blueprint("nights_api", __name__, url_prefix="/api")
 
@@ -66,7 +68,26 @@ def required_version(view: NightView) -> int:
     return version
 
 
+def tables_to_draw() -> int:
+    """The games the request's draw makes (a table each): what it spends of create_game."""
+    try:
+        night = nights.load_night(get_db(), str((request.view_args or {})["night_id"]))
+        return max(1, len(shapes_for(len(night.players), night.settings.odd)[0]))  # type: ignore[arg-type]
+    except (KeyError, nights.NightNotFound, RuleError):
+        return 1  # refused anyway: it costs what any request does
+
+
+def tables_to_redraw() -> int:
+    """The games a redraw makes again: as many as its round's tables."""
+    try:
+        night = nights.load_night(get_db(), str((request.view_args or {})["night_id"]))
+    except (KeyError, nights.NightNotFound):
+        return 1
+    return max(1, len(night.rounds[-1].tables)) if night.rounds else 1
+
+
 @bp.post("/clubs/<club_id>/nights")
+@budget("club_roster")
 def create_night(club_id: str) -> Response:
     key = creation_key()
     players, settings = parse_night(json_body())
@@ -85,6 +106,7 @@ def get_night(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/rounds")
+@budget("create_game", cost=tables_to_draw)
 def draw_round(night_id: str) -> Response:
     view = load_view(night_id)
     night = nights.draw_next_round(
@@ -100,6 +122,7 @@ def draw_round(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/rounds/last/redraw")
+@budget("create_game", cost=tables_to_redraw)
 def redraw_round(night_id: str) -> Response:
     view = load_view(night_id)
     night = nights.redraw_round(
@@ -113,6 +136,7 @@ def redraw_round(night_id: str) -> Response:
 
 
 @bp.post("/nights/<night_id>/players")
+@budget("club_roster")
 def add_player(night_id: str) -> Response:
     view = load_view(night_id)
     name = parse_name(json_body())

@@ -19,24 +19,28 @@ from werkzeug.wrappers import Response
 from scorer.core.draw import shapes_for
 from scorer.core.errors import RuleError
 from scorer.core.limits import check_club_name
-from scorer.nights.api import table_name
+from scorer.nights.api import table_name, tables_to_draw, tables_to_redraw
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.qr import qr_svg
 from scorer.sheets import render
+from scorer.sheets.cache import cached_sheet
 from scorer.store import clubs, nights
 from scorer.store.db import get_db
 from scorer.web.addresses import absolute_url
 from scorer.web.display import points
 from scorer.web.failures import status_of
-from scorer.web.forms import is_index, target_choices
+from scorer.web.forms import is_index, number_arg, target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page
+from scorer.web.routes import budget, heavy_read
 
 bp = Blueprint("nights_pages", __name__)
 
 # Boxes for players who are not yet in the roster, on the new-night form.
 NEW_PLAYER_BOXES = 6
+# Nights listed on one page of the club's nights (as the club's page lists its games).
+NIGHTS_PER_PAGE = 50
 
 
 def load_club(club_id: str) -> clubs.StoredClub:
@@ -48,10 +52,22 @@ def load_club(club_id: str) -> clubs.StoredClub:
 
 @bp.get("/clubs/<club_id>/nights")
 def club_nights(club_id: str) -> Page:
-    """The club's nights, newest first, and the button to start one."""
+    """The club's nights, newest first, in pages as the club's games are, and the button to
+    start one."""
     club = load_club(club_id)
+    count, _today = nights.night_counts(get_db(), club_id, "")
+    pages = max(1, -(-count // NIGHTS_PER_PAGE))
+    page = number_arg("page", pages)
+    first = (page - 1) * NIGHTS_PER_PAGE
+    shown = nights.nights_of_club(get_db(), club_id, NIGHTS_PER_PAGE, first)
     return render_template(
-        "nights/list.html", club=club, nights=nights.nights_of_club(get_db(), club_id)
+        "nights/list.html",
+        club=club,
+        nights=shown,
+        count=count,
+        page=page,
+        pages=pages,
+        first=first,
     )
 
 
@@ -118,6 +134,7 @@ def new_night_page(
 
 
 @bp.route("/clubs/<club_id>/nights/new", methods=["GET", "POST"])
+@budget("club_roster")
 def new_night(club_id: str) -> Page:
     club = load_club(club_id)
     if request.method == "GET":
@@ -211,16 +228,19 @@ def _redraw(db: Any, night_id: str, *, version: int | None) -> None:
 
 
 @bp.post("/nights/<night_id>/draw")
+@budget("create_game", cost=tables_to_draw)
 def draw(night_id: str) -> Page:
     return _act(night_id, _draw, _("Round drawn: each table scans its QR code."))
 
 
 @bp.post("/nights/<night_id>/redraw")
+@budget("create_game", cost=tables_to_redraw)
 def redraw(night_id: str) -> Page:
     return _act(night_id, _redraw, _("Round drawn again."))
 
 
 @bp.post("/nights/<night_id>/players")
+@budget("club_roster")
 def add_player(night_id: str) -> Page:
     name = request.form.get("name", "")
     try:
@@ -239,42 +259,64 @@ def add_player(night_id: str) -> Page:
 
 
 @bp.get("/nights/<night_id>/seating.pdf")
+@heavy_read
 def seating_pdf(night_id: str) -> Response:
-    """The last round's seating: a slip per table with its game's QR code and address."""
+    """The last round's seating: a slip per table with its game's QR code and address.
+
+    Rendered in the server's one turn and kept per night version and address (the slips'
+    links), as every sheet is (scorer.sheets.cache)."""
     view = load_view(night_id)
     if not view.rounds:
         abort(render.refused("round", _("no round is drawn yet")))
     past = view.night.rounds[-1]
-    slips = []
-    for table in view.rounds[-1]:
-        url = absolute_url(f"/games/{table.game_id}")
-        slips.append({"table": table, "url": url, "qr": qr_svg(url)})
-    html = render_template(
-        "pdf/night_seating.html",
-        number=past.number,
-        bye=past.bye,
-        slips=slips,
-        page_size=render.paper_size(),
-        page_counter=render.page_counter_css(),
-    )
-    return render.pdf_response(render.render_pdf(html), f"night-round-{past.number}.pdf")
+    size = render.paper_size()
+
+    def make_pdf() -> bytes:
+        slips = []
+        for table in view.rounds[-1]:
+            url = absolute_url(f"/games/{table.game_id}")
+            slips.append({"table": table, "url": url, "qr": qr_svg(url)})
+        html = render_template(
+            "pdf/night_seating.html",
+            number=past.number,
+            bye=past.bye,
+            slips=slips,
+            page_size=size,
+            page_counter=render.page_counter_css(),
+        )
+        return render.render_pdf(html)
+
+    key = ("night", "seating", night_id, view.night.version, absolute_url("/"))
+    data = cached_sheet(key, make_pdf)
+    return render.pdf_response(data, f"night-round-{past.number}.pdf")
 
 
 @bp.get("/nights/<night_id>/standings.pdf")
+@heavy_read
 def standings_pdf(night_id: str) -> Response:
-    """The night's standings, with each player's rating."""
+    """The night's standings, with each player's rating; kept per state of the night and of
+    its tables' games (the wall's tag) and the players' ratings, rendered in the server's
+    one turn."""
     view = load_view(night_id)
     day = date.fromisoformat(view.night.created_at[:10])
-    html = render_template(
-        "pdf/night_standings.html",
-        view=view,
-        night=view.night,
-        day=format_date(day, format="long"),
-        points=points,
-        page_size=render.paper_size(),
-        page_counter=render.page_counter_css(),
-    )
-    return render.pdf_response(render.render_pdf(html), f"night-{view.night.created_at[:10]}.pdf")
+    size = render.paper_size()
+
+    def make_pdf() -> bytes:
+        html = render_template(
+            "pdf/night_standings.html",
+            view=view,
+            night=view.night,
+            day=format_date(day, format="long"),
+            points=points,
+            page_size=size,
+            page_counter=render.page_counter_css(),
+        )
+        return render.render_pdf(html)
+
+    ratings = repr(sorted((name, repr(view.ratings.get(name))) for name in view.night.players))
+    key = ("night", "standings", night_id, view.watch_etag, ratings)
+    data = cached_sheet(key, make_pdf)
+    return render.pdf_response(data, f"night-{view.night.created_at[:10]}.pdf")
 
 
 # --- the wall --------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from scorer.sheets.render import (
 from scorer.web import display
 from scorer.web.display import points, seating_label
 from scorer.web.i18n import PROFILE_LABELS
+from scorer.web.routes import heavy_read
 
 # Rows of a blank grid: as many as fit on one page of each paper, upright or turned.
 BLANK_ROWS = {"A4": 25, "letter": 23, "A4 landscape": 14, "letter landscape": 13}
@@ -72,6 +73,7 @@ def bonuses(profile: RuleProfile) -> list[tuple[str, str]]:
 
 
 @bp.get("/sheets/blank.pdf")
+@heavy_read
 def blank_sheet() -> Response:
     """An empty score grid for tables that keep score with a pen."""
     seating, names = blank_sides()

@@ -31,6 +31,7 @@ from scorer.web import display
 from scorer.web.display import points, result_line, side_label
 from scorer.web.failures import load_game
 from scorer.web.i18n import PROFILE_LABELS, date_text
+from scorer.web.routes import heavy_read
 
 # Sheets of this many hands or more are planned and rendered page by page, their rows laid
 # out as columns (scorer/sheets/html.py); a game without hands is one small document.
@@ -92,6 +93,7 @@ def game_date(record: store.ReplayedGame) -> date:
 
 
 @bp.get("/games/<game_id>/sheet.pdf")
+@heavy_read
 def game_sheet(game_id: str) -> Response:
     """The game's score sheet, hand by hand, ready to print."""
     size = paper_size()

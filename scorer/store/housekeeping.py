@@ -6,7 +6,8 @@
   stays while the club, or any of its games, was touched within that time (an active club
   keeps its history);
 - clubs left with no game and untouched for ABANDONED_AFTER_DAYS, with their roster;
-- idempotency keys older than KEYS_KEPT_DAYS (a retry comes within seconds, not days).
+- idempotency keys older than KEYS_KEPT_DAYS (a retry comes within seconds, not days), a
+  night's creation keys with the others.
 A removed game takes every row that points at it, its place in a club too, so the club's
 count of games stays right and a full club takes new games again.
 """
@@ -27,7 +28,7 @@ KEYS_KEPT_DAYS = 1
 # SQLite caps the number of parameters of one statement.
 CHUNK = 500
 # Tables holding a key a retry sent, each with its stamp.
-KEY_TABLES = ("idempotency_keys", "creation_keys")
+KEY_TABLES = ("idempotency_keys", "creation_keys", "night_keys")
 
 
 @dataclass(frozen=True)

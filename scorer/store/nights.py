@@ -22,7 +22,7 @@ from scorer import store
 from scorer.core.draw import DrawnTable, Round, draw_round
 from scorer.core.errors import N_, GameFinished
 from scorer.core.game import Side
-from scorer.core.limits import NIGHT_PLAYERS_MAX, default_side_name, same_name
+from scorer.core.limits import NIGHT_PLAYERS_MAX, check_new_night, default_side_name, same_name
 from scorer.core.ratings import Rating
 from scorer.store import ids
 from scorer.store.club_games import link_game
@@ -134,8 +134,21 @@ def night_of_watch(db: sqlite_utils.Database, watch_id: str) -> str:
     return str(row[0])
 
 
-def nights_of_club(db: sqlite_utils.Database, club_id: str) -> list[dict[str, Any]]:
-    """The club's nights, newest first: id, date, rounds drawn of rounds planned."""
+def night_counts(db: sqlite_utils.Database, club_id: str, day: str) -> tuple[int, int]:
+    """How many nights the club has, and how many of them were started on `day`."""
+    row = db.execute(
+        "select count(*), coalesce(sum(substr(created_at, 1, 10) = ?), 0) from nights "
+        "where club_id = ?",
+        [day, club_id],
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def nights_of_club(
+    db: sqlite_utils.Database, club_id: str, limit: int = -1, offset: int = 0
+) -> list[dict[str, Any]]:
+    """The club's nights, newest first (`limit` of them from `offset`, a page): id, date,
+    rounds drawn of rounds planned."""
     return [
         {
             "id": row["id"],
@@ -146,8 +159,9 @@ def nights_of_club(db: sqlite_utils.Database, club_id: str) -> list[dict[str, An
         for row in db.query(
             "select n.id, n.created_at, n.settings, "
             "(select count(*) from night_rounds r where r.night_id = n.id) as drawn "
-            "from nights n where n.club_id = ? order by n.created_at desc, n.rowid desc",
-            [club_id],
+            "from nights n where n.club_id = ? order by n.created_at desc, n.rowid desc "
+            "limit ? offset ?",
+            [club_id, limit, offset],
         )
     ]
 
@@ -253,6 +267,7 @@ def create_night(
                         "Idempotency-Key", N_("this key was already used for a different night")
                     )
                 return str(first[0])
+        check_new_night(*night_counts(db, club_id, stamp[:10]))
         roster = list(club.players)
         names = [
             join_roster(db, club_id, roster, name, f"players[{k}]")

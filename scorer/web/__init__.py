@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import re
 
-from flask import Flask, Response, jsonify, make_response, render_template, request
+from flask import Flask, Response, g, jsonify, make_response, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
@@ -79,6 +79,7 @@ def http_error(error: HTTPException) -> Response:
     retry_after = getattr(error, "retry_after", None)  # 503 of a busy worker
     if retry_after is not None and "Retry-After" not in response.headers:
         response.headers["Retry-After"] = str(retry_after)
+        g.scorer_retry_after = str(retry_after)  # kept over the rate limits' own (ratelimit)
     return response
 
 

@@ -37,6 +37,7 @@ from scorer.core.errors import N_
 from scorer.store.cache import app_cache
 from scorer.store.db import get_db
 from scorer.store.game_json import PayloadError, game_to_json
+from scorer.web.clients import request_client
 
 # What Flask-Compress appends to a strong tag: ":" and the content coding.
 _CODING_SUFFIX = re.compile(r":(?:gzip|br|deflate|zstd)$")
@@ -74,9 +75,10 @@ def idempotency_key() -> str | None:
 
 
 def scoped(key: str) -> str:
-    """A key as stored: a digest of the client's address (the one the rate limits count)
-    and the key, so the same key replayed from elsewhere is another key."""
-    return hashlib.sha256(f"{request.remote_addr}\n{key}".encode()).hexdigest()
+    """A key as stored: a digest of the client (as the rate limits count it: an IPv4
+    address, an IPv6 /64) and the key, so the same key replayed from elsewhere is another
+    key, and a phone hopping between the addresses of its /64 keeps its keys."""
+    return hashlib.sha256(f"{request_client()}\n{key}".encode()).hexdigest()
 
 
 def creation_key() -> str | None:

@@ -1,14 +1,21 @@
 """Heavy reads give way to the tables' hands.
 
-A club's page, API, export, CSV and night sheet, a game's CSV and export, and every PDF can
-hold a core for a while; a client asking for them in a loop would slow every table's next
-hand (issue 25). Such a request is served by a thread of its own at the lowest priority:
-Linux keeps a nice value per thread, lets any user raise its own, and forgets it with the
-thread. Idle cores still serve a heavy read at full speed; busy ones go to the writes and the
-live checks first.
+A view marked @heavy_read where it is defined (scorer.web.routes: a club's page, API,
+export, CSV and night sheet, a game's CSV and export, every PDF) can hold a core for a
+while; a client asking for them in a loop would slow every table's next hand (issue 25).
+Such a request is served by a thread of its own at the lowest priority: Linux keeps a nice
+value per thread, lets any user raise its own, and forgets it with the thread. Idle cores
+still serve a heavy read at full speed; busy ones go to the writes and the live checks first.
 
 The thread runs the whole WSGI call, body included (a streamed export is handed over in
 chunks); the worker's own thread only waits and sends.
+
+Heavy reads are also bounded in number across the server (`HeavySlots`): at most
+HEAVY_READS_AT_ONCE are made at once, whichever worker serves them, so however many clients
+loop on exports the other workers stay free for the tables' hands. The slots are file
+locks beside the database, as the sheets' turn is (a sync worker is a process), each freed
+when its answer is made, or by the kernel if the worker dies. A heavy read finding every
+slot taken does not wait: 503 with Retry-After at once, spending no budget.
 """
 
 from __future__ import annotations
@@ -20,30 +27,24 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from flask import Flask
-from werkzeug.exceptions import HTTPException
+from filelock import FileLock, Timeout
+from flask import Flask, request
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
+
+from scorer.web.routes import is_heavy
 
 # How much a heavy read yields: the most there is. Under Linux's scheduler nice 19 weighs
 # about 1/70 of nice 0, so a hand or a live check competing with heavy reads for a core gets
 # nearly all of it; on idle cores the heavy read runs at full speed. (Nice 10, a tenth,
 # still let a loop of club reads slow a small game's write past 2x on the bench.)
 HEAVY_NICE = 19
-# What is heavy: views whose cost grows with what a club or a game has stored, and PDFs.
-HEAVY_ENDPOINTS = frozenset(
-    {
-        "pages.club",
-        "api_clubs.get_club",
-        "api_clubs.export_club",
-        "csv.club_hands",
-        "csv.game_hands",
-        "pages.club_night",
-        "pdf.game_sheet",
-        "pdf.blank_sheet",
-        "api.export_game",
-        "nights_pages.seating_pdf",
-        "nights_pages.standings_pdf",
-    }
-)
+# Heavy reads made at once across the server: below `make run`'s five workers, so three
+# always remain for the hands and the live checks (SCORER_HEAVY_READS_AT_ONCE, or
+# HEAVY_READS_AT_ONCE in the config, changes it).
+HEAVY_READS_AT_ONCE = 2
+HEAVY_RETRY_AFTER = 2
+ENV_HEAVY_READS_AT_ONCE = "SCORER_HEAVY_READS_AT_ONCE"
+_BUSY = "scorer.heavy_busy"
 QUEUED_CHUNKS = 8  # a streamed body's chunks made ahead of the sending
 _DONE = object()
 
@@ -56,32 +57,77 @@ def yield_cores() -> None:
             os.setpriority(os.PRIO_PROCESS, thread, HEAVY_NICE)
 
 
-class Yielding:
-    """WSGI middleware: requests `heavy` says so are served by a thread that yields."""
+class HeavyBusy(ServiceUnavailable):
+    """Every heavy-read slot is taken: 503, Retry-After, and a page that asks again."""
 
-    def __init__(self, wsgi_app: Any, heavy: Callable[[dict[str, Any]], bool]) -> None:
+    refresh = HEAVY_RETRY_AFTER
+
+    def __init__(self) -> None:
+        super().__init__(retry_after=HEAVY_RETRY_AFTER)
+
+
+class HeavySlots:
+    """The server's slots for heavy reads: `count` file locks named after `prefix`."""
+
+    def __init__(self, prefix: str, count: int) -> None:
+        self.paths = [f"{prefix}-heavy-{number}.lock" for number in range(count)]
+
+    def take(self) -> FileLock | None:
+        """A free slot, held until released; None when every one is taken."""
+        for path in self.paths:
+            lock = FileLock(path, thread_local=False, mode=0o600)
+            try:
+                lock.acquire(timeout=0)
+            except Timeout:
+                continue
+            return lock
+        return None
+
+
+class Yielding:
+    """WSGI middleware: requests `heavy` says so are served by a thread that yields, each
+    within a slot of `slots` (if given)."""
+
+    def __init__(
+        self,
+        wsgi_app: Any,
+        heavy: Callable[[dict[str, Any]], bool],
+        slots: HeavySlots | None = None,
+    ) -> None:
         self.wsgi_app = wsgi_app
         self.heavy = heavy
+        self.slots = slots
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         if not self.heavy(environ):
             return self.wsgi_app(environ, start_response)
-        return _Handoff(self.wsgi_app, environ).answer(start_response)
+        slot = None
+        if self.slots is not None:
+            slot = self.slots.take()
+            if slot is None:  # the app answers 503 itself (its page or its JSON)
+                environ[_BUSY] = True
+                return self.wsgi_app(environ, start_response)
+        return _Handoff(self.wsgi_app, environ, slot).answer(start_response)
 
 
 class _Handoff:
     """One heavy request: served in a thread, its answer handed to the worker's thread."""
 
-    def __init__(self, wsgi_app: Any, environ: dict[str, Any]) -> None:
+    def __init__(self, wsgi_app: Any, environ: dict[str, Any], slot: Any = None) -> None:
         self.wsgi_app = wsgi_app
         self.environ = environ
+        self.slot = slot  # the heavy-read slot, freed once the answer is made
         self.started: queue.Queue[Any] = queue.Queue()  # the head, or what stopped it
         self.headed = False
         self.chunks: queue.Queue[Any] = queue.Queue(QUEUED_CHUNKS)
         self.stopped = threading.Event()
 
     def answer(self, start_response: Callable[..., Any]) -> Iterable[bytes]:
-        threading.Thread(target=self.serve, daemon=True).start()
+        try:
+            threading.Thread(target=self.serve, daemon=True).start()
+        except BaseException:
+            self.free()
+            raise
         head = self.started.get()
         if isinstance(head, BaseException):
             raise head
@@ -99,9 +145,16 @@ class _Handoff:
             finally:
                 if hasattr(body, "close"):
                     body.close()
+                self.free()
             self.finish(_DONE)
         except BaseException as error:  # re-raised in the worker's thread
+            self.free()
             self.finish(error)
+
+    def free(self) -> None:
+        slot, self.slot = self.slot, None
+        if slot is not None:
+            slot.release()
 
     def hold(self, status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
         self.headed = True
@@ -146,7 +199,7 @@ class _Body:
 
 
 def heavy_requests(app: Flask) -> Callable[[dict[str, Any]], bool]:
-    """Whether a request goes to one of HEAVY_ENDPOINTS (by the app's own URL map)."""
+    """Whether a request goes to a view marked @heavy_read (by the app's own URL map)."""
 
     def heavy(environ: dict[str, Any]) -> bool:
         if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
@@ -155,10 +208,28 @@ def heavy_requests(app: Flask) -> Callable[[dict[str, Any]], bool]:
             endpoint, _ = app.url_map.bind_to_environ(environ).match()
         except HTTPException:
             return False
-        return endpoint in HEAVY_ENDPOINTS
+        return is_heavy(app.view_functions.get(endpoint))
 
     return heavy
 
 
+def heavy_reads_at_once(app: Flask) -> int:
+    """HEAVY_READS_AT_ONCE from the config or the environment (a whole number, 1 or more)."""
+    value = app.config.get("HEAVY_READS_AT_ONCE") or os.environ.get(ENV_HEAVY_READS_AT_ONCE)
+    text = str(value).strip() if value else str(HEAVY_READS_AT_ONCE)
+    if not text.isdigit() or int(text) < 1:
+        raise RuntimeError(f"HEAVY_READS_AT_ONCE must be a whole number from 1, not {text!r}")
+    return int(text)
+
+
+def refuse_when_busy() -> None:
+    """The 503 of a heavy read that found every slot taken (before any budget is spent)."""
+    if request.environ.get(_BUSY):
+        raise HeavyBusy
+
+
 def init_app(app: Flask) -> None:
-    app.wsgi_app = Yielding(app.wsgi_app, heavy_requests(app))  # type: ignore[method-assign]
+    slots = HeavySlots(app.config["DATABASE"], heavy_reads_at_once(app))
+    app.extensions["scorer.heavy_slots"] = slots
+    app.before_request(refuse_when_busy)
+    app.wsgi_app = Yielding(app.wsgi_app, heavy_requests(app), slots)  # type: ignore[method-assign]

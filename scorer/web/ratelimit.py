@@ -1,8 +1,9 @@
 """Per-client budgets on everything that stores, and on the checker as a read.
 
-One table (`ENDPOINTS`) says which endpoint spends which budget (`LIMITS`), and how much
-one request costs (`COSTS`): most cost 1, an import costs what it stores (its body in KiB),
-so one 16 MiB club import spends what sixteen thousand small ones would. The numbers are far
+Each route declares the budgets it spends where it is defined (scorer.web.routes: `@budget`,
+`@heavy_read`); this module holds the budgets themselves (`LIMITS`) and how much one request
+costs (`COSTS`): most cost 1, an import costs what it stores (its body in KiB),
+so one 23 MiB club import spends what twenty-three thousand small ones would. The numbers are far
 above what a real table does (an evening is one or two games and a few dozen hands), so only
 a script meets them.
 
@@ -30,16 +31,21 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
+
+from scorer.web.clients import request_client
+from scorer.web.routes import READS, declared, is_heavy
 
 ENV_PREFIX = "RATELIMIT_"
 # Budget name -> default limit. Why these numbers:
 # - create_game: every game made, whatever the door (new game, play again, a club's new
 #   game): a club night starts a handful; 60 an hour is one a minute, all hour.
-# - import_kib: KiB imported (games and clubs). Restoring exports is rare: 32 MiB an hour
-#   (thirty games at the cap, or two clubs at theirs), 100 MiB a day.
+# - import_kib: KiB imported (games and clubs). Restoring exports is rare: 24 MiB an hour (a
+#   full club's import, CLUB_IMPORT_MAX_BYTES, or twenty games at their cap), 32 MiB a day.
+#   An import is stored as about 1.7 times its body, and each worker counts on its own:
+#   the day's 32 MiB keep a client's growth of the database near 0.3 GiB a day at every
+#   budget (BENCHMARKS.md, section 11; 100 MiB a day let it reach 0.9 GiB).
 # - record_hand: recording, correcting or removing a hand. A hand takes minutes to play; 600
 #   an hour is ten a minute for a whole hour, enough for a club scoring every table from one
 #   phone.
@@ -48,13 +54,19 @@ ENV_PREFIX = "RATELIMIT_"
 # - club_roster: players added, renamed or removed, games filed: a club's first evening
 #   enters its 60 players at most.
 # - check_meld: the opening checker, a read: a person taps a few times a minute.
+# - heavy_read: what a route marked @heavy_read costs (a club's page, API, export and CSV
+#   parts, a game's export and CSV, every PDF): each can hold a core for a second or more.
+#   A club night's organiser prints a seating per round and the standings, browses the
+#   club's pages of games: a few a minute. Twenty a minute lets a person page through a
+#   club quickly; a loop meets the hour's bound within ten minutes.
 LIMITS: dict[str, str] = {
     "create_game": "60/hour;300/day",
-    "import_kib": "32768/hour;102400/day",
+    "import_kib": "24576/hour;32768/day",
     "record_hand": "600/hour;3000/day",
     "create_club": "20/hour;60/day",
     "club_roster": "300/hour;1500/day",
     "check_meld": "60/minute;1200/hour",
+    "heavy_read": "20/minute;200/hour;1000/day",
 }
 
 
@@ -66,52 +78,6 @@ def body_kib() -> int:
 # Budget -> what one request costs, when it is not 1.
 COSTS: dict[str, Callable[[], int]] = {"import_kib": body_kib}
 
-POST = ["POST"]
-# (endpoint, budget, methods counted). The pages and the API spend the same budgets: a
-# client gains nothing by switching door. An endpoint may spend more than one budget.
-ENDPOINTS: tuple[tuple[str, str, list[str]], ...] = (
-    ("api.create_game", "create_game", POST),
-    ("pages.new_game", "create_game", POST),
-    ("api.play_again", "create_game", POST),
-    ("pages.play_again", "create_game", POST),
-    ("api_clubs.create_game", "create_game", POST),
-    ("pages.new_club_game", "create_game", POST),
-    ("api.import_game", "import_kib", POST),
-    ("api_clubs.import_club", "import_kib", POST),
-    ("api_clubs.import_club", "create_club", POST),
-    ("api_clubs.create_club", "create_club", POST),
-    ("pages.new_club", "create_club", POST),
-    ("api_clubs.add_player", "club_roster", POST),
-    ("api_clubs.rename_player", "club_roster", ["PATCH"]),
-    ("api_clubs.remove_player", "club_roster", ["DELETE"]),
-    ("api_clubs.file_game", "club_roster", POST),
-    ("pages.add_player", "club_roster", POST),
-    ("pages.rename_player", "club_roster", POST),
-    ("pages.remove_player", "club_roster", POST),
-    ("pages.file_game", "club_roster", POST),
-    ("api.add_hand", "record_hand", POST),
-    ("pages.new_hand", "record_hand", POST),
-    # Corrections and removals are writes too, and on a long game the dearest ones.
-    ("api.replace_hand", "record_hand", ["PUT"]),
-    ("api.delete_hand", "record_hand", ["DELETE"]),
-    ("api.delete_after_end", "record_hand", ["DELETE"]),
-    ("pages.edit_hand", "record_hand", POST),
-    ("pages.delete_hand", "record_hand", POST),
-    ("pages.undo", "record_hand", POST),
-    ("pages.delete_after_end", "record_hand", POST),
-    # A club night: made once (its players join the roster); each round drawn makes its
-    # tables' games, a redraw makes them again.
-    ("nights_api.create_night", "club_roster", POST),
-    ("nights_pages.new_night", "club_roster", POST),
-    ("nights_api.add_player", "club_roster", POST),
-    ("nights_pages.add_player", "club_roster", POST),
-    ("nights_api.draw_round", "create_game", POST),
-    ("nights_api.redraw_round", "create_game", POST),
-    ("nights_pages.draw", "create_game", POST),
-    ("nights_pages.redraw", "create_game", POST),
-    ("checker.opening_meld_api", "check_meld", POST),
-    ("checker.check_meld_page", "check_meld", ["GET", "POST"]),
-)
 # Flask-Limiter's settings that are switches: "False" in the environment means off.
 _SWITCHES = frozenset({"RATELIMIT_ENABLED", "RATELIMIT_HEADERS_ENABLED"})
 _FALSE = frozenset({"0", "false", "no", "off"})
@@ -134,28 +100,53 @@ def limit_of(budget: str) -> Callable[[], str]:
 def init_app(app: Flask) -> Limiter:
     """Attach this app's own limiter and put the table's limits on its endpoints.
 
-    Call after the blueprints are registered: the limits wrap the registered views, so the
-    route modules carry no decorator. A missing endpoint fails loudly at start-up rather
-    than leaving a door unlimited.
+    Call after the blueprints are registered: the limits wrap the registered views, as
+    each declared (scorer.web.routes). A budget no table holds fails loudly at start-up
+    rather than leaving a door unlimited.
     """
     for key, value in settings_from(os.environ).items():
         app.config.setdefault(key, value)  # the config given to create_app wins
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)  # Retry-After on every 429
-    limiter = Limiter(get_remote_address, app=app)  # the address ProxyFix vouched for, if any
+    app.after_request(keep_own_retry_after)  # registered first: runs after the limiter's
+    limiter = Limiter(request_client, app=app)  # an IPv4 address or an IPv6 /64
     app.extensions["scorer.limiter"] = limiter
-    for endpoint, budget, methods in ENDPOINTS:
-        if endpoint not in app.view_functions:
-            raise RuntimeError(f"rate limit table names a missing endpoint: {endpoint}")
-        limit = limiter.shared_limit(
-            limit_of(budget),
-            scope=budget,
-            methods=methods,
-            cost=COSTS.get(budget, 1),
-            deduct_when=spends,
-        )
-        app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+    for endpoint, view in list(app.view_functions.items()):
+        wrapped = view
+        for budget, methods, cost in declared_budgets(view):
+            if budget not in LIMITS:
+                raise RuntimeError(f"{endpoint} declares an unknown budget: {budget}")
+            limit = limiter.shared_limit(
+                limit_of(budget),
+                scope=budget,
+                methods=list(methods),
+                cost=cost or COSTS.get(budget, 1),
+                deduct_when=spends,
+            )
+            wrapped = limit(wrapped)
+        app.view_functions[endpoint] = wrapped
     return limiter
+
+
+def keep_own_retry_after(response: Response) -> Response:
+    """A busy answer's own Retry-After (a sheet rendering: 5 s), not the budget's window.
+
+    Flask-Limiter sets Retry-After on every answer of a limited route to its window's end;
+    a 503 that asks again in a few seconds must keep saying so.
+    """
+    own = g.get("scorer_retry_after")
+    if own is not None and response.status_code != 429:
+        response.headers["Retry-After"] = own
+    return response
+
+
+def declared_budgets(view: Callable[..., Any]) -> list[tuple[str, tuple[str, ...], Any]]:
+    """What a view spends: the budgets it declared (each with its methods and its own cost,
+    or None), and the heavy-read budget if it is one."""
+    spent = list(declared(view))
+    if is_heavy(view):
+        spent.append(("heavy_read", READS, None))
+    return spent
 
 
 def settings_from(env: Mapping[str, str]) -> dict[str, Any]:

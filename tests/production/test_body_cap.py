@@ -11,6 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 from serving import THREADED, free_port, gunicorn_command, running, server_env
 
+from scorer.core.limits import CLUB_IMPORT_MAX_BYTES
+
 CAP = 64 * 1024
 OVER = 20 * 1024 * 1024  # the issue's 20 MB
 
@@ -121,11 +123,11 @@ def post_club_import(client: FlaskClient, body: bytes, *, chunked_body: bool):  
 def test_a_club_import_over_a_mebibyte_is_taken_however_it_is_sent(
     client: FlaskClient, chunked_body: bool
 ) -> None:
-    """The club import's cap (16 MiB, scorer.core.limits) holds for a chunked body as for any."""
+    """The club import's cap (scorer.core.limits) holds for a chunked body as for any."""
     club = client.post("/api/clubs", json={"name": "Big", "players": ["Ann", "Bob"]}).get_json()
     exported = client.get(f"/api/clubs/{club['id']}/export").get_data()
     body = exported[:-1] + b" " * (2 * 1024 * 1024) + exported[-1:]  # 2 MiB: JSON still
     response = post_club_import(client, body, chunked_body=chunked_body)
     assert response.status_code == 201, response.get_data()[:300]
-    over = exported[:-1] + b" " * (17 * 1024 * 1024) + exported[-1:]
+    over = exported[:-1] + b" " * (CLUB_IMPORT_MAX_BYTES + 1024) + exported[-1:]
     assert post_club_import(client, over, chunked_body=chunked_body).status_code == 413

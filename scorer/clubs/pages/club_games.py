@@ -37,6 +37,7 @@ from scorer.web.forms import (
 )
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page, bp, remember, remember_club
+from scorer.web.routes import budget
 
 GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
 
@@ -146,6 +147,7 @@ def new_game_page(
 
 
 @bp.route("/clubs/<club_id>/games/new", methods=["GET", "POST"])
+@budget("create_game")
 def new_club_game(club_id: str) -> Page:
     club = clubs.load_club(get_db(), club_id)
     if request.method == "GET":
@@ -195,6 +197,7 @@ def typed_answers() -> dict[str, str]:
 
 
 @bp.post("/clubs/<club_id>/file")
+@budget("club_roster")
 def file_game(club_id: str) -> Page:
     typed = request.form.get("game", "")
     game_id = game_id_of(typed)

@@ -16,6 +16,7 @@ from scorer.store.club_digest import GameLine
 from scorer.web.display import game_status, points
 from scorer.web.i18n import date_text
 from scorer.web.pages import bp
+from scorer.web.routes import heavy_read
 
 # Games listed on a night's sheet: a real night is a handful; a night of more (an import
 # with one date for every game) lists its latest ones and says how many more there were.
@@ -45,6 +46,7 @@ def result_text(line: GameLine) -> str:
 
 
 @bp.get("/clubs/<club_id>/night.pdf")
+@heavy_read
 def club_night(club_id: str) -> Response:
     """The night's sheet, from the games' stored summaries (no replay), kept per club
     version and games' versions, rendered in the server's one turn like every sheet."""

@@ -36,6 +36,7 @@ from scorer.web.forms import (
 )
 from scorer.web.i18n import HOUSE_RULE_LABELS, day_month_text, error_text
 from scorer.web.pages import Page, bp, remember_club
+from scorer.web.routes import budget, heavy_read
 
 # Games listed on one page of a club (newest first; ?page= for older ones): the page costs
 # the same for a club of 2 000 games as for one of 50.
@@ -140,6 +141,7 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
 
 
 @bp.get("/clubs/<club_id>")
+@heavy_read
 def club(club_id: str) -> Page:
     return club_page(club_id)
 
@@ -158,6 +160,7 @@ def back_to_club(club_id: str, anchor: str = "") -> Response:
 
 
 @bp.post("/clubs/<club_id>/players")
+@budget("club_roster")
 def add_player(club_id: str) -> Page:
     name = request.form.get("name", "")
     try:
@@ -169,6 +172,7 @@ def add_player(club_id: str) -> Page:
 
 
 @bp.post("/clubs/<club_id>/players/rename")
+@budget("club_roster")
 def rename_player(club_id: str) -> Page:
     old, new = request.form.get("old", ""), request.form.get("name", "")
     try:
@@ -181,6 +185,7 @@ def rename_player(club_id: str) -> Page:
 
 
 @bp.post("/clubs/<club_id>/players/remove")
+@budget("club_roster")
 def remove_player(club_id: str) -> Page:
     name = request.form.get("name", "")
     try:
@@ -258,6 +263,7 @@ def place_rules_error(rules: ClubRulesForm, error: RuleError) -> bool:
 
 
 @bp.route("/clubs/new", methods=["GET", "POST"])
+@budget("create_club")
 def new_club() -> Page:
     if request.method == "GET":
         return new_club_form()

@@ -10,9 +10,11 @@ from scorer import store
 from scorer.store.db import get_db
 from scorer.web.failures import load_game
 from scorer.web.pages import Page, back_to, bp, confirm_page, posted_version
+from scorer.web.routes import budget
 
 
 @bp.route("/games/<game_id>/hands/after-end/delete", methods=["GET", "POST"])
+@budget("record_hand")
 def delete_after_end(game_id: str) -> Page:
     record = load_game(game_id)
     after_end = record.state.after_end

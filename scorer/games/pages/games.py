@@ -46,6 +46,7 @@ from scorer.web.pages import (
     my_games,
     remember,
 )
+from scorer.web.routes import budget
 
 
 @bp.get("/")
@@ -152,6 +153,7 @@ def sides_note(form: NewGameForm) -> str | None:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@budget("create_game")
 def new_game() -> Page:
     form = NewGameForm() if request.method == "POST" else NewGameForm(data=new_game_data())
     banner = None
@@ -222,6 +224,8 @@ def _bad_target(target: str | None) -> int | None:
 
 
 @bp.route("/games/<game_id>/delete", methods=["GET", "POST"])
+# Deleting a game frees what a budget paid for, yet it is a write: a loop of them is one.
+@budget("record_hand")
 def delete_game(game_id: str) -> Page:
     if request.method == "POST":
         try:

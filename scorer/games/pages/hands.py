@@ -49,6 +49,7 @@ from scorer.web.pages import (
     posted_version,
     remember,
 )
+from scorer.web.routes import budget
 
 _CARD_FIELD = re.compile(r"^sides\[\d+\]\.(meld|hand)_cards(?:\.(\w+))?")
 _MELD_FIELD = re.compile(r"^sides\[\d+\]\.melds(?:\[(\d+)\]\.(\w+))?")
@@ -213,6 +214,7 @@ def _prepare(form: HandForm) -> HandForm:
 
 
 @bp.route("/games/<game_id>/hands/new", methods=["GET", "POST"])
+@budget("record_hand")
 def new_hand(game_id: str) -> Page:
     record = load_game(game_id)
     sides = len(record.table.sides)
@@ -235,6 +237,7 @@ def new_hand(game_id: str) -> Page:
 
 
 @bp.route("/games/<game_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+@budget("record_hand")
 def edit_hand(game_id: str, number: int) -> Page:
     record = load_game(game_id)
     sides = len(record.table.sides)
@@ -357,6 +360,7 @@ def _already_saved(record: store.ReplayedGame, number: int, hand: Any) -> bool:
 
 
 @bp.route("/games/<game_id>/undo", methods=["GET", "POST"])
+@budget("record_hand")
 def undo(game_id: str) -> Page:
     record = load_game(game_id)
     results = record.state.results
@@ -377,6 +381,7 @@ def undo(game_id: str) -> Page:
 
 
 @bp.route("/games/<game_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+@budget("record_hand")
 def delete_hand(game_id: str, number: int) -> Page:
     record = load_game(game_id)
     results = record.state.results

@@ -9,9 +9,11 @@ from scorer import store
 from scorer.store.db import get_db
 from scorer.web.failures import load_game
 from scorer.web.pages import Page, bp, remember
+from scorer.web.routes import budget
 
 
 @bp.post("/games/<game_id>/again")
+@budget("create_game")
 def play_again(game_id: str) -> Page:
     """One tap: the next game is stored and opened."""
     new_id = store.play_again(get_db(), load_game(game_id))

@@ -1,0 +1,68 @@
+"""What a route declares where it is defined: the budgets it spends, whether it is a heavy read.
+
+A feature marks its own views; the toolkit reads the marks from the app's views, so `web/`
+names no feature endpoint:
+
+    @bp.post("/games/<game_id>/hands/new")
+    @budget("record_hand")
+    def new_hand(game_id): ...
+
+    @bp.get("/clubs/<club_id>/hands.csv")
+    @heavy_read
+    def club_hands(club_id): ...
+
+`budget` names a budget of scorer.web.ratelimit's table (LIMITS); the limits stay there. A
+view may spend several budgets (an import spends its size and makes a club). By default the
+writes are counted (POST, PUT, PATCH, DELETE); `methods=` counts others (the checker's page
+is a read with its own budget). `heavy_read` marks a view whose cost grows with what a club
+or a game has stored, or that renders a PDF: scorer.web.ratelimit gives it the heavy-read
+budget, scorer.web.priority serves it at the lowest priority within a bounded number at once.
+The marks are attributes of the function, so the order of decorators does not matter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+View = TypeVar("View", bound=Callable[..., Any])
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+READS = ("GET", "HEAD")
+_BUDGETS = "scorer_budgets"
+_HEAVY = "scorer_heavy_read"
+
+
+def budget(
+    *names: str, methods: Sequence[str] = WRITES, cost: Callable[[], int] | None = None
+) -> Callable[[View], View]:
+    """Mark a view as spending each of `names` on a request by one of `methods`; `cost`
+    (called at the request) says how much, when it is not the budget's usual cost: a
+    night's draw spends one new game per table it makes."""
+    if not names:
+        raise ValueError("budget() needs the name of at least one budget")
+
+    def mark(view: View) -> View:
+        setattr(view, _BUDGETS, (*declared(view), *((n, tuple(methods), cost) for n in names)))
+        return view
+
+    return mark
+
+
+def declared(view: Callable[..., Any]) -> tuple[tuple[str, tuple[str, ...], Any], ...]:
+    """The (budget, methods, cost or None) a view declared; () for none."""
+    return tuple(getattr(view, _BUDGETS, ()))
+
+
+def heavy_read(view: View) -> View:
+    """Mark a view as a heavy read (its GET and HEAD)."""
+    setattr(view, _HEAVY, True)
+    return view
+
+
+def budgets_of(view: Callable[..., Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The (budget, methods) a view declared; () for none."""
+    return tuple((name, methods) for name, methods, _ in declared(view))
+
+
+def is_heavy(view: Callable[..., Any] | None) -> bool:
+    return bool(getattr(view, _HEAVY, False))
