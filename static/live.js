@@ -121,8 +121,10 @@
     this.busy = true;
     var headers = { Accept: "application/json" };
     if (this.etag) headers["If-None-Match"] = this.etag;
+    var failed = true;
     fetch(this.url, { headers: headers, cache: "no-cache", credentials: "same-origin" })
       .then(function (response) {
+        failed = response.status >= 500;
         if (response.status === 304) return null;
         if (response.status === 404 || response.status === 410) { self.stop(); return null; }
         if (!response.ok) return null;
@@ -140,8 +142,32 @@
         var again = self.again;
         self.again = null;
         if (again) self.check(again);
+        else if (failed && self.mode === "push") self.retryCheck(via);
         else self.schedule(PERIOD);
       });
+  };
+
+  // A check that push asked for and that failed (the network dropped just then): try again,
+  // since no poll runs while the channel is open.
+  Live.prototype.retryCheck = function (via) {
+    var self = this;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(function () { self.check(via); }, PERIOD);
+  };
+
+  // The phone knows its network went: drop the channel now (a dead connection can take
+  // minutes to notice), poll quietly meanwhile, and reconnect the moment it is back.
+  Live.prototype.offline = function () {
+    clearTimeout(this.quiet);
+    if (this.source) this.source.close();
+    this.source = null;
+    this.fallBack();
+  };
+
+  Live.prototype.online = function () {
+    this.retry = RETRY;
+    this.connect();
+    this.check(this.mode);
   };
 
   Live.prototype.stop = function () {
@@ -237,6 +263,8 @@
       if (document.hidden) clearTimeout(live.timer);
       else live.check(live.mode);  // back on the page: look at once
     });
+    window.addEventListener("offline", function () { live.offline(); });
+    window.addEventListener("online", function () { live.online(); });
     live.setMode("poll");
     live.schedule(PERIOD);
     live.connect();
