@@ -24,6 +24,7 @@ import resource
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -212,6 +213,33 @@ def start(front: Front, preexec: object = None, wait: float = 10.0) -> subproces
             raise RuntimeError(log.read_text() if log.exists() else "nginx did not start")
         time.sleep(0.02)
     return process
+
+
+FOLDER_PREFIX = "scorer-front-"
+
+
+def new_folder() -> Path:
+    """A private folder for one front, after sweeping those of fronts that died unseen."""
+    sweep(Path(tempfile.gettempdir()))
+    return Path(tempfile.mkdtemp(prefix=FOLDER_PREFIX))
+
+
+def sweep(parent: Path, min_age: float = 60.0) -> None:
+    """Remove the folders of fronts killed outright (kill -9 leaves no time to tidy):
+    older than a minute, with no nginx running from them."""
+    for folder in parent.glob(f"{FOLDER_PREFIX}*"):
+        try:
+            if (
+                time.time() - folder.stat().st_mtime < min_age
+                or folder.stat().st_uid != os.getuid()
+            ):
+                continue
+            pid_file = folder / "nginx.pid"
+            if pid_file.exists() and Path(f"/proc/{pid_file.read_text().strip()}").exists():
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:

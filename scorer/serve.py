@@ -18,9 +18,7 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, TextIO
 
 from gunicorn.app.base import BaseApplication
@@ -171,9 +169,7 @@ def main(env: Mapping[str, str] = os.environ, out: TextIO = sys.stdout) -> None:
         "post_fork": die_with_master,
     }
     if wants_front(env, out):
-        edge = front.Front(
-            Path(tempfile.mkdtemp(prefix="scorer-front-")), front.nginx_listen(host, port)
-        )
+        edge = front.Front(front.new_folder(), front.nginx_listen(host, port))
         # The workers publish to nginx's private socket and trust its X-Forwarded-For.
         os.environ[ENV_PUSH_URL] = edge.push_url
         os.environ["SCORER_BEHIND_PROXY"] = "1"
