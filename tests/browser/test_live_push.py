@@ -5,7 +5,7 @@ loopback port, gunicorn behind it). A club night's table is followed by a second
 hand form open on a third, the watch screen, its big-screen mode, the night's wall and the
 organiser's page; the first phone saves a hand. Each screen must show it, told by push (the
 poll is off while the channel is open): `live:updated` says by which way it came.
-No wall-clock assertion: the time goes in the bench (bench/push.py).
+No wall-clock assertion: the time goes in the bench (bench/push.py, section 14).
 """
 
 from __future__ import annotations
