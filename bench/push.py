@@ -359,8 +359,11 @@ def publish_cost(section: Section, url: str, count: int) -> None:
 # --- (d) slow readers ------------------------------------------------------------------------
 
 
-def slow_reader(url: str, stop: threading.Event, read: list[int]) -> None:
-    """A client reading `url` at SLOW_RATE, with a small receive window, until `stop`."""
+def slow_reader(
+    url: str, stop: threading.Event, read: list[int], started: threading.Event | None = None
+) -> None:
+    """A client reading `url` at SLOW_RATE, with a small receive window, until `stop`;
+    `started` is set at its first bytes."""
     host, rest = url.removeprefix("http://").split("/", 1)
     address, port = host.split(":")
     sock = socket.socket()
@@ -374,6 +377,8 @@ def slow_reader(url: str, stop: threading.Event, read: list[int]) -> None:
             if not chunk:
                 break
             read.append(len(chunk))
+            if started is not None:
+                started.set()
     except OSError:
         pass
     finally:
