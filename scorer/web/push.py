@@ -41,6 +41,7 @@ SUBSCRIBE_PREFIX = "/push/"  # the public location (EventSource), on the front
 PUBLISH_PREFIX = "/pub/"  # the publisher's location, on loopback only
 TIMEOUT = 0.5  # seconds: Nchan on loopback answers in about a millisecond
 GAME, NIGHT = "g", "n"
+GONE = "gone"  # published for a game deleted by the write
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Channel names: the HMAC's first 24 bytes, base64url-like in hex (48 characters).
 CHANNEL_LENGTH = 48
@@ -136,9 +137,9 @@ def changed_by(view_args: dict[str, Any]) -> list[tuple[str, int | str]]:
     nights: list[str] = []
     if game_id := view_args.get("game_id"):
         version = reader.game_version(game_id)
-        if version is not None:
-            out.append((channel(GAME, game_id), version))
-            nights += nights_of_game(game_id)
+        # A deleted game tells its screens too: their check then finds it gone (404).
+        out.append((channel(GAME, game_id), GONE if version is None else version))
+        nights += nights_of_game(game_id)
     if night_id := view_args.get("night_id"):
         nights.append(night_id)
     if (club_id := view_args.get("club_id")) and "/players" in request.path:

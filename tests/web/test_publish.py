@@ -105,6 +105,13 @@ def test_a_hand_publishes_its_game_version_once(client, publisher, app):
     assert publisher.published == [(channel, "2")]
 
 
+def test_a_deleted_game_tells_its_screens(client, publisher):
+    game_id = new_game(client)
+    (channel,) = set(PUSH_ATTRIBUTE.findall(client.get(f"/games/{game_id}").text))
+    assert client.post(f"/games/{game_id}/delete").status_code in (302, 303)
+    assert publisher.published == [(channel, push.GONE)]
+
+
 def test_a_table_of_a_night_publishes_to_the_night_too(client, publisher, app):
     night_id, wall_id, game_id = night_table(client)
     night_channels = set(PUSH_ATTRIBUTE.findall(client.get(f"/nights/{night_id}").text))
