@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PKGS := chromium fonts-dejavu-core poppler-utils nginx-light caddy
+APT_PKGS := chromium fonts-dejavu-core poppler-utils nginx-light libnginx-mod-nchan caddy
 
 .PHONY: venv run chromium test test-fast lint format bench translations extract test-deals
 
@@ -45,7 +45,7 @@ run: $(STAMP) translations
 chromium:
 	@missing=""; \
 	[ -x /usr/bin/chromium ] || missing="chromium"; \
-	for p in fonts-dejavu-core poppler-utils nginx-light caddy; do \
+	for p in fonts-dejavu-core poppler-utils nginx-light libnginx-mod-nchan caddy; do \
 		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

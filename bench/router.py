@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 from bench import launcher
-from scorer import deploy
+from scorer import deploy, front
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -27,6 +27,9 @@ def nginx_config(folder: Path, site: Path) -> Path:
     main = folder / "nginx.conf"
     main.write_text(
         f"daemon off;\nmaster_process on;\nworker_processes 1;\n{user}"
+        # The router's push locations need Nchan (the system's nginx.conf loads it from
+        # modules-enabled; this one reads nothing of the system's).
+        f"load_module {front.NCHAN_MODULE};\n"
         f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log warn;\n"
         "events { worker_connections 1024; }\n"
         f"http {{\n  access_log off;\n  client_body_temp_path {folder}/body;\n"
@@ -41,7 +44,12 @@ def router(folder: Path, shard_ports: tuple[int, ...]) -> launcher.Server:
     """The generated router for shards listening on `shard_ports` (shard 1 first), started
     and answering on a port of its own (`.base`)."""
     port = launcher.free_port()
-    plan = deploy.Plan(shards=len(shard_ports), ports=shard_ports, router=f"127.0.0.1:{port}")
+    plan = deploy.Plan(
+        shards=len(shard_ports),
+        ports=shard_ports,
+        router=f"127.0.0.1:{port}",
+        publisher=f"127.0.0.1:{launcher.free_port()}",
+    )
     folder.mkdir(parents=True, exist_ok=True)
     site = folder / "scorer-shards.conf"
     site.write_text(deploy.files(plan)["scorer-shards.conf"])

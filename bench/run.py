@@ -19,6 +19,7 @@ from bench import (
     locks,
     memory,
     nights,
+    push,
     report,
     sheet,
     taps,
@@ -47,6 +48,7 @@ def sections() -> list[tuple[int, str, Runner]]:
         (11, "A club at its limit", club_limit.run),
         (12, "Club nights", nights.run),
         (13, "A hand at the table", taps.run),
+        (14, "Push and slow readers", push.run),
     ]
 
 

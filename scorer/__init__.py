@@ -36,6 +36,7 @@ from scorer.web import (
     livecheck,
     pages,
     priority,
+    push,
     ratelimit,
 )
 from scorer.web.folders import PACKAGE, ROOT, STATIC_FOLDER, TEMPLATE_FOLDER, shipped
@@ -134,6 +135,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     watch.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views
     priority.init_app(app)  # heavy reads served by threads that give way to the hands
+    push.init_app(app)  # a write tells the waiting screens (Nchan), when configured
     livecheck.init_app(app)  # outermost: a live check with nothing new skips every layer
     return app
 

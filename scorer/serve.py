@@ -1,17 +1,21 @@
-"""`make run`: the scorer for the phones at the table, under gunicorn.
+"""`make run`: the scorer for the phones at the table: nginx (with Nchan) before gunicorn.
 
     python -m scorer.serve            # every interface, port 5000: phones on the Wi-Fi join
     HOST=127.0.0.1 python -m scorer.serve   # this machine only
     PORT=5001 python -m scorer.serve
 
 It listens with the README's production settings (`SETTINGS`) and prints the address to
-open on a phone, with the same address as a QR code drawn in the terminal.
+open on a phone, with the same address as a QR code drawn in the terminal. nginx with Nchan
+(scorer.front) takes the public port: it holds the screens' push channels and buffers every
+answer, so a slow client never holds a worker; gunicorn listens on a Unix socket behind it.
+Without nginx (or with FRONT=off) gunicorn takes the port alone, and the screens poll.
 """
 
 from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Mapping
@@ -19,9 +23,10 @@ from typing import Any, TextIO
 
 from gunicorn.app.base import BaseApplication
 
-from scorer import create_app
+from scorer import create_app, front
 from scorer.network import ENV_LAN_ADDRESS, LOOPBACK, lan_address
 from scorer.qr import qr_terminal
+from scorer.web.push import ENV_PUSH_URL
 
 DEFAULT_HOST = "0.0.0.0"
 DEFAULT_PORT = 5000
@@ -55,6 +60,13 @@ class ScorerServer(BaseApplication):  # type: ignore[misc]  # gunicorn ships no 
 PR_SET_PDEATHSIG = 1
 
 
+def die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """Ask Linux for `sig` when this process's parent dies (nothing elsewhere)."""
+    if sys.platform.startswith("linux"):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, sig)
+
+
 def die_with_master(server: Any, worker: Any) -> None:
     """gunicorn's post_fork hook: a worker whose master is killed (kill -9) quits too.
 
@@ -64,9 +76,7 @@ def die_with_master(server: Any, worker: Any) -> None:
     the interpreter down on a busy machine. A write cut short is rolled back by SQLite, as
     it is when the master dies in the middle of one.
     """
-    if sys.platform.startswith("linux"):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    die_with_parent()
     # The master may have died between the fork and the line above: no signal then.
     if os.getppid() != server.pid:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -118,24 +128,59 @@ def greeting(host: str, address: str, port: int) -> str:
     return f"Canasta scorer is starting.\n{first}\n{qr_terminal(url)}Stop it with Ctrl+C.\n"
 
 
+def wants_front(env: Mapping[str, str], out: TextIO) -> bool:
+    """nginx in front unless FRONT=off; said plainly when it is missing."""
+    if env.get("FRONT", "").strip().lower() in ("0", "off", "no", "false"):
+        return False
+    if not front.available():
+        out.write(front.MISSING + "\n")
+        return False
+    return True
+
+
+def front_hooks(edge: front.Front) -> dict[str, Any]:
+    """gunicorn's hooks that start nginx once gunicorn listens and stop it at the end."""
+    started: list[Any] = []
+
+    def when_ready(server: Any) -> None:
+        try:
+            # nginx gets SIGTERM (its fast stop) if this master is killed outright.
+            started.append(front.start(edge, lambda: die_with_parent(signal.SIGTERM)))
+        except RuntimeError as error:
+            raise SystemExit(f"nginx could not start on {edge.listen}:\n{error}") from None
+
+    def on_exit(server: Any) -> None:
+        for process in started:
+            front.stop(process)
+        shutil.rmtree(edge.folder, ignore_errors=True)
+
+    return {"when_ready": when_ready, "on_exit": on_exit}
+
+
 def main(env: Mapping[str, str] = os.environ, out: TextIO = sys.stdout) -> None:
     host, port = listening(env)
     address = phone_address(host)
     # The workers' QR codes (a page opened on localhost) carry the address shown here.
     os.environ[ENV_LAN_ADDRESS] = address
+    options: dict[str, Any] = {
+        **SETTINGS,
+        "graceful_timeout": 5,  # Ctrl+C at the end of the evening stops it promptly
+        # No runtime control socket (gunicorn 25.1+): its default path is one per user
+        # (~/.gunicorn/gunicorn.ctl), which every other gunicorn would take over.
+        "control_socket_disable": True,
+        "post_fork": die_with_master,
+    }
+    if wants_front(env, out):
+        edge = front.Front(front.new_folder(), front.nginx_listen(host, port))
+        # The workers publish to nginx's private socket and trust its X-Forwarded-For.
+        os.environ[ENV_PUSH_URL] = edge.push_url
+        os.environ["SCORER_BEHIND_PROXY"] = "1"
+        options |= {"bind": f"unix:{edge.app_socket}", **front_hooks(edge)}
+    else:
+        options["bind"] = bind_address(host, port)
     out.write(greeting(host, address, port))
     out.flush()
-    ScorerServer(
-        {
-            "bind": bind_address(host, port),
-            **SETTINGS,
-            "graceful_timeout": 5,  # Ctrl+C at the end of the evening stops it promptly
-            # No runtime control socket (gunicorn 25.1+): its default path is one per user
-            # (~/.gunicorn/gunicorn.ctl), which every other gunicorn would take over.
-            "control_socket_disable": True,
-            "post_fork": die_with_master,
-        }
-    ).run()
+    ScorerServer(options).run()
 
 
 if __name__ == "__main__":

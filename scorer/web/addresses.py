@@ -26,10 +26,27 @@ def served_address() -> tuple[str, int]:
     sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
     if sock is not None:
         with contextlib.suppress(OSError):
-            host, port = sock.getsockname()[:2]
+            name = sock.getsockname()
+            if isinstance(name, str | bytes):
+                return front_address(environ)
+            host, port = name[:2]
             return str(host), int(port)
     default = 443 if request.scheme == "https" else 80
     return str(environ.get("SERVER_NAME", "")), int(environ.get("SERVER_PORT") or default)
+
+
+# Set by `make run`'s nginx (scorer.front) to the address and port the client reached.
+FRONT_HEADER = "HTTP_X_SCORER_SERVED"
+
+
+def front_address(environ: dict[str, object]) -> tuple[str, int]:
+    """Behind `make run`'s nginx, on a Unix socket only it can open (its private folder):
+    the address the client's socket reached, as nginx saw it (it replaces any such header
+    a client sends). Without the header, loopback (a link made for this machine)."""
+    found = str(environ.get(FRONT_HEADER, "")).rsplit(" ", 1)
+    if len(found) == 2 and found[1].isdigit():
+        return found[0], int(found[1])
+    return "127.0.0.1", int(str(environ.get("SERVER_PORT") or 80))
 
 
 def public_host() -> tuple[str, int]:

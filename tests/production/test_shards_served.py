@@ -7,7 +7,9 @@ missing (`make test` installs it).
 
 from __future__ import annotations
 
+import http.client
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable
@@ -21,6 +23,7 @@ from serving import Server, call, free_port, gunicorn_command, running, server_e
 from bench.router import NGINX, nginx_config
 from scorer import deploy
 from scorer.store import ids
+from scorer.web import push
 
 
 @pytest.fixture(autouse=True)
@@ -90,7 +93,10 @@ def created_on_each_shard(
 def test_every_address_reaches_the_shard_its_id_names(tmp_path):
     ports = (free_port(), free_port())
     router_port = free_port()
-    plan = deploy.Plan(shards=2, ports=ports, router=f"127.0.0.1:{router_port}")
+    publisher = f"127.0.0.1:{free_port()}"
+    plan = deploy.Plan(
+        shards=2, ports=ports, router=f"127.0.0.1:{router_port}", publisher=publisher
+    )
     site = tmp_path / "scorer-shards.conf"
     site.write_text(deploy.files(plan)["scorer-shards.conf"])
     (tmp_path / "nginx").mkdir()
@@ -101,6 +107,7 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
         for shard, port in zip((1, 2), ports, strict=True):
             env = server_env(databases[shard], tmp_path / f"shard-{shard}")
             env[ids.ENV_SHARD] = str(shard)
+            env[push.ENV_PUSH_URL] = f"http://{publisher}{push.PUBLISH_PREFIX}"  # as deployed
             command = gunicorn_command(port, ["--workers", "2", "--worker-class", "sync"])
             log = tmp_path / f"shard-{shard}.log"
             shards[shard] = stack.enter_context(running(command, env, port, log))
@@ -179,6 +186,10 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
         )
         assert again[0] == 304
 
+        # Push through the router: a screen's channel hears a hand saved on either shard.
+        for game in (next(g for g in games if ids.shard_of(g["id"]) == n) for n in (1, 2)):
+            assert pushed_version(base, game["id"]) == game["version"] + 1
+
         # Shard 2 stops: only its addresses fail, plainly; shard 1 keeps serving.
         shards[2].stop()
         for game in games:
@@ -209,3 +220,22 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
             status, body, _ = call("POST", f"{base}/api/games", {"sides": FOUR})
             assert status == 201 and ids.shard_of(body["id"]) == 1
         assert call("GET", f"{base}/")[0] == 200
+
+
+def pushed_version(base: str, game_id: str) -> int:
+    """Open the board's EventSource channel through the router, save a hand: the version
+    the channel says."""
+    _, page, _ = call("GET", f"{base}/games/{game_id}")
+    (channel,) = set(re.findall(r'data-live-push="(/push/[0-9a-f]+)"', page))
+    host, port = base.removeprefix("http://").split(":")
+    with closing(http.client.HTTPConnection(host, int(port), timeout=10)) as stream:
+        stream.request("GET", channel, headers={"Accept": "text/event-stream"})
+        answer = stream.getresponse()
+        assert answer.status == 200
+        assert answer.headers["Content-Type"].startswith("text/event-stream")
+        hand = {"sides": [{"meld_points": 90}, {"meld_points": 50}]}
+        status, body, _ = call("POST", f"{base}/api/games/{game_id}/hands", hand)
+        assert status == 201, body
+        while not (line := answer.readline().decode()).startswith("data:"):
+            assert line, "the channel closed before any message"
+        return int(line.removeprefix("data:").strip())
