@@ -29,8 +29,8 @@ from scorer.core.limits import (
     default_side_name,
     same_name,
 )
-from scorer.core.limits import side_name as reads_as
 from scorer.core.limits import check_club_name as check_name
+from scorer.core.limits import side_name as reads_as
 from scorer.core.rules import get_profile, validate_target, with_house_rules
 from scorer.store import club_digest
 from scorer.store.db import transaction

@@ -89,4 +89,3 @@ def test_an_export_with_whole_names_imports_back(client):
     response = client.post("/api/games/import", json=exported)
     assert response.status_code == 201, response.json
     assert response.json["sides"][0]["name"] == WHOLE
-
