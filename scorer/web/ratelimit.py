@@ -109,6 +109,8 @@ ENDPOINTS: tuple[tuple[str, str, list[str]], ...] = (
     ("nights_api.redraw_round", "create_game", POST),
     ("nights_pages.draw", "create_game", POST),
     ("nights_pages.redraw", "create_game", POST),
+    ("nights_api.undo_round", "create_game", ["DELETE"]),
+    ("nights_pages.undo_draw", "create_game", POST),
     ("checker.opening_meld_api", "check_meld", POST),
     ("checker.check_meld_page", "check_meld", ["GET", "POST"]),
 )
