@@ -207,3 +207,48 @@ def test_a_shared_win_reads_over_on_the_pages(client, shared, address):
     page = client.get(url).get_data(as_text=True)
     first = page.split('class="night-table"')[1]
     assert "share the win" in first and "hand 1 of 1" not in first
+
+
+# --- a night table's end (point 7) ---------------------------------------------------------
+
+
+def test_a_finished_table_leads_back_to_the_night_and_to_each_next_seat(client):
+    night = new_night(client, new_club(client))
+    first = draw(client, night["id"])
+    game_id = table_games(first, 1)[0]
+    assert play(client, game_id).status_code == 201
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert f'href="/nights/{night["id"]}"' in board and "Back to the night" in board
+    assert "Play again" not in board and "Delete game" not in board
+    assert "Round 2 is not drawn yet" in board
+    for other in table_games(first, 1)[1:]:
+        assert play(client, other).status_code == 201
+    second = draw(client, night["id"])
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Round 2 is drawn" in board
+    players = [p for s in first["rounds"][0]["tables"][0]["sides"] for p in s["players"]]
+    for table in second["rounds"][1]["tables"]:
+        seated = [p for s in table["sides"] for p in s["players"]]
+        for player in set(players) & set(seated):
+            line = board.split(f'<span class="player">{player}</span>', 1)[1]
+            assert f"/games/{table['game']}" in line.split("</li>", 1)[0]
+
+
+def test_a_night_table_is_not_deleted_from_its_board(client):
+    night = new_night(client, new_club(client))
+    game_id = table_games(draw(client, night["id"]), 1)[0]
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Delete game" not in board and f"/games/{game_id}/delete" not in board
+    for method in (client.get, client.post):
+        response = method(f"/games/{game_id}/delete")
+        assert response.status_code == 303 and response.headers["Location"] == f"/games/{game_id}"
+    assert client.get(f"/api/games/{game_id}").status_code == 200
+
+
+def test_a_game_of_fixed_hands_has_no_target_on_its_chart(client):
+    night = new_night(client, new_club(client), round={"fixed_hands": 4})
+    game_id = table_games(draw(client, night["id"]), 1)[0]
+    assert play(client, game_id).status_code == 201
+    board = client.get(f"/games/{game_id}").get_data(as_text=True)
+    chart = board.split('<figure class="chart">', 1)[1].split("</figure>", 1)[0]
+    assert "target" not in chart and "5,000" not in chart and "a game of 4 hands" in chart
