@@ -12,8 +12,8 @@ from markupsafe import Markup
 from scorer import store
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.qr import qr_svg
-from scorer.store.cache import app_cache
 from scorer.store import nights
+from scorer.store.cache import app_cache
 from scorer.store.db import get_db
 from scorer.web import display
 from scorer.web.addresses import absolute_url, svg_response
