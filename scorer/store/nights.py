@@ -150,6 +150,7 @@ class TableOfNight:
     drawn) where each of its players sits next."""
 
     night_id: str
+    wall_id: str  # the night's read-only address: what a table's phone is shown
     round: int
     rounds: int  # planned for the night
     next_round: int | None  # the round after this one, when drawn
@@ -169,7 +170,7 @@ def night_of_table(db: sqlite_utils.Database, game_id: str) -> TableOfNight | No
     here = next(t for t in night.rounds[number - 1].tables if t.game_id == game_id)
     players = [player for side in here.drawn.sides for player in side]
     if len(night.rounds) <= number:
-        return TableOfNight(night.id, number, night.settings.rounds, None, ())
+        return TableOfNight(night.id, night.watch_id, number, night.settings.rounds, None, ())
     after = night.rounds[number]
     seats = {
         player: (table.position, table.game_id)
@@ -179,6 +180,7 @@ def night_of_table(db: sqlite_utils.Database, game_id: str) -> TableOfNight | No
     }
     return TableOfNight(
         night.id,
+        night.watch_id,
         number,
         night.settings.rounds,
         after.number,

@@ -218,7 +218,8 @@ def test_a_finished_table_leads_back_to_the_night_and_to_each_next_seat(client):
     game_id = table_games(first, 1)[0]
     assert play(client, game_id).status_code == 201
     board = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert f'href="/nights/{night["id"]}"' in board and "Back to the night" in board
+    assert f'href="{night["watch_url"]}"' in board and "Back to the night" in board
+    assert f"/nights/{night['id']}" not in board  # the wall, never the organiser's page
     assert "Play again" not in board and "Delete game" not in board
     assert "Round 2 is not drawn yet" in board
     for other in table_games(first, 1)[1:]:
