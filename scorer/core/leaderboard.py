@@ -4,7 +4,8 @@ Pure core: the tables' sides and totals in, the ranked lines out. A player's poi
 table are their side's total minus the opponents' (at a table of three sides, minus the
 average of the other two, rounded half to even, so a table's points still add up to about 0).
 Points count live, hand by hand, from every table; rounds and wins count once a table's game
-is over. A round sat out (a bye) counts for nothing.
+is over; a win shared by the top sides (a house rule) counts as a win for each of them. A
+round sat out (a bye) counts for nothing.
 
 Ties are broken in this order: by "wins_then_points" (the default), wins, then points, then
 the points scored (the side's own totals), then shared; by "points", points, then wins, then
@@ -23,15 +24,21 @@ RANKINGS: tuple[str, ...] = ("wins_then_points", "points")
 
 @dataclass(frozen=True)
 class TableResult:
-    """One table of a round as it stands: its sides' players and totals, and its winner."""
+    """One table of a round as it stands: its sides' players and totals, and its winner (or
+    the sides sharing the win, when a house rule shares a tie at the top)."""
 
     sides: tuple[tuple[str, ...], ...]
     totals: tuple[int, ...]
     winner: int | None = None
+    shared_by: tuple[int, ...] = ()
 
     @property
     def finished(self) -> bool:
-        return self.winner is not None
+        return self.winner is not None or bool(self.shared_by)
+
+    def won(self, index: int) -> bool:
+        """Side ``index`` won the table, alone or sharing the win."""
+        return self.winner == index or index in self.shared_by
 
 
 @dataclass(frozen=True)
@@ -67,7 +74,7 @@ def standings(
             for player in side:
                 line = lines.setdefault(player, [0, 0, 0, 0])
                 line[0] += table.finished
-                line[1] += table.winner == index
+                line[1] += table.won(index)
                 line[2] += margin
                 line[3] += table.totals[index]
 

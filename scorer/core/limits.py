@@ -195,9 +195,27 @@ def check_game(name: str | None, sides: Sequence[Any]) -> None:
         check_player_count(len(side.players), f"{path}.players")
         for k, player in enumerate(side.players):
             check_name(player, f"{path}.players[{k}]", required=True)
-        check_name(side.name, f"{path}.name", required=True)
+        check_side_name(side.name, side.players, index, f"{path}.name")
 
 
 def default_side_name(players: Sequence[str], index: int) -> str:
-    """A side without a name is called by its players ("Ann & Bob")."""
-    return " & ".join(players)[:NAME_MAX].strip() or f"Side {index + 1}"
+    """A side without a name is called by its players, every one whole ("Ann & Bob"): a
+    label the table chose is held to NAME_MAX, never the players' names put together."""
+    return " & ".join(players) or f"Side {index + 1}"
+
+
+def check_side_name(name: str, players: Sequence[str], index: int, field: str) -> str:
+    """A side's name: its players' names put together (any length, each name already within
+    the limit), or a label within NAME_MAX."""
+    if name == default_side_name(players, index):
+        return name
+    return check_name(name, field, required=True)
+
+
+def side_name(name: str, players: Sequence[str], index: int) -> str:
+    """A stored side's name as it reads: a side named after its players gets every name
+    whole, including one stored before whole names, when it was cut at NAME_MAX."""
+    whole = default_side_name(players, index)
+    if not name or name == whole[:NAME_MAX].strip():
+        return whole
+    return name

@@ -2,9 +2,9 @@
 Idempotency-Key, and the same errors (scorer.web.failures).
 
 A night's ETag is `night-<id>.<version>.<digest of its tables' game versions>`: a hand
-recorded at a table changes the standings, so the tag changes too. Drawing or redrawing a
-round requires If-Match (428 without): two organisers drawing at once draw it once, the
-second is told the night changed (412).
+recorded at a table changes the standings, so the tag changes too. Drawing, redrawing or
+taking back a round (DELETE .../rounds/last) requires If-Match (428 without): two organisers
+drawing at once draw it once, the second is told the night changed (412).
 """
 
 from __future__ import annotations
@@ -132,6 +132,15 @@ def redraw_round(night_id: str) -> Response:
         table_name=table_name,
         ratings=view.ratings,
     )
+    return night_response(night_view(get_db(), night))
+
+
+@bp.delete("/nights/<night_id>/rounds/last")
+@budget("create_game")
+def undo_round(night_id: str) -> Response:
+    """Take back the last draw (a round drawn by mistake), until a hand of it is recorded."""
+    view = load_view(night_id)
+    night = nights.undo_round(get_db(), night_id, version=required_version(view))
     return night_response(night_view(get_db(), night))
 
 

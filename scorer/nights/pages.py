@@ -21,7 +21,7 @@ from scorer.core.errors import RuleError
 from scorer.core.limits import check_club_name
 from scorer.nights.api import table_name, tables_to_draw, tables_to_redraw
 from scorer.nights.payloads import parse_night
-from scorer.nights.view import NightView, night_json, night_view
+from scorer.nights.view import NightView, TableView, night_json, night_view
 from scorer.qr import qr_svg
 from scorer.sheets import render
 from scorer.sheets.cache import cached_sheet
@@ -189,6 +189,7 @@ def night_page(view: NightView, status: int = 200, error: Any = None) -> Page:
             rounds=list(zip(night.rounds, view.rounds, strict=True)),
             can_draw=len(night.rounds) < night.settings.rounds and bool(shapes),
             can_redraw=bool(night.rounds) and not view.current_round_started,
+            playing=playing_tables(view),
             next_tables=len(shapes),
             next_resting=resting,
             error=error_text(error) if error is not None else None,
@@ -227,10 +228,38 @@ def _redraw(db: Any, night_id: str, *, version: int | None) -> None:
     nights.redraw_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
 
 
-@bp.post("/nights/<night_id>/draw")
+def playing_tables(view: NightView) -> list[TableView]:
+    """The tables of the last round drawn whose game is not over yet."""
+    return [table for table in view.rounds[-1] if not table.finished] if view.rounds else []
+
+
+@bp.route("/nights/<night_id>/draw", methods=["GET", "POST"])
 @budget("create_game", cost=tables_to_draw)
 def draw(night_id: str) -> Page:
+    """Draw the next round. While a table of the current round still plays, the page asks
+    first (GET, or a POST without ``confirm``): a tap by mistake draws nothing."""
+    view = load_view(night_id)
+    playing = playing_tables(view)
+    # A tap on a page that is out of date is told so first (the round may be drawn already).
+    stale = request.method == "POST" and posted_version() not in (None, view.night.version)
+    asks = playing and request.form.get("confirm") != "1" and not stale
+    if request.method == "GET" or asks:
+        return render_template(
+            "nights/confirm_draw.html", view=view, night=view.night, playing=playing
+        )
     return _act(night_id, _draw, _("Round drawn: each table scans its QR code."))
+
+
+@bp.post("/nights/<night_id>/undo")
+@budget("create_game")
+def undo_draw(night_id: str) -> Page:
+    """Take back the last draw, until one of its tables records a hand."""
+    number = len(load_view(night_id).night.rounds)
+    return _act(
+        night_id,
+        nights.undo_round,
+        _("The draw of round %(n)s is taken back: its tables are gone.", n=number),
+    )
 
 
 @bp.post("/nights/<night_id>/redraw")

@@ -41,6 +41,16 @@ class TableView:
         return self.game.state.winner if self.game else None
 
     @property
+    def shared_by(self) -> tuple[int, ...]:
+        """The sides sharing the win (the house rule "shared" on a tie at the top), else ()."""
+        return self.game.state.shared_by if self.game else ()
+
+    @property
+    def finished(self) -> bool:
+        """The table's game is over: a winner, or a win shared (it takes no more hands)."""
+        return bool(self.game and self.game.state.finished)
+
+    @property
     def hands(self) -> int:
         return len(self.game.state.results) if self.game else 0
 
@@ -111,7 +121,7 @@ def night_view(db: sqlite_utils.Database, night: StoredNight) -> NightView:
             )
         rounds.append(tuple(tables))
     results = [
-        TableResult(tuple(players for _, players in t.sides), t.totals, t.winner)
+        TableResult(tuple(players for _, players in t.sides), t.totals, t.winner, t.shared_by)
         for tables in rounds
         for t in tables
     ]
@@ -132,7 +142,8 @@ def _table_json(table: TableView, *, public: bool) -> dict[str, Any]:
         ],
         "hands": table.hands,
         "winner": table.winner,
-        "finished": table.winner is not None,
+        "shared_win": list(table.shared_by),
+        "finished": table.finished,
     }
     if not public:
         data = {"game": table.game_id, **data}

@@ -23,8 +23,14 @@ import sqlite_utils
 from scorer import store
 from scorer.core.errors import N_, RuleError
 from scorer.core.game import Side
-from scorer.core.limits import GAMES_PER_CLUB, PLAYERS_PER_CLUB, default_side_name, same_name
+from scorer.core.limits import (
+    GAMES_PER_CLUB,
+    PLAYERS_PER_CLUB,
+    default_side_name,
+    same_name,
+)
 from scorer.core.limits import check_club_name as check_name
+from scorer.core.limits import side_name as reads_as
 from scorer.core.rules import get_profile, validate_target, with_house_rules
 from scorer.store import club_digest
 from scorer.store.db import transaction
@@ -356,7 +362,10 @@ def rename_in_games(
         if renamed == players:
             continue
         side_name = row["name"]
-        if side_name == default_side_name(players, row["position"]):
+        # A side named after its players follows them (one cut at 40 characters before too).
+        if reads_as(side_name, players, row["position"]) == default_side_name(
+            players, row["position"]
+        ):
             side_name = default_side_name(renamed, row["position"])
         db.execute(
             "update sides set players = ?, name = ? where game_id = ? and position = ?",

@@ -176,8 +176,13 @@ def _side(raw: Any, index: int) -> Side:
     names = tuple(
         _name(player, f"{path}.players[{k}]", required=True) for k, player in enumerate(players)
     )
-    name = _name(raw.get("name"), f"{path}.name", required=False)
-    return Side(name or default_side_name(names, index), names)
+    whole = default_side_name(names, index)
+    raw_name = raw.get("name")
+    # An export names a side after its players with every name whole, whatever its length.
+    if isinstance(raw_name, str) and raw_name.strip() == whole:
+        return Side(whole, names)
+    name = _name(raw_name, f"{path}.name", required=False)
+    return Side(name or whole, names)
 
 
 def _cards(value: Any, field: str) -> CardCounts:

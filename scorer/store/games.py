@@ -18,7 +18,7 @@ import sqlite_utils
 from scorer.core.errors import N_, RuleError, ScorerError
 from scorer.core.game import GameState, Side, Table, make_table, play
 from scorer.core.hands import CardCounts, Hand, SideHand
-from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.core.limits import MAX_HANDS_PER_GAME, side_name
 from scorer.core.meld import PlannedMeld
 from scorer.core.rules import get_profile, with_fixed_hands, with_house_rules, with_target
 from scorer.store.db import now, readable, snapshot
@@ -135,10 +135,18 @@ def load_inputs(db: sqlite_utils.Database, game_id: str) -> StoredGame:
         created_at=readable(row["created_at"], updated),
         updated_at=updated,
         version=row["version"],
-        sides=tuple(Side(name, tuple(json.loads(players))) for name, players in sides),
+        sides=tuple(
+            stored_side(name, json.loads(players), k) for k, (name, players) in enumerate(sides)
+        ),
         hands=hands,
         fixed_hands=row.get("fixed_hands"),
     )
+
+
+def stored_side(name: str, players: list[str], index: int) -> Side:
+    """A side as stored; one named after its players reads with every name whole (no data is
+    rewritten: a name cut at 40 characters by an older version reads whole too)."""
+    return Side(side_name(name, players, index), tuple(players))
 
 
 def replay(game: StoredGame) -> ReplayedGame:

@@ -144,6 +144,60 @@ def night_counts(db: sqlite_utils.Database, club_id: str, day: str) -> tuple[int
     return int(row[0]), int(row[1])
 
 
+@dataclass(frozen=True)
+class NextSeat:
+    """Where a player of a table sits in the round after it: a table (its number and game)
+    or out (``table`` None)."""
+
+    player: str
+    table: int | None
+    game_id: str | None
+
+
+@dataclass(frozen=True)
+class TableOfNight:
+    """A game that is a table of a night: the night, its round, and (once the next round is
+    drawn) where each of its players sits next."""
+
+    night_id: str
+    wall_id: str  # the night's read-only address: what a table's phone is shown
+    round: int
+    rounds: int  # planned for the night
+    next_round: int | None  # the round after this one, when drawn
+    next_seats: tuple[NextSeat, ...]
+
+
+def night_of_table(db: sqlite_utils.Database, game_id: str) -> TableOfNight | None:
+    """The night a game is a table of, and its players' next seats; None for another game."""
+    with snapshot(db):
+        row = db.execute(
+            "select night_id, round from night_tables where game_id = ?", [game_id]
+        ).fetchone()
+        if row is None:
+            return None
+        night = _read_night(db, row[0])
+    number = row[1]
+    here = next(t for t in night.rounds[number - 1].tables if t.game_id == game_id)
+    players = [player for side in here.drawn.sides for player in side]
+    if len(night.rounds) <= number:
+        return TableOfNight(night.id, night.watch_id, number, night.settings.rounds, None, ())
+    after = night.rounds[number]
+    seats = {
+        player: (table.position, table.game_id)
+        for table in after.tables
+        for side in table.drawn.sides
+        for player in side
+    }
+    return TableOfNight(
+        night.id,
+        night.watch_id,
+        number,
+        night.settings.rounds,
+        after.number,
+        tuple(NextSeat(player, *seats.get(player, (None, None))) for player in players),
+    )
+
+
 def nights_of_club(
     db: sqlite_utils.Database, club_id: str, limit: int = -1, offset: int = 0
 ) -> list[dict[str, Any]]:
@@ -386,32 +440,48 @@ def redraw_round(
     with transaction(db):
         night = _read_night(db, night_id)
         _check_version(night, version)
-        if not night.rounds:
-            raise RoundUnderWay("rounds", N_("no round is drawn yet"))
-        last = night.rounds[-1]
-        played = db.execute(
-            "select count(*) from hands h join night_tables t on t.game_id = h.game_id "
-            "where t.night_id = ? and t.round = ?",
-            [night_id, last.number],
-        ).fetchone()[0]
-        if played:
-            raise RoundUnderWay(
-                "rounds",
-                N_("round {number} has begun: a hand is recorded, so it stays as drawn"),
-                number=last.number,
-            )
-        for table in last.tables:
-            store.delete_game_rows(db, table.game_id)
-        db.execute(
-            "delete from night_tables where night_id = ? and round = ?", [night_id, last.number]
-        )
-        db.execute(
-            "delete from night_rounds where night_id = ? and number = ?", [night_id, last.number]
-        )
+        last = _remove_last_round(db, night)
         drawn = _draw(night, night.history[:-1], last.attempt + 1, ratings)
         _insert_round(db, night, last.number, drawn, last.attempt + 1, table_name)
         _bump(db, night_id)
         return _read_night(db, night_id)
+
+
+def undo_round(db: sqlite_utils.Database, night_id: str, *, version: int | None) -> StoredNight:
+    """Take back the last round drawn, its tables' games removed, as if it had not been drawn
+    (a draw by mistake); refused once a hand of it is recorded. One transaction."""
+    with transaction(db):
+        night = _read_night(db, night_id)
+        _check_version(night, version)
+        _remove_last_round(db, night)
+        _bump(db, night_id)
+        return _read_night(db, night_id)
+
+
+def _remove_last_round(db: sqlite_utils.Database, night: StoredNight) -> NightRound:
+    """Delete the last round and its tables' games (inside the caller's transaction);
+    RoundUnderWay when there is none, or once a hand of it is recorded."""
+    if not night.rounds:
+        raise RoundUnderWay("rounds", N_("no round is drawn yet"))
+    last = night.rounds[-1]
+    played = db.execute(
+        "select count(*) from hands h join night_tables t on t.game_id = h.game_id "
+        "where t.night_id = ? and t.round = ?",
+        [night.id, last.number],
+    ).fetchone()[0]
+    if played:
+        raise RoundUnderWay(
+            "rounds",
+            N_("round {number} has begun: a hand is recorded, so it stays as drawn"),
+            number=last.number,
+        )
+    for table in last.tables:
+        store.delete_game_rows(db, table.game_id)
+    db.execute("delete from night_tables where night_id = ? and round = ?", [night.id, last.number])
+    db.execute(
+        "delete from night_rounds where night_id = ? and number = ?", [night.id, last.number]
+    )
+    return last
 
 
 def _draw(

@@ -35,10 +35,23 @@ def shoot(page: Any, folder: Path | None, name: str, *, full: bool = True) -> Pa
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
     page.screenshot(path=str(path), full_page=full)
+    if full:
+        _text_size_again(page)
     return path
 
 
 _SESSIONS: list[Any] = []
+# 200 % text: Chromium's own default font size doubled (see large_text).
+FONT_SIZES = {"fontSizes": {"standard": 32, "fixed": 26}}
+
+
+def _text_size_again(page: Any) -> None:
+    """A full-page screenshot overrides the device metrics for a moment, and Chromium then
+    lays the page out at 100 % text until the next navigation: set 200 % again, so what a
+    test checks after a screenshot is still what a 200 % phone shows."""
+    for shot_page, session in _SESSIONS:
+        if shot_page is page:
+            session.send("Page.setFontSizes", FONT_SIZES)
 
 
 def large_text(page: Any) -> None:
@@ -48,8 +61,8 @@ def large_text(page: Any) -> None:
     off too, exactly as a phone's "font size" setting."""
     session = page.context.new_cdp_session(page)
     session.send("Page.enable")
-    session.send("Page.setFontSizes", {"fontSizes": {"standard": 32, "fixed": 26}})
-    _SESSIONS.append(session)  # kept: a session that is let go takes its setting with it
+    session.send("Page.setFontSizes", FONT_SIZES)
+    _SESSIONS.append((page, session))  # kept: a session let go takes its setting with it
 
 
 class Watcher:

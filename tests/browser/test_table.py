@@ -240,14 +240,15 @@ def test_whole_names_in_who_went_out(make_page, live_server, live_app, sides):
 
 
 def test_whole_team_names_in_who_went_out(make_page, live_server, live_app):
-    """Six players in three teams: each team is called by its two players (cut at 40)."""
+    """Six players in three teams: each team is called by its two players, both whole
+    (issue 28 point 6: no longer cut at 40 characters)."""
     page = make_page(width=WIDTH, height=HEIGHT)
     pairs = [list(LONG_NAMES[i : i + 2]) for i in (0, 2, 4)]
     board = live_server + "/games/" + api_game(live_app, pairs, profile="six-player")
     page.goto(board + "/hands/new")
     wait_for_hand_form(page)
     chips = page.evaluate(WHOLE, ".went-out .chip span")[:3]
-    assert [c[0] for c in chips] == [" & ".join(p)[:40] for p in pairs]
+    assert [c[0] for c in chips] == [" & ".join(p) for p in pairs]
     assert all(whole for _, whole in chips)
 
 

@@ -12,6 +12,7 @@ from markupsafe import Markup
 from scorer import store
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.qr import qr_svg
+from scorer.store import nights
 from scorer.store.cache import app_cache
 from scorer.store.db import get_db
 from scorer.web import display
@@ -44,14 +45,16 @@ def sides_view(record: store.ReplayedGame) -> list[dict[str, Any]]:
 
 
 def chart(record: store.ReplayedGame) -> dict[str, Any] | None:
-    """Running totals hand by hand as SVG polylines (a 100 x 50 box), the target on top."""
+    """Running totals hand by hand as SVG polylines (a 100 x 50 box), the target on top; a
+    game of a fixed number of hands has no target line (its target only sets the minimums)."""
     results = record.state.results
     if not results:
         return None
+    fixed = record.table.profile.fixed_hands is not None
     target = record.table.profile.target
     totals = [(0,) * len(record.table.sides)] + [r.totals for r in results]
     low = min(0, *(t for row in totals for t in row))
-    high = max(target, *(t for row in totals for t in row))
+    high = max(0 if fixed else target, *(t for row in totals for t in row))
     span = (high - low) or 1
 
     def y(value: int) -> float:
@@ -62,7 +65,7 @@ def chart(record: store.ReplayedGame) -> dict[str, Any] | None:
         " ".join(f"{round(k * step, 2)},{y(row[i])}" for k, row in enumerate(totals))
         for i in range(len(record.table.sides))
     ]
-    return {"lines": lines, "target_y": y(target), "zero_y": y(0)}
+    return {"lines": lines, "target_y": None if fixed else y(target), "zero_y": y(0)}
 
 
 @bp.get("/games/<game_id>")
@@ -70,7 +73,12 @@ def scoreboard(game_id: str) -> Page:
     record = load_game(game_id)
     remember(record.id)
     return render_template(
-        "games/scoreboard.html", hands_html=hands_html(record), **board_context(record)
+        "games/scoreboard.html",
+        hands_html=hands_html(record),
+        # A club night's table: its end leads back to the night (never on the watch page,
+        # which names no night).
+        night=nights.night_of_table(get_db(), record.id),
+        **board_context(record),
     )
 
 

@@ -20,6 +20,7 @@ from scorer.core.limits import check_target, default_side_name
 from scorer.core.rules import PROFILES, get_profile
 from scorer.core.seatings import Seating, seatings_of
 from scorer.games.pages.board import sides_view
+from scorer.store import nights
 from scorer.store.db import get_db
 from scorer.web.failures import load_game
 from scorer.web.forms import (
@@ -234,6 +235,10 @@ def delete_game(game_id: str) -> Page:
             forget(game_id)  # deleted already (a second tap): nothing more to do
             return redirect(url_for("pages.home"), code=303)
     record = load_game(game_id)
+    if nights.night_of_table(get_db(), record.id) is not None:
+        # A club night's table belongs to the night (its standings, its rounds): kept.
+        flash(_("This game is a table of a club night: it stays with the night."))
+        return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
     if request.method == "GET":
         return confirm_page(record, "delete_game", sides=sides_view(record))
     with contextlib.suppress(store.NotFound):  # a second tap: already gone
