@@ -24,7 +24,7 @@ from scorer.nights import api as nights_api
 from scorer.nights import init_app as nights_init_app
 from scorer.sheets import blank_sheet, game_sheet, render
 from scorer.sheets import pages as sheet_pages
-from scorer.store import db, ids
+from scorer.store import db, fleet, ids
 from scorer.web import (
     addresses,
     assets,
@@ -53,6 +53,8 @@ compress = Compress()  # gzip for pages, CSS, JS and JSON: phones on a busy Wi-F
 # Environment variables a server (gunicorn, `flask run`, a test's subprocess) may set.
 ENV_DATABASE = "SCORER_DATABASE"
 ENV_INSTANCE_PATH = "SCORER_INSTANCE_PATH"
+# A fleet's shared secret key (scorer.deploy --key makes it): every shard signs with it.
+ENV_SECRET_KEY_FILE = "SCORER_SECRET_KEY_FILE"
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -61,6 +63,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     `config` may set DATABASE, TESTING, SECRET_KEY, WTF_CSRF_ENABLED and INSTANCE_PATH (the
     folder of the secret key and the default database); SCORER_DATABASE and
     SCORER_INSTANCE_PATH in the environment do the same for a server started from the shell.
+    SECRET_KEY_FILE (or SCORER_SECRET_KEY_FILE) names the key a fleet of shards shares
+    instead of the instance folder's own; the server then keeps a copy in its database.
     Without either, Flask picks the instance folder: `instance/` in a checkout (editable
     installs included), `<prefix>/var/scorer-instance` for an installed package, never
     site-packages.
@@ -100,11 +104,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.get("SHARD") or os.environ.get(ids.ENV_SHARD)
     )
     app.config["INSTANCE_PATH"] = app.instance_path
+    key_file = app.config.get("SECRET_KEY_FILE") or os.environ.get(ENV_SECRET_KEY_FILE)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
+        app.config["SECRET_KEY"] = (
+            read_fleet_key(Path(key_file)) if key_file else load_secret_key(Path(app.instance_path))
+        )
     app.json = JSONProvider(app)
 
     db.init_app(app)
+    if key_file:  # backed up with the data: the replica carries it (scorer.store.fleet)
+        with contextlib.closing(db.connect(app.config["DATABASE"])) as conn:
+            fleet.remember_key(conn, app.config["SECRET_KEY"])
     # Hooks run in reverse order of registration: compression runs after every other hook,
     # then keep_tag puts back the tag the route gave (one tag per version, any encoding).
     app.after_request(http.keep_tag)
@@ -139,27 +149,54 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
 
 def load_secret_key(instance: Path) -> str:
-    """The secret key kept in instance/, made on first run, readable by its owner only.
+    """The secret key kept in instance/, made on first run, readable by its owner only."""
+    path = instance / "secret_key"
+    instance.mkdir(mode=0o700, parents=True, exist_ok=True)
+    make_secret_key(path)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)  # a key others can read is no secret: tighten it
+    return usable_key(path)
+
+
+def make_secret_key(path: Path, key: str | None = None) -> bool:
+    """Write a new random key (or `key`) at `path`, mode 0600, unless one is there already;
+    whether it wrote one.
 
     The key is written to a private temporary file and linked into place, so a second
     process starting at the same moment (two gunicorn workers) never reads half a key and
-    both end up with the same one.
+    both end up with the same one; an existing key is never replaced.
     """
-    path = instance / "secret_key"
-    instance.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if not path.exists():
-        fd, temporary = tempfile.mkstemp(dir=instance, prefix=".secret_key.")  # mode 0600
+    if path.exists():
+        return False
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(key or secrets.token_hex(32))
+            handle.flush()
+            os.fsync(handle.fileno())
         try:
-            with os.fdopen(fd, "w") as handle:
-                handle.write(secrets.token_hex(32))
-                handle.flush()
-                os.fsync(handle.fileno())
-            with contextlib.suppress(FileExistsError):  # another process was first: use its key
-                os.link(temporary, path)
-        finally:
-            os.unlink(temporary)
+            os.link(temporary, path)
+        except FileExistsError:  # another process was first: use its key
+            return False
+    finally:
+        os.unlink(temporary)
+    return True
+
+
+def read_fleet_key(path: Path) -> str:
+    """The key a fleet of shards shares: made once by `python -m scorer.deploy --key`, never
+    by a shard (each would make its own, and forms would fail across shards)."""
+    if not path.is_file():
+        raise RuntimeError(
+            f"{path}: no secret key; make the fleet's one key with "
+            f"`python -m scorer.deploy --key {path}` (once, for every shard)"
+        )
     if path.stat().st_mode & 0o077:
-        path.chmod(0o600)  # a key others can read is no secret: tighten it
+        raise RuntimeError(f"{path} is readable by others: chmod 600 it (else it is no secret)")
+    return usable_key(path)
+
+
+def usable_key(path: Path) -> str:
     key = path.read_text().strip()
     if len(key) < 32:
         raise RuntimeError(f"{path} holds no usable secret key; delete it to make a new one")

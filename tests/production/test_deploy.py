@@ -3,6 +3,7 @@ router sends every route that carries an id to the shard the id names."""
 
 from __future__ import annotations
 
+import getpass
 import re
 import shutil
 import subprocess
@@ -85,3 +86,37 @@ def test_the_caddyfile_is_one_caddy_reads_and_formats_as_written():
     assert adapted.returncode == 0, adapted.stderr
     assert "Strict-Transport-Security" in adapted.stdout
     assert "not formatted" not in adapted.stderr
+
+
+def test_the_fleet_key_is_made_once_private_and_every_shard_reads_it(tmp_path, capsys):
+    key = tmp_path / "fleet" / "secret_key"
+    user = getpass.getuser()
+    deploy.main(["--key", str(key), "--user", user])
+    first = key.read_text()
+    assert len(first) >= 32 and key.stat().st_mode & 0o777 == 0o600
+    deploy.main(["--key", str(key), "--user", user])  # run again: the key is kept
+    assert key.read_text() == first
+    assert "made" in capsys.readouterr().out.splitlines()[0]
+    apps = [
+        create_app({"DATABASE": str(tmp_path / f"{n}.sqlite3"), "SECRET_KEY_FILE": str(key)})
+        for n in (1, 2)
+    ]
+    assert {app.config["SECRET_KEY"] for app in apps} == {first.strip()}
+    key.chmod(0o644)  # a key others can read: the shard refuses it rather than serve
+    with pytest.raises(RuntimeError, match="readable by others"):
+        create_app({"DATABASE": str(tmp_path / "3.sqlite3"), "SECRET_KEY_FILE": str(key)})
+    with pytest.raises(RuntimeError, match="scorer.deploy --key"):  # never one of its own
+        create_app({"DATABASE": str(tmp_path / "4.sqlite3"), "SECRET_KEY_FILE": str(key) + "x"})
+
+
+def test_settings_files_are_private_and_name_the_fleet_key(tmp_path):
+    deploy.main([str(tmp_path), "--shards", "2", "--root", "/srv/scorer", "--user", "cards",
+                 "--etc", "/srv/etc", "--checkout", "/srv/app"])  # fmt: skip
+    for shard in (1, 2):
+        env = tmp_path / f"shard-{shard}.env"
+        assert env.stat().st_mode & 0o777 == 0o600
+        assert "SCORER_SECRET_KEY_FILE=/srv/scorer/secret_key" in env.read_text()
+    unit = (tmp_path / "scorer@.service").read_text()
+    assert "User=cards" in unit and "EnvironmentFile=/srv/etc/shard-%i.env" in unit
+    assert "ExecStart=/srv/app/.venv/bin/python" in unit
+    assert "--root /srv/scorer" in unit.splitlines()[0]  # the header says how to run it again
