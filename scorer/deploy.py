@@ -27,7 +27,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorer import create_app, make_secret_key
+from scorer import create_app
+from scorer.secret import make_secret_key
 from scorer.store import ids
 
 # A route's argument that is an id the scorer handed out: game_id, club_id, watch_id,

@@ -4,7 +4,8 @@ into a new folder holds every hand acknowledged more than RECOVERY_POINT before 
 once each, and passes PRAGMA integrity_check.
 
 Litestream runs with the generated deploy/litestream.yml (a replica in a folder, synced
-every second). The measured loss is printed (pytest -s shows it).
+every second); the new box is restored by `python -m scorer.cli restore`, as the README
+says. The measured loss is printed (pytest -s shows it).
 """
 
 from __future__ import annotations
@@ -141,15 +142,21 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
     # is about them.
     assert killed_at - acked[0][0] > RECOVERY_POINT, (acked[0][0], killed_at)
 
+    # The new box: restored by the README's command from the shard's settings there.
     restored = tmp_path / "new-box" / "scorer.sqlite3"
-    restored.parent.mkdir()
-    subprocess.run(
-        [LITESTREAM, "restore", "-config", str(config), "-o", str(restored), str(database)],
-        env=env,
-        check=True,
-        capture_output=True,
-        timeout=60,
+    settings = tmp_path / "new-box.env"
+    settings.write_text(
+        f"{ids.ENV_SHARD}=1\nHOST=127.0.0.1\nPORT={free_port()}\n"
+        f"SCORER_DATABASE={restored}\nSCORER_REPLICA={replica}\n"
     )
+    done = subprocess.run(
+        [sys.executable, "-m", "scorer.cli", "restore", str(settings), "--config", str(config)],
+        env={"PATH": f"{Path(LITESTREAM).parent}:/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
     check_database(restored)
 
     # The new box serves the restored game: the hands are the first ones sent, in order.
