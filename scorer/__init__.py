@@ -29,6 +29,7 @@ from scorer.web import (
     assets,
     display,
     failures,
+    health,
     http,
     i18n,
     inbound,
@@ -140,6 +141,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     nights_init_app(app)
     csrf.exempt(nights_api.bp)
     addresses.init_app(app)
+    health.init_app(app)  # GET /healthz: no budget (scorer.web.ratelimit names writes)
     watch.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views
     priority.init_app(app)  # heavy reads served by threads that give way to the hands

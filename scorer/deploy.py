@@ -197,7 +197,7 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "    # How every request is passed to its shard (both locations below).",
         "    proxy_http_version 1.1;",
         '    proxy_set_header Connection "";',
-        "    proxy_set_header Host $host;",
+        "    proxy_set_header Host $http_host;  # as the client sent it, with a port",
         "    # The TLS front (on this machine) sets who the client is and that it came",
         "    # over https: passed on as it said, for the scorer's SCORER_BEHIND_PROXY=1.",
         "    proxy_set_header X-Forwarded-For $http_x_forwarded_for;",
@@ -219,6 +219,7 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "        error_page 502 504 = @shard_down_api;",
         "    }",
         "",
+        *health_locations(plan),
         "    location @shard_down {",
         "        default_type text/html;",
         "        charset utf-8;",
@@ -236,6 +237,72 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def health_locations(plan: Plan) -> list[str]:
+    """The router's health checks (scorer.web.health): /healthz asks any shard, /healthz/N
+    shard N, so one monitor outside the box watches every shard through the front door; a
+    shard that does not answer is a 503 in JSON."""
+    lines = [
+        "    # Health: /healthz asks any shard that answers, /healthz/N shard N (JSON; 503 when",
+        "    # it cannot serve). Watch them from outside the box (README: what to watch).",
+        "    location = /healthz {",
+        "        proxy_pass http://scorer_any;",
+        "        error_page 502 504 = @shard_down_api;",
+        "    }",
+    ]
+    for shard in range(1, plan.shards + 1):
+        lines += [
+            f"    location = /healthz/{shard} {{",
+            f"        proxy_pass http://scorer_shard_{shard}/healthz;",
+            "        error_page 502 504 = @shard_down_api;",
+            "    }",
+        ]
+    return [*lines, ""]
+
+
+def health_units(plan: Plan) -> dict[str, str]:
+    """A timer per shard that asks its /healthz every minute and restarts a shard that
+    fails to answer 200 three tries running (the systemd journal keeps every answer)."""
+    header = HEADER.format(options=plan.options())
+    service = f"""{header}
+# One health check of shard %i: `python -m scorer.cli health` asks 127.0.0.1:PORT/healthz
+# (the database answers, the migrations are current). Started by scorer-health@.timer;
+# `journalctl -u scorer-health@2` shows shard 2's answers. Install both in
+# /etc/systemd/system/ and `systemctl enable --now scorer-health@2.timer`.
+[Unit]
+Description=Health check of scorer shard %i
+After=scorer@%i.service
+StartLimitIntervalSec=0
+
+[Service]
+Type=oneshot
+User={plan.user}
+Group={plan.user}
+EnvironmentFile={plan.etc}/shard-%i.env
+ExecStart={plan.checkout}/.venv/bin/python -m scorer.cli health --tries 3
+WorkingDirectory={plan.checkout}
+# A shard that failed every try of the check (3, 10 s apart) is restarted (as root: the +).
+ExecStopPost=+/bin/sh -c '[ "$$SERVICE_RESULT" = success ] || systemctl restart scorer@%i'
+NoNewPrivileges=true
+ProtectSystem=strict
+ProtectHome=true
+PrivateTmp=true
+"""
+    timer = f"""{header}
+# Runs scorer-health@N.service every minute: `systemctl enable --now scorer-health@2.timer`.
+[Unit]
+Description=Health checks of scorer shard %i
+
+[Timer]
+OnActiveSec=60s
+OnUnitActiveSec=60s
+AccuracySec=5s
+
+[Install]
+WantedBy=timers.target
+"""
+    return {"scorer-health@.service": service, "scorer-health@.timer": timer}
 
 
 def caddyfile(plan: Plan) -> str:
@@ -362,6 +429,7 @@ def files(plan: Plan, prefixes: list[str] | None = None) -> dict[str, str]:
         "scorer@.service": scorer_unit(plan),
         "litestream@.service": litestream_unit(plan),
         "litestream.yml": litestream_config(),
+        **health_units(plan),
     }
     for shard in range(1, plan.shards + 1):
         made[f"shard-{shard}.env"] = shard_env(plan, shard)

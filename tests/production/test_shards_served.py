@@ -170,8 +170,19 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
         )
         assert again[0] == 304
 
+        # Health through the router: any shard, and each by its number.
+        for path, shard in (("/healthz", None), ("/healthz/1", 1), ("/healthz/2", 2)):
+            status, health, headers = call("GET", base + path)
+            assert status == 200 and health["status"] == "ok", (path, health)
+            assert health["migrations"] == "current" and health["database"] == "ok"
+            assert shard is None or health["shard"] == shard
+            assert headers["Cache-Control"] == "no-store"
+
         # Shard 2 stops: only its addresses fail, plainly; shard 1 keeps serving.
         shards[2].stop()
+        status, health, headers = call("GET", f"{base}/healthz/2")
+        assert status == 503 and headers["Content-Type"] == "application/json", health
+        assert call("GET", f"{base}/healthz/1")[0] == 200
         for game in games:
             status, text, headers = call("GET", f"{base}/games/{game['id']}")
             if ids.shard_of(game["id"]) == 2:
