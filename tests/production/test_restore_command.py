@@ -21,7 +21,8 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from test_restore_drill import LITESTREAM, replicated_txid, wait_until
+from s3store import s3_store
+from test_restore_drill import LITESTREAM, wait_until
 
 from scorer import ROOT, create_app, deploy
 from scorer.cli.restore import read_settings
@@ -30,16 +31,24 @@ FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 
 
 @pytest.fixture
-def shard(tmp_path):
+def store(tmp_path):
+    with s3_store(tmp_path / "s3.log") as running:
+        yield running
+
+
+@pytest.fixture
+def shard(tmp_path, store):
     """A shard's files as the generator lays them out under tmp_path/root, with games in
-    its database and Litestream's replica of it (then Litestream stopped)."""
+    its database and Litestream's replica of it in an S3-compatible store on loopback
+    (then Litestream stopped)."""
     assert Path(LITESTREAM).exists(), "litestream is missing: run `make test`"
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     plan = deploy.Plan(shards=1, ports=(port,), root=str(tmp_path / "root"))
     settings = tmp_path / "shard-1.env"
-    settings.write_text(deploy.shard_env(plan, 1))
+    bucket = "".join(f"{name}={value}\n" for name, value in store.settings().items())
+    settings.write_text(deploy.shard_env(plan, 1) + bucket)
     config = tmp_path / "litestream.yml"
     config.write_text(deploy.litestream_config())
     env = read_settings(settings)
@@ -57,8 +66,7 @@ def shard(tmp_path):
             stderr=subprocess.STDOUT,
         )
     try:
-        replica = Path(env["SCORER_REPLICA"])
-        wait_until(lambda: replicated_txid(replica) > 0, "Litestream's first copy", log)
+        wait_until(lambda: store.replicated_txid() > 0, "Litestream's first copy", log)
         time.sleep(1.5)  # a sync interval more: every game is in the replica
     finally:
         backup.send_signal(signal.SIGTERM)
@@ -138,9 +146,8 @@ def test_a_fresh_box_gets_the_database_and_the_fleet_key_back(shard):
     settings, config, env, games = shard
     key_file = Path(env["SCORER_SECRET_KEY_FILE"])
     key = key_file.read_text()
-    # The disk died: no database, no key, no shard folder (the replica lives elsewhere).
-    shutil.rmtree(Path(env["SCORER_DATABASE"]).parent)
-    key_file.unlink()
+    # The disk died: no database, no key, no folder at all (the replica is in the bucket).
+    shutil.rmtree(key_file.parent)
     done = restore(settings, config)
     assert done.returncode == 0, done.stderr
     assert "secret key restored" in done.stdout
