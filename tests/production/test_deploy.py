@@ -120,3 +120,22 @@ def test_settings_files_are_private_and_name_the_fleet_key(tmp_path):
     assert "User=cards" in unit and "EnvironmentFile=/srv/etc/shard-%i.env" in unit
     assert "ExecStart=/srv/app/.venv/bin/python" in unit
     assert "--root /srv/scorer" in unit.splitlines()[0]  # the header says how to run it again
+
+
+def test_each_shard_port_is_held_by_systemd_for_restarts_without_errors(tmp_path):
+    """What test_rolling_upgrade measures (the port held across a restart) is what the
+    generated units do: a socket per shard on its port, required by the shard's service."""
+    plan = deploy.Plan(shards=2, port_base=9001)
+    made = deploy.files(plan)
+    for shard in (1, 2):
+        assert f"ListenStream=127.0.0.1:{9000 + shard}\n" in made[f"scorer@{shard}.socket"]
+    unit = made["scorer@.service"]
+    assert "Requires=scorer@%i.socket" in unit and "After=network.target scorer@%i.socket" in unit
+    # The health timer's check and the backup timer's copy run per shard, as the service user.
+    for name in ("scorer-health@.service", "scorer-backup@.service"):
+        assert "User=scorer" in made[name]
+        assert "EnvironmentFile=/etc/scorer/shard-%i.env" in made[name]
+    # The replica is a bucket named by the settings, never a folder on this disk.
+    config = made["litestream.yml"]
+    assert "type: s3" in config and "${SCORER_REPLICA_BUCKET}" in config
+    assert "type: file" not in config
