@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +20,16 @@ from scorer.games import api, csv_routes, watch
 from scorer.games import pages as game_pages
 from scorer.nights import api as nights_api
 from scorer.nights import init_app as nights_init_app
+from scorer.secret import load_secret_key, read_fleet_key
 from scorer.sheets import blank_sheet, game_sheet, render
 from scorer.sheets import pages as sheet_pages
-from scorer.store import db, ids
+from scorer.store import db, fleet, ids
 from scorer.web import (
     addresses,
     assets,
     display,
     failures,
+    health,
     http,
     i18n,
     inbound,
@@ -54,6 +54,8 @@ compress = Compress()  # gzip for pages, CSS, JS and JSON: phones on a busy Wi-F
 # Environment variables a server (gunicorn, `flask run`, a test's subprocess) may set.
 ENV_DATABASE = "SCORER_DATABASE"
 ENV_INSTANCE_PATH = "SCORER_INSTANCE_PATH"
+# A fleet's shared secret key (scorer.deploy --key makes it): every shard signs with it.
+ENV_SECRET_KEY_FILE = "SCORER_SECRET_KEY_FILE"
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -62,6 +64,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     `config` may set DATABASE, TESTING, SECRET_KEY, WTF_CSRF_ENABLED and INSTANCE_PATH (the
     folder of the secret key and the default database); SCORER_DATABASE and
     SCORER_INSTANCE_PATH in the environment do the same for a server started from the shell.
+    SECRET_KEY_FILE (or SCORER_SECRET_KEY_FILE) names the key a fleet of shards shares
+    instead of the instance folder's own; the server then keeps a copy in its database.
     Without either, Flask picks the instance folder: `instance/` in a checkout (editable
     installs included), `<prefix>/var/scorer-instance` for an installed package, never
     site-packages.
@@ -101,11 +105,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.config.get("SHARD") or os.environ.get(ids.ENV_SHARD)
     )
     app.config["INSTANCE_PATH"] = app.instance_path
+    key_file = app.config.get("SECRET_KEY_FILE") or os.environ.get(ENV_SECRET_KEY_FILE)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = load_secret_key(Path(app.instance_path))
+        app.config["SECRET_KEY"] = (
+            read_fleet_key(Path(key_file)) if key_file else load_secret_key(Path(app.instance_path))
+        )
     app.json = JSONProvider(app)
 
     db.init_app(app)
+    if key_file:  # backed up with the data: the replica carries it (scorer.store.fleet)
+        with contextlib.closing(db.connect(app.config["DATABASE"])) as conn:
+            fleet.remember_key(conn, app.config["SECRET_KEY"])
     # Hooks run in reverse order of registration: compression runs after every other hook,
     # then keep_tag puts back the tag the route gave (one tag per version, any encoding).
     app.after_request(http.keep_tag)
@@ -132,37 +142,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     nights_init_app(app)
     csrf.exempt(nights_api.bp)
     addresses.init_app(app)
+    health.init_app(app)  # GET /healthz: no budget (scorer.web.ratelimit names writes)
     watch.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views
     priority.init_app(app)  # heavy reads served by threads that give way to the hands
     push.init_app(app)  # a write tells the waiting screens (Nchan), when configured
     livecheck.init_app(app)  # outermost: a live check with nothing new skips every layer
     return app
-
-
-def load_secret_key(instance: Path) -> str:
-    """The secret key kept in instance/, made on first run, readable by its owner only.
-
-    The key is written to a private temporary file and linked into place, so a second
-    process starting at the same moment (two gunicorn workers) never reads half a key and
-    both end up with the same one.
-    """
-    path = instance / "secret_key"
-    instance.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if not path.exists():
-        fd, temporary = tempfile.mkstemp(dir=instance, prefix=".secret_key.")  # mode 0600
-        try:
-            with os.fdopen(fd, "w") as handle:
-                handle.write(secrets.token_hex(32))
-                handle.flush()
-                os.fsync(handle.fileno())
-            with contextlib.suppress(FileExistsError):  # another process was first: use its key
-                os.link(temporary, path)
-        finally:
-            os.unlink(temporary)
-    if path.stat().st_mode & 0o077:
-        path.chmod(0o600)  # a key others can read is no secret: tighten it
-    key = path.read_text().strip()
-    if len(key) < 32:
-        raise RuntimeError(f"{path} holds no usable secret key; delete it to make a new one")
-    return key

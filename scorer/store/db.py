@@ -249,6 +249,24 @@ def m011_club_games_version(db: sqlite_utils.Database) -> None:
         db.execute(trigger)
 
 
+@migrations()
+def m012_fleet_key(db: sqlite_utils.Database) -> None:
+    # The secret key the shards of a fleet share (scorer.store.fleet), kept in each shard's
+    # database so that its replica carries the key and a restore brings it back. Adds a table.
+    db["fleet_key"].create({"id": int, "key": str}, pk="id", not_null={"key"})
+
+
+def pending_migrations(db: sqlite_utils.Database) -> list[str]:
+    """The migrations this code knows that the database has not had yet."""
+    return [migration.name for migration in migrations.pending(db)]
+
+
+def unknown_migrations(db: sqlite_utils.Database) -> list[str]:
+    """Migrations the database had that this code does not know (a newer scorer wrote it)."""
+    known = {migration.name for migration in migrations._migrations}
+    return [found.name for found in migrations.applied(db) if found.name not in known]
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

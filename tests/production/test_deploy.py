@@ -3,6 +3,7 @@ router sends every route that carries an id to the shard the id names."""
 
 from __future__ import annotations
 
+import getpass
 import re
 import shutil
 import subprocess
@@ -93,3 +94,56 @@ def test_a_shards_unit_runs_the_launcher_that_opens_no_control_socket():
     unit = deploy.files(deploy.EXAMPLE)["scorer@.service"]
     (start,) = [line for line in unit.splitlines() if line.startswith("ExecStart=")]
     assert start.split()[-2:] == ["-m", "scorer.serve"]
+
+
+def test_the_fleet_key_is_made_once_private_and_every_shard_reads_it(tmp_path, capsys):
+    key = tmp_path / "fleet" / "secret_key"
+    user = getpass.getuser()
+    deploy.main(["--key", str(key), "--user", user])
+    first = key.read_text()
+    assert len(first) >= 32 and key.stat().st_mode & 0o777 == 0o600
+    deploy.main(["--key", str(key), "--user", user])  # run again: the key is kept
+    assert key.read_text() == first
+    assert "made" in capsys.readouterr().out.splitlines()[0]
+    apps = [
+        create_app({"DATABASE": str(tmp_path / f"{n}.sqlite3"), "SECRET_KEY_FILE": str(key)})
+        for n in (1, 2)
+    ]
+    assert {app.config["SECRET_KEY"] for app in apps} == {first.strip()}
+    key.chmod(0o644)  # a key others can read: the shard refuses it rather than serve
+    with pytest.raises(RuntimeError, match="readable by others"):
+        create_app({"DATABASE": str(tmp_path / "3.sqlite3"), "SECRET_KEY_FILE": str(key)})
+    with pytest.raises(RuntimeError, match="scorer.deploy --key"):  # never one of its own
+        create_app({"DATABASE": str(tmp_path / "4.sqlite3"), "SECRET_KEY_FILE": str(key) + "x"})
+
+
+def test_settings_files_are_private_and_name_the_fleet_key(tmp_path):
+    deploy.main([str(tmp_path), "--shards", "2", "--root", "/srv/scorer", "--user", "cards",
+                 "--etc", "/srv/etc", "--checkout", "/srv/app"])  # fmt: skip
+    for shard in (1, 2):
+        env = tmp_path / f"shard-{shard}.env"
+        assert env.stat().st_mode & 0o777 == 0o600
+        assert "SCORER_SECRET_KEY_FILE=/srv/scorer/secret_key" in env.read_text()
+    unit = (tmp_path / "scorer@.service").read_text()
+    assert "User=cards" in unit and "EnvironmentFile=/srv/etc/shard-%i.env" in unit
+    assert "ExecStart=/srv/app/.venv/bin/python" in unit
+    assert "--root /srv/scorer" in unit.splitlines()[0]  # the header says how to run it again
+
+
+def test_each_shard_port_is_held_by_systemd_for_restarts_without_errors(tmp_path):
+    """What test_rolling_upgrade measures (the port held across a restart) is what the
+    generated units do: a socket per shard on its port, required by the shard's service."""
+    plan = deploy.Plan(shards=2, port_base=9001)
+    made = deploy.files(plan)
+    for shard in (1, 2):
+        assert f"ListenStream=127.0.0.1:{9000 + shard}\n" in made[f"scorer@{shard}.socket"]
+    unit = made["scorer@.service"]
+    assert "Requires=scorer@%i.socket" in unit and "After=network.target scorer@%i.socket" in unit
+    # The health timer's check and the backup timer's copy run per shard, as the service user.
+    for name in ("scorer-health@.service", "scorer-backup@.service"):
+        assert "User=scorer" in made[name]
+        assert "EnvironmentFile=/etc/scorer/shard-%i.env" in made[name]
+    # The replica is a bucket named by the settings, never a folder on this disk.
+    config = made["litestream.yml"]
+    assert "type: s3" in config and "${SCORER_REPLICA_BUCKET}" in config
+    assert "type: file" not in config

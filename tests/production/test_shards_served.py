@@ -7,21 +7,23 @@ missing (`make test` installs it).
 
 from __future__ import annotations
 
+import getpass
 import http.client
 import os
 import re
 import sqlite3
 import time
-from collections.abc import Callable
-from contextlib import ExitStack, closing
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
 
 import pytest
 from apidata import EIGHT
+from pageforms import Phone
 from serving import Server, call, free_port, gunicorn_command, running, server_env, show_on_failure
 
 from bench.router import NGINX, nginx_config
-from scorer import deploy
+from scorer import ENV_SECRET_KEY_FILE, deploy
 from scorer.store import ids
 from scorer.web import push
 
@@ -90,7 +92,10 @@ def created_on_each_shard(
     return made
 
 
-def test_every_address_reaches_the_shard_its_id_names(tmp_path):
+@contextmanager
+def fleet(tmp_path: Path) -> Iterator[tuple[str, dict[int, Server], dict[int, Path]]]:
+    """Two shards (gunicorn, each its own database, one fleet key made by the generator)
+    behind the generated router on loopback: (the router's base, the shards, databases)."""
     ports = (free_port(), free_port())
     router_port = free_port()
     publisher = f"127.0.0.1:{free_port()}"
@@ -101,6 +106,8 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
     site.write_text(deploy.files(plan)["scorer-shards.conf"])
     (tmp_path / "nginx").mkdir()
     main = nginx_config(tmp_path / "nginx", site)
+    key = tmp_path / "secret_key"
+    deploy.main(["--key", str(key), "--user", getpass.getuser()])
     databases = {shard: tmp_path / f"shard-{shard}" / "scorer.sqlite3" for shard in (1, 2)}
     with ExitStack() as stack:
         shards = {}
@@ -108,6 +115,7 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
             env = server_env(databases[shard], tmp_path / f"shard-{shard}")
             env[ids.ENV_SHARD] = str(shard)
             env[push.ENV_PUSH_URL] = f"http://{publisher}{push.PUBLISH_PREFIX}"  # as deployed
+            env[ENV_SECRET_KEY_FILE] = str(key)
             command = gunicorn_command(port, ["--workers", "2", "--worker-class", "sync"])
             log = tmp_path / f"shard-{shard}.log"
             shards[shard] = stack.enter_context(running(command, env, port, log))
@@ -122,8 +130,11 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
                 ready=every_shard_answers(2),
             )
         )
-        base = proxy.base
+        yield proxy.base, shards, databases
 
+
+def test_every_address_reaches_the_shard_its_id_names(tmp_path):
+    with fleet(tmp_path) as (base, shards, databases):
         # Creation is balanced: both shards make games and clubs.
         games = created_on_each_shard(base, "/api/games", {"sides": FOUR}, 6, shards)
         roster = {"name": "Sun", "players": ROSTER}
@@ -190,8 +201,19 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
         for game in (next(g for g in games if ids.shard_of(g["id"]) == n) for n in (1, 2)):
             assert pushed_version(base, game["id"]) == game["version"] + 1
 
+        # Health through the router: any shard, and each by its number.
+        for path, shard in (("/healthz", None), ("/healthz/1", 1), ("/healthz/2", 2)):
+            status, health, headers = call("GET", base + path)
+            assert status == 200 and health["status"] == "ok", (path, health)
+            assert health["migrations"] == "current" and health["database"] == "ok"
+            assert shard is None or health["shard"] == shard
+            assert headers["Cache-Control"] == "no-store"
+
         # Shard 2 stops: only its addresses fail, plainly; shard 1 keeps serving.
         shards[2].stop()
+        status, health, headers = call("GET", f"{base}/healthz/2")
+        assert status == 503 and headers["Content-Type"] == "application/json", health
+        assert call("GET", f"{base}/healthz/1")[0] == 200
         for game in games:
             status, text, headers = call("GET", f"{base}/games/{game['id']}")
             if ids.shard_of(game["id"]) == 2:
@@ -239,3 +261,57 @@ def pushed_version(base: str, game_id: str) -> int:
         while not (line := answer.readline().decode()).startswith("data:"):
             assert line, "the channel closed before any message"
         return int(line.removeprefix("data:").strip())
+
+
+def test_every_page_form_loaded_and_posted_through_the_router_lands(tmp_path):
+    """One phone, its cookies kept, fills every creating form and the hand form as a page
+    gives them (no JavaScript) and posts them through the router: each lands, whichever
+    shard served the page and whichever serves the post (issue 34: 2 of 6 new games did,
+    each shard signing with its own key)."""
+    phone = Phone()
+    landed: list[str] = []
+
+    def post(url: str, form_index: int = 0, **values: str | list[str]) -> str:
+        form = phone.forms(url)[form_index]
+        status, page, headers = phone.request(form.action, form.filled(**values))
+        assert status == 303, (url, status, page[:800])
+        landed.append(url)
+        return headers["Location"]
+
+    with fleet(tmp_path) as (base, _shards, databases):
+        games, clubs = [], []
+        for round_number in range(6):
+            # Round robin alternates over the addresses without an id (a page and its post
+            # each count): one more page every other round, so posts land on both shards.
+            if round_number % 2:
+                assert phone.request(f"{base}/")[0] == 200
+            names = {"sides-0-players-0": "Ann", "sides-0-players-1": "Bob",
+                     "sides-1-players-0": "Cy", "sides-1-players-1": "Di"}  # fmt: skip
+            game = post(f"{base}/games/new", **names).split("?")[0].rstrip("/")
+            games.append(game.rsplit("/", 1)[1])
+            hand = {"went_out": "0", "sides-0-meld_points": "120",
+                    "sides-0-natural_canastas": "1", "sides-1-meld_points": "90",
+                    "sides-1-hand_points": "15"}  # fmt: skip
+            post(f"{base}{game}/hands/new", **hand)
+            club = post(f"{base}/clubs/new", name="Sun", players=ROSTER).split("?")[0]
+            club_id = club.rstrip("/").rsplit("/", 1)[1]
+            clubs.append(club_id)
+            post(f"{base}{club}", -2, name="Ed")  # the club page's "add a player"
+            seats = {"side-0-player-0": "Ann", "side-0-player-1": "Bob",
+                     "side-1-player-0": "Cy", "side-1-player-1": "Di"}  # fmt: skip
+            post(f"{base}{club}/games/new", **seats)
+            post(f"{base}{club}/nights/new")
+        # Both shards served creations: the posts crossed shards.
+        assert {ids.shard_of(one) for one in games + clubs} == {1, 2}, games + clubs
+        for game_id in games:
+            status, game, _ = call("GET", f"{base}/api/games/{game_id}")
+            assert status == 200 and len(game["hands"]) == 1, game
+        for club_id in clubs:
+            status, club, _ = call("GET", f"{base}/api/clubs/{club_id}")
+            assert status == 200 and "Ed" in str(club), club
+        # Each shard keeps the fleet's key in its database: its replica carries it.
+        key = (tmp_path / "secret_key").read_text().strip()
+        for database in databases.values():
+            with closing(sqlite3.connect(database)) as conn:
+                assert conn.execute("select key from fleet_key").fetchall() == [(key,)]
+    assert len(landed) == 6 * 6

@@ -1,4 +1,5 @@
-"""Command-line tasks: `flask --app scorer backup PATH` and `flask --app scorer prune`."""
+"""Command-line tasks: `flask --app scorer backup PATH` and `flask --app scorer prune`; a
+host's, which need no app, in __main__: `python -m scorer.cli restore /etc/scorer/shard-N.env`."""
 
 from __future__ import annotations
 
