@@ -22,10 +22,11 @@ rank and are listed by name.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from scorer.core.errors import N_, RuleError
 from scorer.core.leaderboard import margins
+from scorer.core.ranks import ranked
 
 WIN, DRAW, LOSS = 2, 1, 0
 # A forfeit's card points, by rule family; any family not named here plays Classic's.
@@ -138,9 +139,4 @@ def _order(line: MatchStanding) -> tuple[int, int, int]:
 
 def rank_lines(lines: Sequence[MatchStanding]) -> list[MatchStanding]:
     """The lines sorted best first, each with its rank (shared by players level)."""
-    ordered = sorted(lines, key=lambda line: (_order(line), line.player.casefold(), line.player))
-    result: list[MatchStanding] = []
-    for position, line in enumerate(ordered, 1):
-        level = bool(result) and _order(line) == _order(result[-1])
-        result.append(replace(line, rank=result[-1].rank if level else position))
-    return result
+    return ranked(lines, _order)

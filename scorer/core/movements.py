@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from scorer.core.draw import SHAPES, DrawnTable, Round
 from scorer.core.errors import N_, RuleError
+from scorer.core.limits import check_mitchell_pairs
 
 PAIR_SIZE = 2
 # A final table seats one table: three to six players (scorer.core.draw.SHAPES).
@@ -46,8 +47,7 @@ def mitchell_pairs(pairs: Sequence[Sequence[str]], field: str = "pairs") -> Mitc
     naming the pair at fault otherwise."""
     if isinstance(pairs, str) or not isinstance(pairs, Sequence):
         raise RuleError(field, N_("must be a list of pairs of names"))
-    if len(pairs) < 3:
-        raise RuleError(field, N_("a Mitchell movement needs at least 3 pairs"))
+    check_mitchell_pairs(len(pairs), field)
     seen: set[str] = set()
     checked: list[tuple[str, str]] = []
     for k, pair in enumerate(pairs):

@@ -12,11 +12,10 @@ season's first (several, when they share the first rank).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from scorer.core.errors import N_, RuleError
-
-BEST_OF_MIN = 1
+from scorer.core.limits import check_best_of
+from scorer.core.ranks import ranked
 
 
 @dataclass(frozen=True)
@@ -38,13 +37,6 @@ class SeasonStanding:
     match_points: int
     card_points: int
     rank: int = 0
-
-
-def check_best_of(best_of: object, field: str = "best_of") -> int:
-    """How many nights count (a whole number, 1 or more)."""
-    if isinstance(best_of, bool) or not isinstance(best_of, int) or best_of < BEST_OF_MIN:
-        raise RuleError(field, N_("must be a whole number of nights, 1 or more"))
-    return best_of
 
 
 def best_nights(scores: Sequence[tuple[int, NightScore]], best_of: int) -> tuple[int, ...]:
@@ -75,12 +67,7 @@ def season_standings(
                 sum(score.card_points for score in chosen),
             )
         )
-    lines.sort(key=lambda line: (_order(line), line.player.casefold(), line.player))
-    result: list[SeasonStanding] = []
-    for position, line in enumerate(lines, 1):
-        level = bool(result) and _order(line) == _order(result[-1])
-        result.append(replace(line, rank=result[-1].rank if level else position))
-    return result
+    return ranked(lines, _order)
 
 
 def _order(line: SeasonStanding) -> tuple[int, int, int]:
