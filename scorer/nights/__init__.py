@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from flask import Flask
 
-from scorer.nights import api, pages
+from scorer.nights import api, pages, seasons
 
 
 def init_app(app: Flask) -> None:
     """The nights' routes (their tables come with the store's migrations)."""
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(seasons.bp)

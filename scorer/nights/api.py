@@ -13,9 +13,10 @@ from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext as _
 
 from scorer.core.errors import N_
-from scorer.nights.payloads import parse_name, parse_night
+from scorer.nights.payloads import parse_name
+from scorer.nights.tournament import parse_tournament_night, tournament_extras
 from scorer.nights.view import NightView, night_json, night_view
-from scorer.store import clubs, nights
+from scorer.store import clubs, nights, tournaments
 from scorer.store.db import get_db
 from scorer.store.game_json import PreconditionRequired
 from scorer.store.games import NotFound
@@ -38,7 +39,7 @@ def night_response(view: NightView, status: int = 200) -> Response:
     if status == 200 and request.method == "GET" and tag in request.if_none_match:
         response = Response(status=304)
     else:
-        response = jsonify(night_json(view))
+        response = jsonify({**night_json(view), **tournament_extras(view)})
         response.status_code = status
     response.set_etag(tag)
     response.headers["Cache-Control"] = "no-cache"
@@ -69,7 +70,7 @@ def required_version(view: NightView) -> int:
 @bp.post("/clubs/<club_id>/nights")
 def create_night(club_id: str) -> Response:
     key = creation_key()
-    players, settings = parse_night(json_body())
+    players, settings = parse_tournament_night(json_body())
     try:
         night_id = nights.create_night(get_db(), club_id, players, settings, idempotency_key=key)
     except clubs.ClubNotFound:
@@ -87,6 +88,13 @@ def get_night(night_id: str) -> Response:
 @bp.post("/nights/<night_id>/rounds")
 def draw_round(night_id: str) -> Response:
     view = load_view(night_id)
+    if tournaments.load_tournament(get_db(), night_id).movement == "mitchell":
+        night = tournaments.draw_mitchell_round(
+            get_db(), night_id, version=required_version(view), table_name=table_name
+        )
+        response = night_response(night_view(get_db(), night), 201)
+        response.headers["Location"] = f"/api/nights/{night_id}"
+        return response
     night = nights.draw_next_round(
         get_db(),
         night_id,
@@ -102,6 +110,8 @@ def draw_round(night_id: str) -> Response:
 @bp.post("/nights/<night_id>/rounds/last/redraw")
 def redraw_round(night_id: str) -> Response:
     view = load_view(night_id)
+    if tournaments.load_tournament(get_db(), night_id).movement == "mitchell":
+        raise nights.RoundUnderWay("rounds", N_("a movement's rounds are set: none is redrawn"))
     night = nights.redraw_round(
         get_db(),
         night_id,

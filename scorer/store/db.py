@@ -249,6 +249,34 @@ def m011_club_games_version(db: sqlite_utils.Database) -> None:
         db.execute(trigger)
 
 
+@migrations()
+def m012_seasons(db: sqlite_utils.Database) -> None:
+    # A club's seasons (scorer/store/seasons.py): its nights between two dates, each player's
+    # best N. Adds two tables; drops nothing.
+    db["seasons"].create(
+        {
+            "id": str,
+            "club_id": str,
+            "name": str,
+            "starts": str,  # the first day counted, YYYY-MM-DD
+            "ends": str,  # the last day counted
+            "best_of": int,
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        foreign_keys=[("club_id", "clubs", "id")],
+        not_null={"id", "club_id", "name", "starts", "ends", "best_of", "version", "created_at"},
+    )
+    db["seasons"].create_index(["club_id"])
+    db["season_keys"].create(
+        {"club_id": str, "key": str, "request_hash": str, "season_id": str, "created_at": str},
+        pk=("club_id", "key"),
+        not_null={"club_id", "key", "request_hash", "season_id", "created_at"},
+    )
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

@@ -109,6 +109,8 @@ ENDPOINTS: tuple[tuple[str, str, list[str]], ...] = (
     ("nights_api.redraw_round", "create_game", POST),
     ("nights_pages.draw", "create_game", POST),
     ("nights_pages.redraw", "create_game", POST),
+    # A season is made once a season (it stores a few dates, no game).
+    ("nights_seasons.create_season", "club_roster", POST),
     ("checker.opening_meld_api", "check_meld", POST),
     ("checker.check_meld_page", "check_meld", ["GET", "POST"]),
 )

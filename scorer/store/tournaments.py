@@ -1,0 +1,139 @@
+"""A club night run as a tournament (RULES.md §6): match points with or without draws, a
+Mitchell movement of fixed pairs, timed rounds. Beside scorer.store.nights, not inside it.
+
+What a tournament night adds to a night's settings is kept in the same JSON column
+(nights.settings), so a night is still made in one transaction (its Idempotency-Key covering
+the whole request); a plain night's settings are written exactly as before. The extra keys:
+``draws`` (false: draws switched off), ``movement`` ("mitchell") with its ``pairs``, and the
+round's ``minutes`` and ``warning_minutes``.
+
+A timed round's clock starts when the round is drawn (night_rounds.drawn_at).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlite_utils
+
+from scorer.core.draw import Round
+from scorer.core.errors import N_
+from scorer.core.movements import mitchell_pairs, mitchell_round
+from scorer.core.round_clock import RoundClock
+from scorer.store import nights
+from scorer.store.db import transaction
+from scorer.store.nights import NightNotFound, NightSettings, RoundUnderWay, StoredNight
+
+MOVEMENTS: tuple[str, ...] = ("draw", "mitchell")
+
+
+@dataclass(frozen=True)
+class TournamentSettings(NightSettings):
+    """A night's settings with the tournament's: draws, movement and pairs, the round's time."""
+
+    draws: bool = True
+    movement: str = "draw"
+    pairs: tuple[tuple[str, str], ...] = ()
+    minutes: int | None = None
+    warning_minutes: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        if not self.draws:
+            data["draws"] = False
+        if self.movement != "draw":
+            data["movement"] = self.movement
+            data["pairs"] = [list(pair) for pair in self.pairs]
+        if self.minutes is not None:
+            data["round"] = {
+                **data["round"],
+                "minutes": self.minutes,
+                "warning_minutes": self.warning_minutes,
+            }
+        return data
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A night's tournament settings as stored (a plain night: the defaults)."""
+
+    draws: bool = True
+    movement: str = "draw"
+    pairs: tuple[tuple[str, str], ...] = ()
+    minutes: int | None = None
+    warning_minutes: int = 0
+
+    @property
+    def timed(self) -> bool:
+        return self.minutes is not None
+
+    def to_json(self) -> dict[str, Any]:
+        """What the night's JSON says of it (beside the night's own settings)."""
+        data: dict[str, Any] = {"movement": self.movement, "draws": self.draws}
+        if self.movement == "mitchell":
+            data["pairs"] = [list(pair) for pair in self.pairs]
+        return data
+
+
+def tournament_from_json(settings: dict[str, Any]) -> Tournament:
+    end = settings.get("round") or {}
+    return Tournament(
+        draws=bool(settings.get("draws", True)),
+        movement=str(settings.get("movement", "draw")),
+        pairs=tuple((pair[0], pair[1]) for pair in settings.get("pairs", ())),
+        minutes=end.get("minutes"),
+        warning_minutes=int(end.get("warning_minutes", 0)),
+    )
+
+
+def load_tournament(db: sqlite_utils.Database, night_id: str) -> Tournament:
+    row = db.execute("select settings from nights where id = ?", [night_id]).fetchone()
+    if row is None:
+        raise NightNotFound(night_id)
+    return tournament_from_json(json.loads(row[0]))
+
+
+def round_clocks(
+    db: sqlite_utils.Database, night_id: str, tournament: Tournament
+) -> dict[int, RoundClock]:
+    """Each drawn round's clock, by round number (none for a night without timed rounds)."""
+    if tournament.minutes is None:
+        return {}
+    return {
+        row[0]: RoundClock(
+            datetime.fromisoformat(row[1]), tournament.minutes, tournament.warning_minutes
+        )
+        for row in db.execute(
+            "select number, drawn_at from night_rounds where night_id = ? order by number",
+            [night_id],
+        )
+    }
+
+
+def mitchell_next_round(night: StoredNight, tournament: Tournament) -> Round:
+    """The movement's next round for the night as it stands."""
+    return mitchell_round(mitchell_pairs(tournament.pairs), len(night.rounds) + 1)
+
+
+def draw_mitchell_round(
+    db: sqlite_utils.Database, night_id: str, *, version: int | None, table_name: Any
+) -> StoredNight:
+    """Seat the movement's next round and make its tables' games, all or nothing (as
+    scorer.store.nights.draw_next_round does for a drawn round, its helpers reused)."""
+    with transaction(db):
+        night = nights._read_night(db, night_id)
+        nights._check_version(night, version)
+        if len(night.rounds) >= night.settings.rounds:
+            raise RoundUnderWay(
+                "rounds",
+                N_("the night's {rounds} rounds are all drawn"),
+                rounds=night.settings.rounds,
+            )
+        tournament = load_tournament(db, night_id)
+        seated = mitchell_next_round(night, tournament)
+        nights._insert_round(db, night, len(night.rounds) + 1, seated, 0, table_name)
+        nights._bump(db, night_id)
+        return nights._read_night(db, night_id)

@@ -1,0 +1,258 @@
+"""A night run as a tournament through the JSON API (issue 33): match points, a Mitchell
+movement, timed rounds' clocks, and a season of six nights; real SQLite, the test client."""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Any
+
+import pytest
+from apidata import EIGHT
+from flask.testing import FlaskClient
+
+from scorer.store.db import connect
+
+PAIRS = [
+    ["Ann", "Bob"],
+    ["Cy", "Di"],
+    ["Eve", "Fay"],
+    ["Gus", "Hal"],
+    ["Ida", "Jo"],
+    ["Kim", "Lou"],
+]
+
+
+def new_club(client: FlaskClient) -> str:
+    response = client.post("/api/clubs", json={"name": "Thursday club", "players": ["Ann"]})
+    assert response.status_code == 201
+    return response.json["id"]
+
+
+def new_night(client: FlaskClient, club_id: str, **fields: Any) -> Any:
+    body = {"players": EIGHT, "rounds": 2, "round": {"fixed_hands": 1}, **fields}
+    return client.post(f"/api/clubs/{club_id}/nights", json=body)
+
+
+def draw(client: FlaskClient, night_id: str) -> Any:
+    etag = client.get(f"/api/nights/{night_id}").headers["ETag"]
+    return client.post(f"/api/nights/{night_id}/rounds", headers={"If-Match": etag})
+
+
+def play_hand(client: FlaskClient, game_id: str, first: int, second: int) -> None:
+    sides = [{"meld_points": first}, {"meld_points": second}]
+    response = client.post(f"/api/games/{game_id}/hands", json={"sides": sides})
+    assert response.status_code == 201, response.json
+
+
+def test_a_night_ranked_by_match_points_gives_2_to_the_winner_and_the_difference(client):
+    made = new_night(client, new_club(client), ranking="match_points")
+    assert made.status_code == 201, made.json
+    night = made.json
+    assert night["ranking"] == "match_points" and night["draws"] is True
+    one, two = draw(client, night["id"]).json["rounds"][0]["tables"]
+    play_hand(client, one["game"], 300, 100)  # side 1 wins by 200
+    play_hand(client, two["game"], 50, 150)  # side 2 wins by 100
+    got = client.get(f"/api/nights/{night['id']}").json
+    lines = {line["player"]: line for line in got["standings"]}
+    for table, winner, margin in ((one, 0, 200), (two, 1, 100)):
+        for k, side in enumerate(table["sides"]):
+            for player in side["players"]:
+                won = k == winner
+                assert lines[player]["match_points"] == (2 if won else 0)
+                assert lines[player]["card_points"] == (margin if won else -margin)
+    # Four players on 2 points: card points rank them, +200 before +100.
+    top = [line["player"] for line in got["standings"][:2]]
+    assert sorted(top) == sorted(one["sides"][0]["players"])
+    assert [line["rank"] for line in got["standings"]] == [1, 1, 3, 3, 5, 5, 7, 7]
+
+
+def test_a_plain_night_says_nothing_new_in_its_settings(client):
+    night = new_night(client, new_club(client)).json
+    assert night["movement"] == "draw" and night["draws"] is True
+    assert night["round"] == {"fixed_hands": 1} and "clocks" not in night
+    assert "match_points" not in night["standings"][0]
+
+
+def test_a_mitchell_of_three_tables_over_three_rounds(client):
+    made = client.post(
+        f"/api/clubs/{new_club(client)}/nights",
+        json={"movement": "mitchell", "pairs": PAIRS, "round": {"fixed_hands": 1}},
+    )
+    assert made.status_code == 201, made.json
+    night = made.json
+    assert night["movement"] == "mitchell" and night["pairs"] == PAIRS
+    assert night["rounds"] == [] and len(night["players"]) == 12
+    met = []
+    for number in range(1, 4):
+        drawn = draw(client, night["id"])
+        assert drawn.status_code == 201, drawn.json
+        tables = drawn.json["rounds"][-1]["tables"]
+        # North-South stay at their table.
+        assert [t["sides"][0]["players"] for t in tables] == PAIRS[:3]
+        met += [tuple(tuple(side["players"]) for side in t["sides"]) for t in tables]
+        if number == 2:  # East-West moved up one table: the third table's pair to the first
+            assert tables[0]["sides"][1]["players"] == PAIRS[5]
+    pairs = [tuple(pair) for pair in PAIRS]
+    assert sorted(met) == sorted(product(pairs[:3], pairs[3:]))
+    assert draw(client, night["id"]).status_code == 409  # the movement is over
+    etag = client.get(f"/api/nights/{night['id']}").headers["ETag"]
+    redraw = client.post(
+        f"/api/nights/{night['id']}/rounds/last/redraw", headers={"If-Match": etag}
+    )
+    assert redraw.status_code == 409 and redraw.json["field"] == "rounds"
+
+
+@pytest.mark.parametrize(
+    ("fields", "status", "field"),
+    [
+        ({"movement": "mitchell", "pairs": [["Ann", "Bob"], ["Cy", "Di"]]}, 422, "pairs"),
+        ({"movement": "mitchell", "pairs": [*PAIRS[:3], ["Ann", "Zed"]]}, 422, "pairs[3]"),
+        ({"movement": "mitchell", "pairs": [*PAIRS[:3], ["Zed"]]}, 400, "pairs[3]"),
+        ({"movement": "mitchell", "pairs": PAIRS, "rounds": 4}, 422, "rounds"),
+        ({"movement": "mitchell", "pairs": PAIRS, "players": EIGHT}, 400, "players"),
+        ({"movement": "round-robin"}, 422, "movement"),
+        ({"pairs": PAIRS}, 400, "pairs"),
+        ({"ranking": "goals"}, 422, "ranking"),
+        ({"draws": "no"}, 400, "draws"),
+        ({"round": {"fixed_hands": 1, "minutes": 2}}, 422, "round.minutes"),
+        (
+            {"round": {"fixed_hands": 1, "minutes": 50, "warning_minutes": 50}},
+            422,
+            "round.warning_minutes",
+        ),
+        ({"round": {"fixed_hands": 1, "warning_minutes": 5}}, 422, "round.minutes"),
+    ],
+)
+def test_bad_tournament_fields_are_refused_naming_the_field(app, client, fields, status, field):
+    club_id = new_club(client)
+    body = {"players": EIGHT, "rounds": 2, "round": {"fixed_hands": 1}}
+    if "pairs" in fields and fields.get("movement") == "mitchell":
+        del body["players"]
+    response = client.post(f"/api/clubs/{club_id}/nights", json={**body, **fields})
+    assert (response.status_code, response.json["field"]) == (status, field)
+    db = connect(app.config["DATABASE"])
+    assert db.execute("select count(*) from nights").fetchone()[0] == 0  # nothing stored
+    db.close()
+
+
+def test_a_timed_round_shows_its_clock(client):
+    night = new_night(
+        client, new_club(client), round={"fixed_hands": 4, "minutes": 50, "warning_minutes": 10}
+    ).json
+    assert night["round"] == {"fixed_hands": 4, "minutes": 50, "warning_minutes": 10}
+    drawn = draw(client, night["id"]).json
+    clock = drawn["clocks"]["1"]
+    assert clock["minutes"] == 50 and clock["warning_minutes"] == 10
+    assert clock["phase"] == "playing" and 49 * 60 < clock["seconds_left"] <= 50 * 60
+
+
+def season_body(**fields: Any) -> dict[str, Any]:
+    return {"name": "Spring 2026", "from": "2026-03-01", "to": "2026-06-30", "best_of": 4, **fields}
+
+
+def test_a_season_is_made_once_per_key_and_refusals_name_the_field(client):
+    club_id = new_club(client)
+    key = {"Idempotency-Key": "s-1"}
+    first = client.post(f"/api/clubs/{club_id}/seasons", json=season_body(), headers=key)
+    again = client.post(f"/api/clubs/{club_id}/seasons", json=season_body(), headers=key)
+    assert first.status_code == again.status_code == 201
+    assert first.json["id"] == again.json["id"]
+    assert first.headers["Location"] == f"/api/seasons/{first.json['id']}"
+    other = client.post(f"/api/clubs/{club_id}/seasons", json=season_body(best_of=5), headers=key)
+    assert other.status_code == 422 and other.json["field"] == "Idempotency-Key"
+    for body, field in [
+        (season_body(to="2026-02-01"), "to"),
+        (season_body(**{"from": "1 March"}), "from"),
+        (season_body(best_of=0), "best_of"),
+        (season_body(name=""), "name"),
+        ({**season_body(), "nights": 6}, "nights"),
+    ]:
+        refused = client.post(f"/api/clubs/{club_id}/seasons", json=body)
+        assert refused.status_code in (400, 422) and refused.json["field"] == field
+    assert client.post("/api/clubs/nope/seasons", json=season_body()).status_code == 404
+    assert client.get("/api/seasons/nope").status_code == 404
+
+
+def test_a_season_of_six_nights_counts_each_players_best_four(app, client):
+    """Six nights of fixed pairs (a Mitchell of two tables, one round, one hand a night).
+    Ann & Bob meet Eve & Fay: they win nights 1-4 by 100, 200, 300, 400 and lose nights 5 and
+    6 by 500 and 600. Cy & Di beat Gus & Hal by 50 every night. A seventh night, after the
+    season, counts for nothing. Best four of six, by hand:
+      Ann, Bob  nights 1-4                              8 match points, +1 000
+      Cy, Di    nights 1-4 (all level: the earlier)     8, +200
+      Eve, Fay  nights 5, 6, then 1, 2                  4, 500 + 600 - 100 - 200 = +800
+      Gus, Hal  nights 1-4                              0, -200
+    Counting all six, Ann & Bob would have 8 and -100, behind Cy & Di (12, +300)."""
+    club_id = new_club(client)
+    margins = [100, 200, 300, 400, -500, -600, 700]
+    days = [
+        "2026-03-05",
+        "2026-03-12",
+        "2026-03-19",
+        "2026-04-02",
+        "2026-04-09",
+        "2026-05-07",
+        "2026-07-02",
+    ]
+    pairs = PAIRS[:4]
+    db = connect(app.config["DATABASE"])
+    for margin, day in zip(margins, days, strict=True):
+        made = client.post(
+            f"/api/clubs/{club_id}/nights",
+            json={"movement": "mitchell", "pairs": pairs, "rounds": 1, "round": {"fixed_hands": 1}},
+        )
+        night_id = made.json["id"]
+        one, two = draw(client, night_id).json["rounds"][0]["tables"]
+        assert [side["players"] for side in one["sides"]] == [pairs[0], pairs[2]]
+        play_hand(client, one["game"], 200 + max(margin, 0), 200 + max(-margin, 0))
+        play_hand(client, two["game"], 250, 200)
+        with db.conn:
+            db.execute(
+                "update nights set created_at = ? where id = ?", [f"{day}T20:00:00+00:00", night_id]
+            )
+    db.close()
+    season = client.post(f"/api/clubs/{club_id}/seasons", json=season_body())
+    assert season.status_code == 201, season.json
+    got = client.get(f"/api/seasons/{season.json['id']}")
+    assert len(got.json["nights"]) == 6
+    lines = [
+        (
+            line["rank"],
+            line["player"],
+            line["nights_played"],
+            line["match_points"],
+            line["card_points"],
+        )
+        for line in got.json["standings"]
+    ]
+    assert lines == [
+        (1, "Ann", 6, 8, 1000),
+        (1, "Bob", 6, 8, 1000),
+        (3, "Cy", 6, 8, 200),
+        (3, "Di", 6, 8, 200),
+        (5, "Eve", 6, 4, 800),
+        (5, "Fay", 6, 4, 800),
+        (7, "Gus", 6, 0, -200),
+        (7, "Hal", 6, 0, -200),
+    ]
+    nights = [night["id"] for night in got.json["nights"]]
+    counted = {line["player"]: line["nights_counted"] for line in got.json["standings"]}
+    assert counted["Ann"] == counted["Cy"] == nights[:4]
+    assert counted["Eve"] == [nights[0], nights[1], nights[4], nights[5]]
+    assert got.json["champion"] == ["Ann", "Bob"]
+    assert (
+        client.get(
+            f"/api/seasons/{season.json['id']}", headers={"If-None-Match": got.headers["ETag"]}
+        ).status_code
+        == 304
+    )
+    csv = client.get(f"/seasons/{season.json['id']}.csv")
+    assert csv.status_code == 200 and csv.mimetype == "text/csv"
+    rows = csv.text.splitlines()
+    assert rows[0] == (
+        "rank,player,match_points,card_points,nights_played,"
+        "2026-03-05,2026-03-12,2026-03-19,2026-04-02,2026-04-09,2026-05-07"
+    )
+    # A star marks a night played but not among the player's best four.
+    assert rows[1] == "1,Ann,8,1000,6,2,2,2,2,0*,0*"
+    assert rows[5] == "5,Eve,4,800,6,0,0,0*,0*,2,2"
