@@ -14,7 +14,7 @@ from flask_babel import gettext as _
 
 from scorer.core.errors import N_
 from scorer.nights.payloads import parse_name
-from scorer.nights.tournament import parse_tournament_night, tournament_extras
+from scorer.nights.tournament import clock_tag, parse_tournament_night, tournament_extras
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.store import clubs, nights, tournaments
 from scorer.store.db import get_db
@@ -35,11 +35,12 @@ def load_view(night_id: str) -> NightView:
 
 
 def night_response(view: NightView, status: int = 200) -> Response:
-    tag = view.etag
+    extras = tournament_extras(view)
+    tag = view.etag + clock_tag(extras)
     if status == 200 and request.method == "GET" and tag in request.if_none_match:
         response = Response(status=304)
     else:
-        response = jsonify({**night_json(view), **tournament_extras(view)})
+        response = jsonify({**night_json(view), **extras})
         response.status_code = status
     response.set_etag(tag)
     response.headers["Cache-Control"] = "no-cache"

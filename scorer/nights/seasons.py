@@ -16,7 +16,7 @@ import csv
 import hashlib
 import io
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
@@ -24,7 +24,7 @@ from flask import Blueprint, Response, jsonify
 from scorer.core.errors import N_, RuleError
 from scorer.core.limits import check_best_of, check_club_name
 from scorer.core.seasons import NightScore, SeasonStanding, champions, season_standings
-from scorer.nights.tournament import night_match_standings
+from scorer.nights.tournament import night_match_standings, time_results
 from scorer.nights.view import night_view
 from scorer.store import clubs, nights, seasons, tournaments
 from scorer.store.db import get_db
@@ -91,13 +91,15 @@ def season_view(season_id: str) -> SeasonView:
     """The season worked out from its nights as they stand now."""
     db = get_db()
     season = seasons.load_season(db, season_id)
+    now = datetime.now(UTC)
     counted = []
     for night_id in season.night_ids:
         view = night_view(db, nights.load_night(db, night_id))
         tournament = tournaments.load_tournament(db, night_id)
+        ended = time_results(view, now) if tournament.timed else {}
         scores = {
             line.player: NightScore(line.match_points, line.card_points)
-            for line in night_match_standings(view, tournament)
+            for line in night_match_standings(view, tournament, ended)
             if line.games
         }
         counted.append(SeasonNight(night_id, view.night.created_at[:10], scores, view.etag))

@@ -24,9 +24,10 @@ from scorer.core.limits import (
 )
 from scorer.core.match_points import Match, MatchStanding, match_standings
 from scorer.core.movements import mitchell_pairs
-from scorer.core.round_clock import RoundClock, read_clock
+from scorer.core.round_clock import RoundClock, read_clock, winner_at_time
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView
+from scorer.store import round_time
 from scorer.store.db import get_db
 from scorer.store.game_json import PayloadError
 from scorer.store.tournaments import (
@@ -148,12 +149,34 @@ def night_match_standings(
     )
 
 
+def time_results(view: NightView, now: datetime) -> dict[str, int | None]:
+    """The tables time has ended (their last hand recorded after time), each with its
+    winner: the higher total (None on a tie at the top)."""
+    ended = round_time.ended_by_time(get_db(), list(view.night.game_ids), now)
+    return {
+        table.game_id: winner_at_time(table.totals)
+        for tables in view.rounds
+        for table in tables
+        if table.game_id in ended and not (table.game and table.game.state.finished)
+    }
+
+
 def tournament_extras(view: NightView) -> dict[str, Any]:
     """The night's tournament JSON as of now (the one reading of the clock per request)."""
     db = get_db()
+    now = datetime.now(UTC)
     tournament = load_tournament(db, view.night.id)
     clocks = round_clocks(db, view.night.id, tournament)
-    return tournament_json(view, tournament, clocks, datetime.now(UTC))
+    ended = time_results(view, now) if tournament.timed else {}
+    return tournament_json(view, tournament, clocks, now, ended)
+
+
+def clock_tag(extras: dict[str, Any]) -> str:
+    """What a night's ETag adds for its clocks: each round's phase, so a client holding the
+    night before the warning or the call gets the new phase, not a 304. (The seconds left
+    are not in the tag: a client counts down to ``ends_at``.)"""
+    clocks = extras.get("clocks")
+    return "." + "".join(clock["phase"][0] for clock in clocks.values()) if clocks else ""
 
 
 def clock_json(clock: RoundClock, now: datetime) -> dict[str, Any]:

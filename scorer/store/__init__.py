@@ -31,7 +31,7 @@ from scorer.core.game import (
 from scorer.core.hands import Hand
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
-from scorer.store import club_digest, ids
+from scorer.store import club_digest, ids, round_time
 from scorer.store.db import now, snapshot, transaction
 from scorer.store.games import (
     NotFound,
@@ -320,6 +320,8 @@ def record_hand(
         def write(db: sqlite_utils.Database) -> None:
             if key is not None and seen_hand(db, game_id, key, hand, unscoped_key):
                 raise _AlreadyDone
+            # A table of a timed round: after time, the hand under way only (inside the lock).
+            round_time.check_hand_time(db, game_id)
             db["hands"].insert(hand_row(game_id, number, hand))
             if key is not None:
                 remember_hand(db, game_id, key, hand)

@@ -3,6 +3,7 @@ movement, timed rounds' clocks, and a season of six nights; real SQLite, the tes
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from itertools import product
 from typing import Any
 
@@ -256,3 +257,57 @@ def test_a_season_of_six_nights_counts_each_players_best_four(app, client):
     # A star marks a night played but not among the player's best four.
     assert rows[1] == "1,Ann,8,1000,6,2,2,2,2,0*,0*"
     assert rows[5] == "5,Eve,4,800,6,0,0,0*,0*,2,2"
+
+
+def earlier(app, table: str, column: str, where: str, keys: list[Any], minutes: int) -> None:
+    """Move stored times back by ``minutes``: as if the round was drawn, or a hand recorded,
+    that long ago (the server's clock itself is real; the core's tests inject theirs)."""
+    db = connect(app.config["DATABASE"])
+    with db.conn:
+        for rowid, stamp in db.execute(
+            f"select rowid, {column} from {table} where {where}", keys
+        ).fetchall():
+            moved = datetime.fromisoformat(stamp) - timedelta(minutes=minutes)
+            db.execute(
+                f"update {table} set {column} = ? where rowid = ?",
+                [moved.isoformat(timespec="seconds"), rowid],
+            )
+    db.close()
+
+
+def test_after_time_is_called_the_hand_under_way_is_recorded_then_no_new_hand(app, client):
+    club_id = new_club(client)
+    round_ = {"fixed_hands": 6, "minutes": 50, "warning_minutes": 10}
+    night = new_night(client, club_id, ranking="match_points", round=round_).json
+    one, two = draw(client, night["id"]).json["rounds"][0]["tables"]
+    play_hand(client, one["game"], 300, 100)
+    before = client.get(f"/api/nights/{night['id']}")
+    # 45 minutes later: the warning (the first hand was played 30 minutes in).
+    earlier(app, "night_rounds", "drawn_at", "night_id = ?", [night["id"]], 45)
+    earlier(app, "hands", "created_at", "game_id = ?", [one["game"]], 15)
+    warned = client.get(
+        f"/api/nights/{night['id']}", headers={"If-None-Match": before.headers["ETag"]}
+    )
+    assert warned.status_code == 200 and warned.json["clocks"]["1"]["phase"] == "warning"
+    assert 4 * 60 < warned.json["clocks"]["1"]["seconds_left"] <= 5 * 60
+    # 55 minutes in: time is called. Each table records the hand under way, then no more.
+    earlier(app, "night_rounds", "drawn_at", "night_id = ?", [night["id"]], 10)
+    assert client.get(f"/api/nights/{night['id']}").json["clocks"]["1"]["phase"] == "time"
+    play_hand(client, one["game"], 50, 100)  # the hand under way: one's side leads 350 to 200
+    play_hand(client, two["game"], 100, 150)
+    for game in (one["game"], two["game"]):
+        refused = client.post(
+            f"/api/games/{game}/hands", json={"sides": [{"meld_points": 50}, {"meld_points": 50}]}
+        )
+        assert refused.status_code == 409 and refused.json["field"] == "hand"
+        assert "time was called" in refused.json["error"]
+        assert len(client.get(f"/api/games/{game}").json["hands"]) in (1, 2)  # nothing stored
+    # The games are over by time: the higher total wins, 2 match points.
+    lines = {
+        line["player"]: line for line in client.get(f"/api/nights/{night['id']}").json["standings"]
+    }
+    for table, winner, margin in ((one, 0, 150), (two, 1, 50)):
+        for k, side in enumerate(table["sides"]):
+            for player in side["players"]:
+                assert lines[player]["match_points"] == (2 if k == winner else 0)
+                assert lines[player]["card_points"] == (margin if k == winner else -margin)
