@@ -14,7 +14,12 @@ from flask_babel import gettext as _
 
 from scorer.core.errors import N_
 from scorer.nights.payloads import parse_name
-from scorer.nights.tournament import clock_tag, parse_tournament_night, tournament_extras
+from scorer.nights.tournament import (
+    clock_tag,
+    parse_forfeit,
+    parse_tournament_night,
+    tournament_extras,
+)
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.store import clubs, nights, tournaments
 from scorer.store.db import get_db
@@ -129,3 +134,16 @@ def add_player(night_id: str) -> Response:
     name = parse_name(json_body())
     nights.add_player(get_db(), night_id, name, version=expected_version(view))
     return night_response(load_view(night_id), 201)
+
+
+@bp.route(
+    "/nights/<night_id>/rounds/<int:number>/tables/<int:table>/forfeit", methods=["PUT", "DELETE"]
+)
+def forfeit(night_id: str, number: int, table: int) -> Response:
+    """PUT {"absent": <side>}: the table is won by forfeit; DELETE: withdrawn (If-Match)."""
+    view = load_view(night_id)
+    absent = parse_forfeit(json_body()) if request.method == "PUT" else None
+    night = tournaments.set_forfeit(
+        get_db(), night_id, number, table, absent, version=required_version(view)
+    )
+    return night_response(night_view(get_db(), night))

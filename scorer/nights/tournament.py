@@ -22,7 +22,13 @@ from scorer.core.limits import (
     check_warning_minutes,
     same_name,
 )
-from scorer.core.match_points import Match, MatchStanding, match_standings
+from scorer.core.match_points import (
+    DEFAULT_FAMILY,
+    Forfeit,
+    Match,
+    MatchStanding,
+    match_standings,
+)
 from scorer.core.movements import mitchell_pairs
 from scorer.core.round_clock import RoundClock, read_clock, winner_at_time
 from scorer.nights.payloads import parse_night
@@ -122,31 +128,49 @@ def _pairs(value: Any) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
+def parse_forfeit(data: Any) -> int:
+    """The absent side's number (from 0) of a PUT .../forfeit body."""
+    if not isinstance(data, dict) or set(data) != {"absent"}:
+        raise PayloadError("absent", N_('send the absent side\'s number, and only it, in "absent"'))
+    absent = data["absent"]
+    if isinstance(absent, bool) or not isinstance(absent, int):
+        raise PayloadError("absent", N_("must be the number of one of the table's sides"))
+    return absent
+
+
 def night_matches(
-    view: NightView, ended_by_time: dict[str, int | None] | None = None
-) -> list[Match]:
-    """Each table's game as a match: finished when its game is (or when time ended it)."""
-    matches = []
+    view: NightView,
+    tournament: Tournament,
+    ended_by_time: dict[str, int | None] | None = None,
+) -> tuple[list[Match], list[Forfeit]]:
+    """Each table's game as a match (finished when its game is, or when time ended it), and
+    the tables won by forfeit instead."""
+    forfeited = dict(tournament.forfeits)
+    matches, forfeits = [], []
     for tables in view.rounds:
         for table in tables:
+            sides = tuple(players for _, players in table.sides)
+            absent = forfeited.get((table.round, table.position))
+            if absent is not None:
+                present = tuple(p for k, side in enumerate(sides) if k != absent for p in side)
+                family = table.game.profile_key if table.game else DEFAULT_FAMILY
+                forfeits.append(Forfeit(present, sides[absent], family))
+                continue
             state = table.game.state if table.game else None
             finished = bool(state and state.finished)
             winner = state.winner if state else None
             if not finished and ended_by_time and table.game_id in ended_by_time:
                 finished, winner = True, ended_by_time[table.game_id]
-            matches.append(
-                Match(tuple(players for _, players in table.sides), table.totals, finished, winner)
-            )
-    return matches
+            matches.append(Match(sides, table.totals, finished, winner))
+    return matches, forfeits
 
 
 def night_match_standings(
     view: NightView, tournament: Tournament, ended_by_time: dict[str, int | None] | None = None
 ) -> list[MatchStanding]:
     """The night ranked by match points (whatever ranking the night shows)."""
-    return match_standings(
-        view.night.players, night_matches(view, ended_by_time), draws=tournament.draws
-    )
+    matches, forfeits = night_matches(view, tournament, ended_by_time)
+    return match_standings(view.night.players, matches, forfeits, draws=tournament.draws)
 
 
 def time_results(view: NightView, now: datetime) -> dict[str, int | None]:

@@ -252,7 +252,7 @@ def m011_club_games_version(db: sqlite_utils.Database) -> None:
 @migrations()
 def m012_seasons(db: sqlite_utils.Database) -> None:
     # A club's seasons (scorer/store/seasons.py): its nights between two dates, each player's
-    # best N. Adds two tables; drops nothing.
+    # best N; and the forfeits of a night's tables. Adds three tables; drops nothing.
     db["seasons"].create(
         {
             "id": str,
@@ -274,6 +274,13 @@ def m012_seasons(db: sqlite_utils.Database) -> None:
         {"club_id": str, "key": str, "request_hash": str, "season_id": str, "created_at": str},
         pk=("club_id", "key"),
         not_null={"club_id", "key", "request_hash", "season_id", "created_at"},
+    )
+    # A table of a night won by forfeit (scorer/store/tournaments.py): which side was absent.
+    db["night_forfeits"].create(
+        {"night_id": str, "round": int, "position": int, "absent": int, "created_at": str},
+        pk=("night_id", "round", "position"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "round", "position", "absent", "created_at"},
     )
 
 

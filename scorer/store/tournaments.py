@@ -13,14 +13,15 @@ A timed round's clock starts when the round is drawn (night_rounds.drawn_at).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 import sqlite_utils
 
+from scorer import store
 from scorer.core.draw import Round
-from scorer.core.errors import N_
+from scorer.core.errors import N_, RuleError
 from scorer.core.movements import mitchell_pairs, mitchell_round
 from scorer.core.round_clock import RoundClock
 from scorer.store import nights
@@ -65,6 +66,8 @@ class Tournament:
     pairs: tuple[tuple[str, str], ...] = ()
     minutes: int | None = None
     warning_minutes: int = 0
+    # Tables won by forfeit: (round, table) -> the absent side's index.
+    forfeits: tuple[tuple[tuple[int, int], int], ...] = ()
 
     @property
     def timed(self) -> bool:
@@ -75,6 +78,10 @@ class Tournament:
         data: dict[str, Any] = {"movement": self.movement, "draws": self.draws}
         if self.movement == "mitchell":
             data["pairs"] = [list(pair) for pair in self.pairs]
+        data["forfeits"] = [
+            {"round": number, "table": position, "absent": absent}
+            for (number, position), absent in self.forfeits
+        ]
         return data
 
 
@@ -93,7 +100,8 @@ def load_tournament(db: sqlite_utils.Database, night_id: str) -> Tournament:
     row = db.execute("select settings from nights where id = ?", [night_id]).fetchone()
     if row is None:
         raise NightNotFound(night_id)
-    return tournament_from_json(json.loads(row[0]))
+    forfeits = tuple(sorted(forfeits_of(db, night_id).items()))
+    return replace(tournament_from_json(json.loads(row[0])), forfeits=forfeits)
 
 
 def round_clocks(
@@ -135,5 +143,67 @@ def draw_mitchell_round(
         tournament = load_tournament(db, night_id)
         seated = mitchell_next_round(night, tournament)
         nights._insert_round(db, night, len(night.rounds) + 1, seated, 0, table_name)
+        nights._bump(db, night_id)
+        return nights._read_night(db, night_id)
+
+
+def forfeits_of(db: sqlite_utils.Database, night_id: str) -> dict[tuple[int, int], int]:
+    """The night's tables won by forfeit: (round, table) -> the absent side's index."""
+    return {
+        (row[0], row[1]): row[2]
+        for row in db.execute(
+            "select round, position, absent from night_forfeits where night_id = ?", [night_id]
+        )
+    }
+
+
+def _table_of(night: StoredNight, number: int, position: int) -> nights.NightTable:
+    for past in night.rounds:
+        if past.number == number:
+            for table in past.tables:
+                if table.position == position:
+                    return table
+    raise NightNotFound(f"{night.id}/rounds/{number}/tables/{position}")
+
+
+def set_forfeit(
+    db: sqlite_utils.Database,
+    night_id: str,
+    number: int,
+    position: int,
+    absent: int | None,
+    *,
+    version: int | None,
+) -> StoredNight:
+    """Declare a table won by forfeit (``absent``: the side that did not come), or withdraw it
+    (None). Refused once a hand is recorded at that table: then the game was played."""
+    with transaction(db):
+        night = nights._read_night(db, night_id)
+        nights._check_version(night, version)
+        table = _table_of(night, number, position)
+        if absent is not None:
+            if not 0 <= absent < len(table.drawn.sides):
+                raise RuleError("absent", N_("must be the number of one of the table's sides"))
+            played = db.execute(
+                "select count(*) from hands where game_id = ?", [table.game_id]
+            ).fetchone()[0]
+            if played:
+                raise RoundUnderWay(
+                    "absent", N_("a hand is recorded at this table: its game was played")
+                )
+        db.execute(
+            "delete from night_forfeits where night_id = ? and round = ? and position = ?",
+            [night_id, number, position],
+        )
+        if absent is not None:
+            db["night_forfeits"].insert(
+                {
+                    "night_id": night_id,
+                    "round": number,
+                    "position": position,
+                    "absent": absent,
+                    "created_at": store.now(),
+                }
+            )
         nights._bump(db, night_id)
         return nights._read_night(db, night_id)

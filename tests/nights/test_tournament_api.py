@@ -295,13 +295,13 @@ def test_after_time_is_called_the_hand_under_way_is_recorded_then_no_new_hand(ap
     assert client.get(f"/api/nights/{night['id']}").json["clocks"]["1"]["phase"] == "time"
     play_hand(client, one["game"], 50, 100)  # the hand under way: one's side leads 350 to 200
     play_hand(client, two["game"], 100, 150)
-    for game in (one["game"], two["game"]):
+    for game, hands in ((one["game"], 2), (two["game"], 1)):
         refused = client.post(
             f"/api/games/{game}/hands", json={"sides": [{"meld_points": 50}, {"meld_points": 50}]}
         )
         assert refused.status_code == 409 and refused.json["field"] == "hand"
         assert "time was called" in refused.json["error"]
-        assert len(client.get(f"/api/games/{game}").json["hands"]) in (1, 2)  # nothing stored
+        assert len(client.get(f"/api/games/{game}").json["hands"]) == hands  # nothing stored
     # The games are over by time: the higher total wins, 2 match points.
     lines = {
         line["player"]: line for line in client.get(f"/api/nights/{night['id']}").json["standings"]
@@ -311,3 +311,46 @@ def test_after_time_is_called_the_hand_under_way_is_recorded_then_no_new_hand(ap
             for player in side["players"]:
                 assert lines[player]["match_points"] == (2 if k == winner else 0)
                 assert lines[player]["card_points"] == (margin if k == winner else -margin)
+
+
+def test_a_forfeit_gives_the_present_side_2_points_and_2000(client):
+    night = new_night(client, new_club(client), ranking="match_points").json
+    one, two = draw(client, night["id"]).json["rounds"][0]["tables"]
+    address = f"/api/nights/{night['id']}/rounds/1/tables/2/forfeit"
+    assert client.put(address, json={"absent": 1}).status_code == 428  # If-Match needed
+    etag = client.get(f"/api/nights/{night['id']}").headers["ETag"]
+    refused = client.put(address, json={"absent": 2}, headers={"If-Match": etag})
+    assert refused.status_code == 422 and refused.json["field"] == "absent"
+    declared = client.put(address, json={"absent": 1}, headers={"If-Match": etag})
+    assert declared.status_code == 200, declared.json
+    assert declared.json["forfeits"] == [{"round": 1, "table": 2, "absent": 1}]
+    play_hand(client, one["game"], 300, 100)
+    lines = {
+        line["player"]: line for line in client.get(f"/api/nights/{night['id']}").json["standings"]
+    }
+    present, absent = (side["players"] for side in two["sides"])
+    for player in present:
+        assert (lines[player]["match_points"], lines[player]["card_points"]) == (2, 2000)
+    for player in absent:
+        assert (lines[player]["match_points"], lines[player]["card_points"]) == (0, -2000)
+    assert [
+        line["player"] for line in client.get(f"/api/nights/{night['id']}").json["standings"][:2]
+    ] == sorted(present)
+    # A table whose game was played cannot be a forfeit; a forfeit can be withdrawn.
+    etag = client.get(f"/api/nights/{night['id']}").headers["ETag"]
+    played = client.put(
+        f"/api/nights/{night['id']}/rounds/1/tables/1/forfeit",
+        json={"absent": 0},
+        headers={"If-Match": etag},
+    )
+    assert played.status_code == 409 and played.json["field"] == "absent"
+    withdrawn = client.delete(address, headers={"If-Match": etag})
+    assert withdrawn.status_code == 200 and withdrawn.json["forfeits"] == []
+    lines = {line["player"]: line for line in withdrawn.json["standings"]}
+    assert all(lines[player]["match_points"] == 0 for player in present)
+    missing = client.put(
+        f"/api/nights/{night['id']}/rounds/2/tables/1/forfeit",
+        json={"absent": 0},
+        headers={"If-Match": withdrawn.headers["ETag"]},
+    )
+    assert missing.status_code == 404
