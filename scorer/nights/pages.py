@@ -20,7 +20,7 @@ from scorer.core.draw import shapes_for
 from scorer.core.errors import RuleError
 from scorer.core.limits import check_club_name
 from scorer.nights.api import table_name
-from scorer.nights.payloads import parse_night
+from scorer.nights.tournament import parse_tournament_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.qr import qr_svg
 from scorer.sheets import render
@@ -135,7 +135,7 @@ def new_night(club_id: str) -> Page:
         return new_night_page(club, typed)
     typed = typed_night()
     try:
-        players, settings = parse_night(night_body(typed, club.players))
+        players, settings = parse_tournament_night(night_body(typed, club.players))
         night_id = nights.create_night(get_db(), club_id, players, settings)
     except RuleError as error:
         return new_night_page(club, typed, status_of(error), error)

@@ -10,6 +10,7 @@ players are the pairs' players, so ``"players"`` is left out); and in ``"round"`
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,13 +25,14 @@ from scorer.core.limits import (
 )
 from scorer.core.match_points import (
     DEFAULT_FAMILY,
+    FORFEIT_CARD_POINTS,
     Forfeit,
     Match,
     MatchStanding,
     match_standings,
 )
 from scorer.core.movements import mitchell_pairs
-from scorer.core.round_clock import RoundClock, read_clock, winner_at_time
+from scorer.core.round_clock import ClockReading, RoundClock, read_clock, winner_at_time
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView
 from scorer.store import round_time
@@ -247,3 +249,36 @@ def tournament_json(
             for line in night_match_standings(view, tournament, ended_by_time)
         ]
     return data
+
+
+@dataclass(frozen=True)
+class TournamentPage:
+    """What a night's pages show of its tournament: the match-point standings (None when the
+    night ranks otherwise) and the last round's clock as of this request (None: not timed)."""
+
+    standings: tuple[MatchStanding, ...] | None
+    clock: ClockReading | None
+    ends_at: datetime | None
+    draws: bool
+    forfeits: tuple[tuple[tuple[int, int], int], ...]
+    forfeit_points: int = FORFEIT_CARD_POINTS[DEFAULT_FAMILY]
+
+
+def tournament_page(view: NightView) -> TournamentPage:
+    """The night's tournament as its pages show it (read once per page, the clock too)."""
+    db = get_db()
+    now = datetime.now(UTC)
+    tournament = load_tournament(db, view.night.id)
+    clocks = round_clocks(db, view.night.id, tournament)
+    ended = time_results(view, now) if tournament.timed else {}
+    lines = None
+    if view.night.settings.ranking == MATCH_POINTS:
+        lines = tuple(night_match_standings(view, tournament, ended))
+    last = clocks.get(len(view.night.rounds)) if view.night.rounds else None
+    return TournamentPage(
+        lines,
+        read_clock(last, now) if last else None,
+        last.ends_at if last else None,
+        tournament.draws,
+        tournament.forfeits,
+    )

@@ -1,0 +1,108 @@
+"""A tournament night and a season as pages without JavaScript (issue 33): the new-night form's
+match points, the night's match-point standings and the round's clock, the season's form (a
+refusal keeps what was typed), its page, its CSV and its PDF read back with pdfplumber."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pdfplumber
+from flask.testing import FlaskClient
+
+EIGHT = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
+
+
+def new_club(client: FlaskClient) -> str:
+    return client.post("/api/clubs", json={"name": "Thursday", "players": EIGHT}).json["id"]
+
+
+def night_form(**fields: Any) -> dict[str, Any]:
+    return {
+        "present": EIGHT,
+        "new_players": ["", ""],
+        "rounds": "2",
+        "ends": "hands",
+        "fixed_hands": "1",
+        "target": "",
+        "draw": "random",
+        "ranking": "match_points",
+        "odd": "variants",
+        **fields,
+    }
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_a_night_ranked_by_match_points_from_the_form(client):
+    club_id = new_club(client)
+    made = client.post(f"/clubs/{club_id}/nights/new", data=night_form())
+    assert made.status_code == 303, made.get_data(as_text=True)
+    night_id = made.headers["Location"].rsplit("/", 1)[1]
+    page = client.get(f"/nights/{night_id}").get_data(as_text=True)
+    assert "Card points" in page and "Match points: 2 for a win" in page
+    api = client.get(f"/api/nights/{night_id}").json
+    assert api["ranking"] == "match_points"
+    # The wall shows the same table.
+    wall = client.get(api["watch_url"]).get_data(as_text=True)
+    assert "Card points" in wall
+
+
+def test_a_timed_rounds_clock_on_the_organisers_page_and_the_wall(client):
+    body = {
+        "players": EIGHT,
+        "rounds": 2,
+        "round": {"fixed_hands": 3, "minutes": 50, "warning_minutes": 10},
+    }
+    night = client.post(f"/api/clubs/{new_club(client)}/nights", json=body).json
+    etag = client.get(f"/api/nights/{night['id']}").headers["ETag"]
+    client.post(f"/api/nights/{night['id']}/rounds", headers={"If-Match": etag})
+    for address in (f"/nights/{night['id']}", night["watch_url"]):
+        page = client.get(address).get_data(as_text=True)
+        clock = re.search(
+            r'<p class="round-clock phase-playing" role="timer"[^>]*>(.*?)</p>', page, re.S
+        )
+        assert clock, address
+        assert re.search(r"(50:00|49:5\d) left in this round", text_of(clock.group(1)))
+
+
+def test_a_season_from_the_form_with_its_page_csv_and_pdf(client, tmp_path):
+    club_id = new_club(client)
+    assert "Seasons" in client.get(f"/clubs/{club_id}/nights").get_data(as_text=True)
+    typed = {"name": "Spring 2026", "from": "2026-03-01", "to": "2026-02-01", "best_of": "4"}
+    refused = client.post(f"/clubs/{club_id}/seasons", data=typed)
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert 'aria-invalid="true" aria-describedby="season-error-to"' in page
+    assert "must be on or after the season" in page and 'value="Spring 2026"' in page
+    made = client.post(f"/clubs/{club_id}/seasons", data={**typed, "to": "2099-12-31"})
+    assert made.status_code == 303
+    season_id = made.headers["Location"].rsplit("/", 1)[1]
+    # A night of the season, one table played: its winners are the champions.
+    night = client.post(
+        f"/api/clubs/{club_id}/nights",
+        json={"players": EIGHT[:4], "rounds": 1, "round": {"fixed_hands": 1}},
+    ).json
+    etag = client.get(f"/api/nights/{night['id']}").headers["ETag"]
+    drawn = client.post(f"/api/nights/{night['id']}/rounds", headers={"If-Match": etag}).json
+    table = drawn["rounds"][0]["tables"][0]
+    hand = {"sides": [{"meld_points": 300}, {"meld_points": 100}]}
+    assert client.post(f"/api/games/{table['game']}/hands", json=hand).status_code == 201
+    winners = sorted(table["sides"][0]["players"])
+    page = text_of(client.get(f"/seasons/{season_id}").get_data(as_text=True))
+    assert f"Champions: {', '.join(winners)}" in page
+    assert "the best 4 nights of each player count" in page
+    csv = client.get(f"/seasons/{season_id}.csv").get_data(as_text=True).splitlines()
+    assert csv[1].startswith(f"1,{winners[0]},2,200,1,")
+    pdf = client.get(f"/seasons/{season_id}.pdf")
+    assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+    path = tmp_path / "season.pdf"
+    path.write_bytes(pdf.data)
+    with pdfplumber.open(path) as document:
+        text = "\n".join(p.extract_text() or "" for p in document.pages)
+    assert "Spring 2026" in text and f"Champions: {', '.join(winners)}" in text
+    for player in EIGHT[:4]:
+        assert player in text
+    assert client.get("/seasons/nope").status_code == 404
