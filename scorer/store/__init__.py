@@ -31,7 +31,7 @@ from scorer.core.game import (
 from scorer.core.hands import Hand
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
-from scorer.store import club_digest, ids, round_time
+from scorer.store import club_digest, corrections, ids, round_time
 from scorer.store.db import now, snapshot, transaction
 from scorer.store.games import (
     NotFound,
@@ -357,6 +357,7 @@ def replace_hand(
     version: int | None = None,
     base: ReplayedGame | None = None,
     confirmed: frozenset[str] | None = None,
+    screen: str | None = None,
 ) -> ReplayedGame:
     """Correct hand `number` (from 1); everything after it is recomputed.
 
@@ -377,6 +378,9 @@ def replace_hand(
                 "where game_id = ? and number = ?",
                 [hand.went_out, int(hand.concealed), sides_json(hand), game_id, number],
             )
+            # A club game keeps the record of its corrections (in the same transaction).
+            before, after = record.state.results[number - 1], state.results[number - 1]
+            corrections.record(db, game_id, before, after, screen)
 
         return state, write
 
@@ -390,13 +394,20 @@ def delete_hand(
     *,
     version: int | None = None,
     base: ReplayedGame | None = None,
+    screen: str | None = None,
 ) -> ReplayedGame:
     """Remove hand `number`; later hands are renumbered and recomputed."""
 
     def change(record: ReplayedGame) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         check_hand_number(record, number)
         check_version(record, version)
-        return remove(record.state, number), write
+        removed = record.state.results[number - 1]
+
+        def write_and_record(db: sqlite_utils.Database) -> None:
+            write(db)
+            corrections.record(db, game_id, removed, None, screen)
+
+        return remove(record.state, number), write_and_record
 
     def write(db: sqlite_utils.Database) -> None:
         db.execute("delete from hands where game_id = ? and number = ?", [game_id, number])
@@ -418,6 +429,7 @@ def delete_after_end(
     *,
     version: int | None = None,
     base: ReplayedGame | None = None,
+    screen: str | None = None,
 ) -> ReplayedGame:
     """Remove, in one step, every hand played after the game's end (§2c).
 
@@ -434,6 +446,8 @@ def delete_after_end(
 
         def write(db: sqlite_utils.Database) -> None:
             db.execute("delete from hands where game_id = ? and number > ?", [game_id, len(kept)])
+            for removed in record.state.results[len(kept) :]:
+                corrections.record(db, game_id, removed, None, screen)
 
         return rescore(record.table, list(kept)), write
 
@@ -446,10 +460,13 @@ def undo_last_hand(
     *,
     version: int | None = None,
     base: ReplayedGame | None = None,
+    screen: str | None = "undo",
 ) -> ReplayedGame:
     """Remove the last hand (nothing to undo: NotFound)."""
     record = base if base is not None and base.id == game_id else load_game(db, game_id)
-    return delete_hand(db, game_id, len(record.state.results), version=version, base=record)
+    return delete_hand(
+        db, game_id, len(record.state.results), version=version, base=record, screen=screen
+    )
 
 
 def delete_game(db: sqlite_utils.Database, game_id: str) -> None:

@@ -252,7 +252,8 @@ def m011_club_games_version(db: sqlite_utils.Database) -> None:
 @migrations()
 def m012_seasons(db: sqlite_utils.Database) -> None:
     # A club's seasons (scorer/store/seasons.py): its nights between two dates, each player's
-    # best N; and the forfeits of a night's tables. Adds three tables; drops nothing.
+    # best N; the forfeits of a night's tables; the record of corrections of club games' hands.
+    # Adds four tables; drops nothing.
     db["seasons"].create(
         {
             "id": str,
@@ -282,6 +283,20 @@ def m012_seasons(db: sqlite_utils.Database) -> None:
         foreign_keys=[("night_id", "nights", "id")],
         not_null={"night_id", "round", "position", "absent", "created_at"},
     )
+    # The record of corrections of a club game's hands (scorer/store/corrections.py).
+    db["hand_corrections"].create(
+        {
+            "game_id": str,
+            "hand_number": int,
+            "kind": str,  # corrected, removed
+            "before": str,  # JSON: each side's hand score and the inputs
+            "after": str,  # the same after a correction; null for a removal
+            "screen": str,
+            "at": str,
+        },
+        not_null={"game_id", "hand_number", "kind", "before", "screen", "at"},
+    )
+    db["hand_corrections"].create_index(["game_id"])
 
 
 def connect(path: str | Path) -> sqlite_utils.Database:

@@ -13,6 +13,7 @@ from scorer import store
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.qr import qr_svg
 from scorer.store.cache import app_cache
+from scorer.store.corrections import corrections_of
 from scorer.store.db import get_db
 from scorer.web import display
 from scorer.web.addresses import absolute_url, svg_response
@@ -112,6 +113,8 @@ def board_context(record: store.ReplayedGame) -> dict[str, Any]:
         "house_rules": display.house_rule_lines(record.table.profile),
         "chart": chart(record),
         "full_note": full_note() if record.full else None,
+        # A club game's record of corrections (issue 33), shown under its hands.
+        "corrections": corrections_of(get_db(), record.id),
     }
 
 
