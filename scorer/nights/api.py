@@ -16,6 +16,8 @@ from scorer.core.errors import N_
 from scorer.nights.payloads import parse_name
 from scorer.nights.tournament import (
     clock_tag,
+    night_ranking,
+    parse_final,
     parse_forfeit,
     parse_tournament_night,
     tournament_extras,
@@ -116,8 +118,11 @@ def draw_round(night_id: str) -> Response:
 @bp.post("/nights/<night_id>/rounds/last/redraw")
 def redraw_round(night_id: str) -> Response:
     view = load_view(night_id)
-    if tournaments.load_tournament(get_db(), night_id).movement == "mitchell":
+    tournament = tournaments.load_tournament(get_db(), night_id)
+    if tournament.movement == "mitchell":
         raise nights.RoundUnderWay("rounds", N_("a movement's rounds are set: none is redrawn"))
+    if tournament.final_round is not None:
+        raise nights.RoundUnderWay("rounds", N_("the final table is seated: no round is redrawn"))
     night = nights.redraw_round(
         get_db(),
         night_id,
@@ -147,3 +152,27 @@ def forfeit(night_id: str, number: int, table: int) -> Response:
         get_db(), night_id, number, table, absent, version=required_version(view)
     )
     return night_response(night_view(get_db(), night))
+
+
+@bp.post("/nights/<night_id>/final")
+def final_table(night_id: str) -> Response:
+    """Seat the final table {"per_table": N}: the N best of each table of the last round, by
+    the night's ranking, as one more round (If-Match)."""
+    view = load_view(night_id)
+    per_table = parse_final(json_body())
+    night = tournaments.seat_final_table(
+        get_db(),
+        night_id,
+        night_ranking(view),
+        per_table=per_table,
+        version=required_version(view),
+        table_name=final_table_name,
+    )
+    response = night_response(night_view(get_db(), night), 201)
+    response.headers["Location"] = f"/api/nights/{night_id}"
+    return response
+
+
+def final_table_name(round_number: int, table: int) -> str:
+    """The final table's game name, in the organiser's language."""
+    return _("Final table, round %(round)s", round=round_number)

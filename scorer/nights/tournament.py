@@ -140,6 +140,25 @@ def parse_forfeit(data: Any) -> int:
     return absent
 
 
+def parse_final(data: Any) -> int:
+    """How many of each table go to the final table, from a POST .../final body."""
+    if not isinstance(data, dict) or set(data) != {"per_table"}:
+        raise PayloadError(
+            "per_table",
+            N_('send how many of each table go to the final, and only it, in "per_table"'),
+        )
+    return data["per_table"]  # checked by the core (scorer.core.movements.qualifiers)
+
+
+def night_ranking(view: NightView) -> list[str]:
+    """The players, best first, by the ranking the night shows."""
+    if view.night.settings.ranking == MATCH_POINTS:
+        tournament = load_tournament(get_db(), view.night.id)
+        ended = time_results(view, datetime.now(UTC)) if tournament.timed else {}
+        return [line.player for line in night_match_standings(view, tournament, ended)]
+    return [line.player for line in view.standings]
+
+
 def night_matches(
     view: NightView,
     tournament: Tournament,

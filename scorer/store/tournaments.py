@@ -22,7 +22,7 @@ import sqlite_utils
 from scorer import store
 from scorer.core.draw import Round
 from scorer.core.errors import N_, RuleError
-from scorer.core.movements import mitchell_pairs, mitchell_round
+from scorer.core.movements import final_table, mitchell_pairs, mitchell_round
 from scorer.core.round_clock import RoundClock
 from scorer.store import nights
 from scorer.store.db import transaction
@@ -68,6 +68,7 @@ class Tournament:
     warning_minutes: int = 0
     # Tables won by forfeit: (round, table) -> the absent side's index.
     forfeits: tuple[tuple[tuple[int, int], int], ...] = ()
+    final_round: int | None = None  # the round of the final table, once seated
 
     @property
     def timed(self) -> bool:
@@ -78,6 +79,8 @@ class Tournament:
         data: dict[str, Any] = {"movement": self.movement, "draws": self.draws}
         if self.movement == "mitchell":
             data["pairs"] = [list(pair) for pair in self.pairs]
+        if self.final_round is not None:
+            data["final_round"] = self.final_round
         data["forfeits"] = [
             {"round": number, "table": position, "absent": absent}
             for (number, position), absent in self.forfeits
@@ -93,6 +96,7 @@ def tournament_from_json(settings: dict[str, Any]) -> Tournament:
         pairs=tuple((pair[0], pair[1]) for pair in settings.get("pairs", ())),
         minutes=end.get("minutes"),
         warning_minutes=int(end.get("warning_minutes", 0)),
+        final_round=settings.get("final_round"),
     )
 
 
@@ -205,5 +209,43 @@ def set_forfeit(
                     "created_at": store.now(),
                 }
             )
+        nights._bump(db, night_id)
+        return nights._read_night(db, night_id)
+
+
+def seat_final_table(
+    db: sqlite_utils.Database,
+    night_id: str,
+    ranking: list[str],
+    *,
+    per_table: int,
+    version: int | None,
+    table_name: Any,
+) -> StoredNight:
+    """The final table as one more round (after the planned ones): the ``per_table`` best of
+    each table of the last round by the night's ``ranking``, the others sitting out."""
+    with transaction(db):
+        night = nights._read_night(db, night_id)
+        nights._check_version(night, version)
+        if len(night.rounds) < night.settings.rounds:
+            raise RoundUnderWay(
+                "rounds",
+                N_("the final table comes after the night's {rounds} rounds"),
+                rounds=night.settings.rounds,
+            )
+        row = db.execute("select settings from nights where id = ?", [night_id]).fetchone()
+        settings = json.loads(row[0])
+        if settings.get("final_round"):
+            raise RoundUnderWay("per_table", N_("the final table is already seated"))
+        last = night.rounds[-1]
+        table = final_table(
+            ranking, per_table=per_table, tables=[t.drawn.players for t in last.tables]
+        )
+        seated = set(table.players)
+        bye = tuple(sorted(player for player in night.players if player not in seated))
+        number = len(night.rounds) + 1
+        nights._insert_round(db, night, number, Round((table,), bye), 0, table_name)
+        settings["final_round"] = number
+        db.execute("update nights set settings = ? where id = ?", [json.dumps(settings), night_id])
         nights._bump(db, night_id)
         return nights._read_night(db, night_id)

@@ -112,6 +112,7 @@ ENDPOINTS: tuple[tuple[str, str, list[str]], ...] = (
     # A season is made once a season (it stores a few dates, no game).
     ("nights_seasons.create_season", "club_roster", POST),
     ("nights_api.forfeit", "club_roster", ["PUT", "DELETE"]),
+    ("nights_api.final_table", "create_game", POST),
     ("seasons_pages.club_seasons", "club_roster", POST),
     ("checker.opening_meld_api", "check_meld", POST),
     ("checker.check_meld_page", "check_meld", ["GET", "POST"]),
