@@ -86,11 +86,8 @@ def check_new_hand(clock: RoundClock, now: datetime, hands_at: Sequence[datetime
     if now >= clock.ends_at and hand_after_time(clock, hands_at):
         raise TimeCalled(
             "hand",
-            N_(
-                "time was called in this round at {time} and its last hand is recorded: "
-                "no new hand starts"
-            ),
-            time=clock.ends_at.strftime("%H:%M"),
+            # No time of day in the words: the server's clock is UTC, the reader's is not.
+            N_("time was called in this round and its last hand is recorded: no new hand starts"),
         )
 
 

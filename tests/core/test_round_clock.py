@@ -57,7 +57,7 @@ def test_after_time_the_hand_under_way_is_recorded_then_no_new_hand():
     with pytest.raises(TimeCalled) as caught:
         check_new_hand(CLOCK, at(58), hands)
     assert caught.value.field == "hand"
-    assert "time was called in this round at 20:20" in caught.value.reason
+    assert caught.value.reason.startswith("time was called in this round")
 
 
 def test_a_game_with_no_hand_yet_at_time_records_the_hand_under_way():

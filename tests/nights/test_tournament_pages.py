@@ -5,10 +5,13 @@ refusal keeps what was typed), its page, its CSV and its PDF read back with pdfp
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pdfplumber
 from flask.testing import FlaskClient
+
+from scorer.store.db import connect
 
 EIGHT = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal"]
 
@@ -106,3 +109,44 @@ def test_a_season_from_the_form_with_its_page_csv_and_pdf(client, tmp_path):
     for player in EIGHT[:4]:
         assert player in text
     assert client.get("/seasons/nope").status_code == 404
+
+
+def test_a_timed_table_shows_its_time_and_after_time_refuses_a_new_hand(app, client):
+    body = {
+        "players": EIGHT[:4],
+        "rounds": 1,
+        "round": {"fixed_hands": 6, "minutes": 50, "warning_minutes": 10},
+    }
+    night = client.post(f"/api/clubs/{new_club(client)}/nights", json=body).json
+    etag = client.get(f"/api/nights/{night['id']}").headers["ETag"]
+    drawn = client.post(f"/api/nights/{night['id']}/rounds", headers={"If-Match": etag}).json
+    game_id = drawn["rounds"][0]["tables"][0]["game"]
+    board = text_of(client.get(f"/games/{game_id}").get_data(as_text=True))
+    assert re.search(r"(50:00|49:5\d) left in this round", board)
+    # 55 minutes later (the round drawn that long ago): time is called.
+    db = connect(app.config["DATABASE"])
+    with db.conn:
+        db.execute(
+            "update night_rounds set drawn_at = ? where night_id = ?",
+            [
+                (datetime.now(UTC) - timedelta(minutes=55)).isoformat(timespec="seconds"),
+                night["id"],
+            ],
+        )
+    db.close()
+    assert "Time is called" in text_of(client.get(f"/games/{game_id}").get_data(as_text=True))
+    typed = {
+        "went_out": "0",
+        "sides-0-meld_points": "130",
+        "sides-0-natural_canastas": "1",
+        "sides-1-meld_points": "50",
+        "sides-1-hand_points": "85",
+    }
+    under_way = client.post(f"/games/{game_id}/hands/new", data=typed)
+    assert under_way.status_code == 303  # the hand being played when time was called
+    refused = client.post(f"/games/{game_id}/hands/new", data=typed)
+    page = refused.get_data(as_text=True)
+    assert refused.status_code == 409
+    assert "time was called in this round" in text_of(page)
+    assert re.search(r'name="sides-0-meld_points"[^>]*value="130"', page)  # kept as typed
+    assert len(client.get(f"/api/games/{game_id}").json["hands"]) == 1
