@@ -32,6 +32,7 @@ from scorer.core.match_points import (
     match_standings,
 )
 from scorer.core.movements import mitchell_pairs
+from scorer.core.ratings import rating_json
 from scorer.core.round_clock import ClockReading, RoundClock, read_clock, winner_at_time
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView
@@ -264,6 +265,7 @@ def tournament_json(
                 "draws": line.draws,
                 "match_points": line.match_points,
                 "card_points": line.card_points,
+                "rating": rating_json(view.ratings.get(line.player)),
             }
             for line in night_match_standings(view, tournament, ended_by_time)
         ]

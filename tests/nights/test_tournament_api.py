@@ -65,6 +65,7 @@ def test_a_night_ranked_by_match_points_gives_2_to_the_winner_and_the_difference
     top = [line["player"] for line in got["standings"][:2]]
     assert sorted(top) == sorted(one["sides"][0]["players"])
     assert [line["rank"] for line in got["standings"]] == [1, 1, 3, 3, 5, 5, 7, 7]
+    assert all("rating" in line for line in got["standings"])  # as a plain night's rows
 
 
 def test_a_plain_night_says_nothing_new_in_its_settings(client):

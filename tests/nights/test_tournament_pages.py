@@ -150,3 +150,27 @@ def test_a_timed_table_shows_its_time_and_after_time_refuses_a_new_hand(app, cli
     assert "time was called in this round" in text_of(page)
     assert re.search(r'name="sides-0-meld_points"[^>]*value="130"', page)  # kept as typed
     assert len(client.get(f"/api/games/{game_id}").json["hands"]) == 1
+
+
+def test_the_standings_pdf_of_a_night_ranked_by_match_points(client, tmp_path):
+    body = {
+        "players": EIGHT[:4],
+        "rounds": 1,
+        "ranking": "match_points",
+        "round": {"fixed_hands": 1},
+    }
+    night = client.post(f"/api/clubs/{new_club(client)}/nights", json=body).json
+    etag = client.get(f"/api/nights/{night['id']}").headers["ETag"]
+    drawn = client.post(f"/api/nights/{night['id']}/rounds", headers={"If-Match": etag}).json
+    table = drawn["rounds"][0]["tables"][0]
+    hand = {"sides": [{"meld_points": 300}, {"meld_points": 100}]}
+    assert client.post(f"/api/games/{table['game']}/hands", json=hand).status_code == 201
+    pdf = client.get(f"/nights/{night['id']}/standings.pdf")
+    assert pdf.status_code == 200
+    path = tmp_path / "standings.pdf"
+    path.write_bytes(pdf.data)
+    with pdfplumber.open(path) as document:
+        text = "\n".join(p.extract_text() or "" for p in document.pages)
+    assert "Match points" in text and "Card points" in text
+    winner = sorted(table["sides"][0]["players"])[0]
+    assert re.search(rf"1 {winner} 1 2 200", text), text
