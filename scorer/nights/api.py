@@ -96,14 +96,7 @@ def get_night(night_id: str) -> Response:
 @bp.post("/nights/<night_id>/rounds")
 def draw_round(night_id: str) -> Response:
     view = load_view(night_id)
-    if tournaments.load_tournament(get_db(), night_id).movement == "mitchell":
-        night = tournaments.draw_mitchell_round(
-            get_db(), night_id, version=required_version(view), table_name=table_name
-        )
-        response = night_response(night_view(get_db(), night), 201)
-        response.headers["Location"] = f"/api/nights/{night_id}"
-        return response
-    night = nights.draw_next_round(
+    night = tournaments.draw_next_round(
         get_db(),
         night_id,
         version=required_version(view),
@@ -118,12 +111,7 @@ def draw_round(night_id: str) -> Response:
 @bp.post("/nights/<night_id>/rounds/last/redraw")
 def redraw_round(night_id: str) -> Response:
     view = load_view(night_id)
-    tournament = tournaments.load_tournament(get_db(), night_id)
-    if tournament.movement == "mitchell":
-        raise nights.RoundUnderWay("rounds", N_("a movement's rounds are set: none is redrawn"))
-    if tournament.final_round is not None:
-        raise nights.RoundUnderWay("rounds", N_("the final table is seated: no round is redrawn"))
-    night = nights.redraw_round(
+    night = tournaments.redraw_round(
         get_db(),
         night_id,
         version=required_version(view),

@@ -24,7 +24,7 @@ from scorer.nights.tournament import parse_tournament_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.qr import qr_svg
 from scorer.sheets import render
-from scorer.store import clubs, nights
+from scorer.store import clubs, nights, tournaments
 from scorer.store.db import get_db
 from scorer.web.addresses import absolute_url
 from scorer.web.display import points
@@ -202,12 +202,15 @@ def _act(night_id: str, action: Any, message: str, *args: Any) -> Page:
 
 def _draw(db: Any, night_id: str, *, version: int | None) -> None:
     ratings = load_view(night_id).ratings
-    nights.draw_next_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
+    # Through the tournaments' store: a Mitchell night seats its movement's next round.
+    tournaments.draw_next_round(
+        db, night_id, version=version, table_name=table_name, ratings=ratings
+    )
 
 
 def _redraw(db: Any, night_id: str, *, version: int | None) -> None:
     ratings = load_view(night_id).ratings
-    nights.redraw_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
+    tournaments.redraw_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
 
 
 @bp.post("/nights/<night_id>/draw")

@@ -249,3 +249,40 @@ def seat_final_table(
         db.execute("update nights set settings = ? where id = ?", [json.dumps(settings), night_id])
         nights._bump(db, night_id)
         return nights._read_night(db, night_id)
+
+
+def draw_next_round(
+    db: sqlite_utils.Database,
+    night_id: str,
+    *,
+    version: int | None,
+    table_name: Any,
+    ratings: Any = None,
+) -> StoredNight:
+    """The night's next round, whatever its movement: the Mitchell's seating, else the draw
+    (scorer.store.nights.draw_next_round). The API and the pages both draw through here."""
+    if load_tournament(db, night_id).movement == "mitchell":
+        return draw_mitchell_round(db, night_id, version=version, table_name=table_name)
+    return nights.draw_next_round(
+        db, night_id, version=version, table_name=table_name, ratings=ratings
+    )
+
+
+def redraw_round(
+    db: sqlite_utils.Database,
+    night_id: str,
+    *,
+    version: int | None,
+    table_name: Any,
+    ratings: Any = None,
+) -> StoredNight:
+    """Draw the last round again: refused for a movement (its rounds are set) and once the
+    final table is seated."""
+    tournament = load_tournament(db, night_id)
+    if tournament.movement == "mitchell":
+        raise RoundUnderWay("rounds", N_("a movement's rounds are set: none is redrawn"))
+    if tournament.final_round is not None:
+        raise RoundUnderWay("rounds", N_("the final table is seated: no round is redrawn"))
+    return nights.redraw_round(
+        db, night_id, version=version, table_name=table_name, ratings=ratings
+    )

@@ -174,3 +174,34 @@ def test_the_standings_pdf_of_a_night_ranked_by_match_points(client, tmp_path):
     assert "Match points" in text and "Card points" in text
     winner = sorted(table["sides"][0]["players"])[0]
     assert re.search(rf"1 {winner} 1 2 200", text), text
+
+
+def test_the_organisers_draw_button_seats_a_mitchell_nights_movement(client):
+    pairs = [
+        ["Ann", "Bob"],
+        ["Cy", "Di"],
+        ["Eve", "Fay"],
+        ["Gus", "Hal"],
+        ["Ida", "Jo"],
+        ["Kim", "Lou"],
+    ]
+    body = {"movement": "mitchell", "pairs": pairs, "round": {"fixed_hands": 1}}
+    night = client.post(f"/api/clubs/{new_club(client)}/nights", json=body).json
+    for _round in range(2):  # the organiser taps "Draw" twice
+        version = client.get(f"/api/nights/{night['id']}").json["version"]
+        drawn = client.post(f"/nights/{night['id']}/draw", data={"version": str(version)})
+        assert drawn.status_code == 303
+    rounds = client.get(f"/api/nights/{night['id']}").json["rounds"]
+    seating = [
+        [t["sides"][0]["players"] + t["sides"][1]["players"] for t in r["tables"]] for r in rounds
+    ]
+    assert seating == [
+        [pairs[0] + pairs[3], pairs[1] + pairs[4], pairs[2] + pairs[5]],
+        [pairs[0] + pairs[5], pairs[1] + pairs[3], pairs[2] + pairs[4]],
+    ]
+    version = client.get(f"/api/nights/{night['id']}").json["version"]
+    redraw = client.post(f"/nights/{night['id']}/redraw", data={"version": str(version)})
+    assert redraw.status_code == 409
+    assert "a movement's rounds are set" in text_of(redraw.get_data(as_text=True)).replace(
+        "&#39;", "'"
+    )
