@@ -125,7 +125,7 @@ def redraw_round(night_id: str) -> Response:
 def add_player(night_id: str) -> Response:
     view = load_view(night_id)
     name = parse_name(json_body())
-    nights.add_player(get_db(), night_id, name, version=expected_version(view))
+    tournaments.add_player(get_db(), night_id, name, version=expected_version(view))
     return night_response(load_view(night_id), 201)
 
 

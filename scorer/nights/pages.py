@@ -232,7 +232,7 @@ def add_player(night_id: str) -> Page:
         return night_page(load_view(night_id), 422, error)
     return _act(
         night_id,
-        nights.add_player,
+        tournaments.add_player,
         _("%(name)s joins the night from the next round.", name=clean),
         clean,
     )

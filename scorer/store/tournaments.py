@@ -286,3 +286,15 @@ def redraw_round(
     return nights.redraw_round(
         db, night_id, version=version, table_name=table_name, ratings=ratings
     )
+
+
+def add_player(
+    db: sqlite_utils.Database, night_id: str, name: str, *, version: int | None = None
+) -> str:
+    """A late arrival (scorer.store.nights.add_player); refused at a Mitchell night, whose
+    players are its pairs, fixed when it was made."""
+    if load_tournament(db, night_id).movement == "mitchell":
+        raise RoundUnderWay(
+            "name", N_("a Mitchell movement's pairs are fixed: a late arrival cannot join it")
+        )
+    return nights.add_player(db, night_id, name, version=version)

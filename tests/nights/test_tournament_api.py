@@ -102,6 +102,8 @@ def test_a_mitchell_of_three_tables_over_three_rounds(client):
         f"/api/nights/{night['id']}/rounds/last/redraw", headers={"If-Match": etag}
     )
     assert redraw.status_code == 409 and redraw.json["field"] == "rounds"
+    late = client.post(f"/api/nights/{night['id']}/players", json={"name": "Max"})
+    assert late.status_code == 409 and late.json["field"] == "name"
 
 
 @pytest.mark.parametrize(
