@@ -9,6 +9,8 @@
       var left = Math.max(0, Math.ceil((ends - Date.now()) / 1000));
       var seconds = String(left % 60);
       el.textContent = Math.floor(left / 60) + ":" + (seconds.length < 2 ? "0" + seconds : seconds);
+      // Time called between two readings: shown in the time's colour until the next one.
+      if (left === 0) el.parentNode.classList.add("phase-time");
     });
   }
   setInterval(tick, 1000);
