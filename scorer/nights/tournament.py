@@ -283,6 +283,8 @@ class TournamentPage:
     draws: bool
     forfeits: tuple[tuple[tuple[int, int], int], ...]
     forfeit_points: int = FORFEIT_CARD_POINTS[DEFAULT_FAMILY]
+    final_round: int | None = None
+    movement: str = "draw"
 
 
 def tournament_page(view: NightView) -> TournamentPage:
@@ -302,4 +304,6 @@ def tournament_page(view: NightView) -> TournamentPage:
         last.ends_at if last else None,
         tournament.draws,
         tournament.forfeits,
+        final_round=tournament.final_round,
+        movement=tournament.movement,
     )

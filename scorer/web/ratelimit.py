@@ -114,6 +114,8 @@ ENDPOINTS: tuple[tuple[str, str, list[str]], ...] = (
     ("nights_api.forfeit", "club_roster", ["PUT", "DELETE"]),
     ("nights_api.final_table", "create_game", POST),
     ("seasons_pages.club_seasons", "club_roster", POST),
+    ("tournament_pages.forfeit", "club_roster", POST),
+    ("tournament_pages.final", "create_game", POST),
     ("checker.opening_meld_api", "check_meld", POST),
     ("checker.check_meld_page", "check_meld", ["GET", "POST"]),
 )

@@ -205,3 +205,41 @@ def test_the_organisers_draw_button_seats_a_mitchell_nights_movement(client):
     assert "a movement's rounds are set" in text_of(redraw.get_data(as_text=True)).replace(
         "&#39;", "'"
     )
+
+
+def test_a_forfeit_and_the_final_table_from_the_organisers_page(client):
+    body = {"players": EIGHT, "rounds": 1, "ranking": "match_points", "round": {"fixed_hands": 1}}
+    night = client.post(f"/api/clubs/{new_club(client)}/nights", json=body).json
+    etag = client.get(f"/api/nights/{night['id']}").headers["ETag"]
+    one, two = client.post(f"/api/nights/{night['id']}/rounds", headers={"If-Match": etag}).json[
+        "rounds"
+    ][0]["tables"]
+    page = client.get(f"/nights/{night['id']}").get_data(as_text=True)
+    absent = " &amp; ".join(two["sides"][1]["players"])
+    assert f"Table 2: {absent} absent" in page and "Seat the final table" in page
+
+    def version() -> str:
+        return str(client.get(f"/api/nights/{night['id']}").json["version"])
+
+    done = client.post(
+        f"/nights/{night['id']}/forfeit", data={"forfeit": "1:2:1", "version": version()}
+    )
+    assert done.status_code == 303
+    lines = {
+        line["player"]: line for line in client.get(f"/api/nights/{night['id']}").json["standings"]
+    }
+    for player in two["sides"][0]["players"]:
+        assert (lines[player]["match_points"], lines[player]["card_points"]) == (2, 2000)
+    refused = client.post(
+        f"/nights/{night['id']}/final", data={"per_table": "9", "version": version()}
+    )
+    assert refused.status_code == 422 and "a final table seats 3 to 6 players" in refused.get_data(
+        as_text=True
+    )
+    seated = client.post(
+        f"/nights/{night['id']}/final", data={"per_table": "2", "version": version()}
+    )
+    assert seated.status_code == 303
+    got = client.get(f"/api/nights/{night['id']}").json
+    assert got["final_round"] == 2 and len(got["rounds"][1]["tables"]) == 1
+    assert "Seat the final table" not in client.get(f"/nights/{night['id']}").get_data(as_text=True)
