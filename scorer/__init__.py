@@ -20,6 +20,7 @@ from scorer.games import api, csv_routes, watch
 from scorer.games import pages as game_pages
 from scorer.nights import api as nights_api
 from scorer.nights import init_app as nights_init_app
+from scorer.nights import seasons as nights_seasons
 from scorer.secret import load_secret_key, read_fleet_key
 from scorer.sheets import blank_sheet, game_sheet, render
 from scorer.sheets import pages as sheet_pages
@@ -141,6 +142,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
     nights_init_app(app)
     csrf.exempt(nights_api.bp)
+    csrf.exempt(nights_seasons.bp)  # its only write takes a JSON body, as the API's
     addresses.init_app(app)
     health.init_app(app)  # GET /healthz: no budget (scorer.web.ratelimit names writes)
     watch.init_app(app)

@@ -219,3 +219,57 @@ def side_name(name: str, players: Sequence[str], index: int) -> str:
     if not name or name == whole[:NAME_MAX].strip():
         return whole
     return name
+
+
+# A timed round (RULES.md §6): its minutes and the warning before time is called.
+ROUND_MINUTES_MIN = 5
+ROUND_MINUTES_MAX = 240
+# A season (scorer/core/seasons.py): the nights counted, and how many seasons a club keeps.
+SEASON_BEST_OF_MAX = 366
+SEASONS_PER_CLUB = 200
+# A Mitchell movement: one North-South pair per table, so the night's tables bound the pairs.
+MITCHELL_PAIRS_MAX = NIGHT_TABLES_MAX * 2
+
+
+def check_round_minutes(minutes: Any, field: str = "round.minutes") -> int:
+    """A timed round's length in whole minutes (RuleError otherwise)."""
+    if (
+        isinstance(minutes, bool)
+        or not isinstance(minutes, int)
+        or not ROUND_MINUTES_MIN <= minutes <= ROUND_MINUTES_MAX
+    ):
+        raise RuleError(
+            field,
+            N_("must be a number of minutes from {low} to {high}"),
+            low=ROUND_MINUTES_MIN,
+            high=ROUND_MINUTES_MAX,
+        )
+    return minutes
+
+
+def check_warning_minutes(warning: Any, minutes: int, field: str = "round.warning_minutes") -> int:
+    """The warning before time is called: 0 (none) to less than the round's minutes."""
+    if isinstance(warning, bool) or not isinstance(warning, int) or not 0 <= warning < minutes:
+        raise RuleError(field, N_("must be a number of minutes from 0 to {high}"), high=minutes - 1)
+    return warning
+
+
+def check_best_of(best_of: Any, field: str = "best_of") -> int:
+    """How many of a season's nights count for each player (a whole number, 1 or more)."""
+    if (
+        isinstance(best_of, bool)
+        or not isinstance(best_of, int)
+        or not 1 <= best_of <= SEASON_BEST_OF_MAX
+    ):
+        raise RuleError(
+            field, N_("must be a whole number of nights from 1 to {max}"), max=SEASON_BEST_OF_MAX
+        )
+    return best_of
+
+
+def check_mitchell_pairs(count: int, field: str = "pairs") -> None:
+    """A Mitchell movement's pairs: 3 at least, as many as a night's tables seat at most."""
+    if not 3 <= count <= MITCHELL_PAIRS_MAX:
+        raise RuleError(
+            field, N_("a Mitchell movement has 3 to {max} pairs"), max=MITCHELL_PAIRS_MAX
+        )

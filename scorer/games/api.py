@@ -162,6 +162,7 @@ def replace_hand(game_id: str, number: int) -> Response:
                 version=version,
                 base=record,
                 confirmed=parse_confirm(json_body()),
+                screen="api",
             )
         )
     )
@@ -174,7 +175,9 @@ def delete_hand(game_id: str, number: int) -> Response:
     version = required_version(record)
     store.check_hand_number(record, number)
     return game_response(
-        keep(store.delete_hand(get_db(), game_id, number, version=version, base=record))
+        keep(
+            store.delete_hand(get_db(), game_id, number, version=version, base=record, screen="api")
+        )
     )
 
 
@@ -185,7 +188,7 @@ def delete_after_end(game_id: str) -> Response:
     record = load_game(game_id)
     version = expected_version(record)
     return game_response(
-        keep(store.delete_after_end(get_db(), game_id, version=version, base=record))
+        keep(store.delete_after_end(get_db(), game_id, version=version, base=record, screen="api"))
     )
 
 

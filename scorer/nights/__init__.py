@@ -9,10 +9,15 @@ from __future__ import annotations
 
 from flask import Flask
 
-from scorer.nights import api, pages
+from scorer.nights import api, pages, season_pages, seasons, tournament, tournament_pages
 
 
 def init_app(app: Flask) -> None:
     """The nights' routes (their tables come with the store's migrations)."""
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(seasons.bp)
+    app.register_blueprint(season_pages.bp)
+    app.register_blueprint(tournament_pages.bp)
+    # The night's pages ask for their tournament (match points, the clock) from a partial.
+    app.jinja_env.globals["night_tournament"] = tournament.tournament_page

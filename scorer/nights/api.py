@@ -14,9 +14,17 @@ from flask_babel import gettext as _
 
 from scorer.core.draw import shapes_for
 from scorer.core.errors import N_, RuleError
-from scorer.nights.payloads import parse_name, parse_night
+from scorer.nights.payloads import parse_name
+from scorer.nights.tournament import (
+    clock_tag,
+    night_ranking,
+    parse_final,
+    parse_forfeit,
+    parse_tournament_night,
+    tournament_extras,
+)
 from scorer.nights.view import NightView, night_json, night_view
-from scorer.store import clubs, nights
+from scorer.store import clubs, nights, tournaments
 from scorer.store.db import get_db
 from scorer.store.game_json import PreconditionRequired
 from scorer.store.games import NotFound
@@ -36,11 +44,12 @@ def load_view(night_id: str) -> NightView:
 
 
 def night_response(view: NightView, status: int = 200) -> Response:
-    tag = view.etag
+    extras = tournament_extras(view)
+    tag = view.etag + clock_tag(extras)
     if status == 200 and request.method == "GET" and tag in request.if_none_match:
         response = Response(status=304)
     else:
-        response = jsonify(night_json(view))
+        response = jsonify({**night_json(view), **extras})
         response.status_code = status
     response.set_etag(tag)
     response.headers["Cache-Control"] = "no-cache"
@@ -90,7 +99,7 @@ def tables_to_redraw() -> int:
 @budget("club_roster")
 def create_night(club_id: str) -> Response:
     key = creation_key()
-    players, settings = parse_night(json_body())
+    players, settings = parse_tournament_night(json_body())
     try:
         night_id = nights.create_night(get_db(), club_id, players, settings, idempotency_key=key)
     except clubs.ClubNotFound:
@@ -109,7 +118,7 @@ def get_night(night_id: str) -> Response:
 @budget("create_game", cost=tables_to_draw)
 def draw_round(night_id: str) -> Response:
     view = load_view(night_id)
-    night = nights.draw_next_round(
+    night = tournaments.draw_next_round(
         get_db(),
         night_id,
         version=required_version(view),
@@ -125,7 +134,7 @@ def draw_round(night_id: str) -> Response:
 @budget("create_game", cost=tables_to_redraw)
 def redraw_round(night_id: str) -> Response:
     view = load_view(night_id)
-    night = nights.redraw_round(
+    night = tournaments.redraw_round(
         get_db(),
         night_id,
         version=required_version(view),
@@ -149,5 +158,44 @@ def undo_round(night_id: str) -> Response:
 def add_player(night_id: str) -> Response:
     view = load_view(night_id)
     name = parse_name(json_body())
-    nights.add_player(get_db(), night_id, name, version=expected_version(view))
+    tournaments.add_player(get_db(), night_id, name, version=expected_version(view))
     return night_response(load_view(night_id), 201)
+
+
+@bp.route(
+    "/nights/<night_id>/rounds/<int:number>/tables/<int:table>/forfeit", methods=["PUT", "DELETE"]
+)
+@budget("club_roster")
+def forfeit(night_id: str, number: int, table: int) -> Response:
+    """PUT {"absent": <side>}: the table is won by forfeit; DELETE: withdrawn (If-Match)."""
+    view = load_view(night_id)
+    absent = parse_forfeit(json_body()) if request.method == "PUT" else None
+    night = tournaments.set_forfeit(
+        get_db(), night_id, number, table, absent, version=required_version(view)
+    )
+    return night_response(night_view(get_db(), night))
+
+
+@bp.post("/nights/<night_id>/final")
+@budget("create_game")
+def final_table(night_id: str) -> Response:
+    """Seat the final table {"per_table": N}: the N best of each table of the last round, by
+    the night's ranking, as one more round (If-Match)."""
+    view = load_view(night_id)
+    per_table = parse_final(json_body())
+    night = tournaments.seat_final_table(
+        get_db(),
+        night_id,
+        night_ranking(view),
+        per_table=per_table,
+        version=required_version(view),
+        table_name=final_table_name,
+    )
+    response = night_response(night_view(get_db(), night), 201)
+    response.headers["Location"] = f"/api/nights/{night_id}"
+    return response
+
+
+def final_table_name(round_number: int, table: int) -> str:
+    """The final table's game name, in the organiser's language."""
+    return _("Final table, round %(round)s", round=round_number)

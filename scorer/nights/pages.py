@@ -20,12 +20,12 @@ from scorer.core.draw import shapes_for
 from scorer.core.errors import RuleError
 from scorer.core.limits import check_club_name
 from scorer.nights.api import table_name, tables_to_draw, tables_to_redraw
-from scorer.nights.payloads import parse_night
+from scorer.nights.tournament import parse_tournament_night
 from scorer.nights.view import NightView, TableView, night_json, night_view
 from scorer.qr import qr_svg
 from scorer.sheets import render
 from scorer.sheets.cache import cached_sheet
-from scorer.store import clubs, nights
+from scorer.store import clubs, nights, tournaments
 from scorer.store.db import get_db
 from scorer.web.addresses import absolute_url
 from scorer.web.display import points
@@ -152,7 +152,7 @@ def new_night(club_id: str) -> Page:
         return new_night_page(club, typed)
     typed = typed_night()
     try:
-        players, settings = parse_night(night_body(typed, club.players))
+        players, settings = parse_tournament_night(night_body(typed, club.players))
         night_id = nights.create_night(get_db(), club_id, players, settings)
     except RuleError as error:
         return new_night_page(club, typed, status_of(error), error)
@@ -220,12 +220,15 @@ def _act(night_id: str, action: Any, message: str, *args: Any) -> Page:
 
 def _draw(db: Any, night_id: str, *, version: int | None) -> None:
     ratings = load_view(night_id).ratings
-    nights.draw_next_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
+    # Through the tournaments' store: a Mitchell night seats its movement's next round.
+    tournaments.draw_next_round(
+        db, night_id, version=version, table_name=table_name, ratings=ratings
+    )
 
 
 def _redraw(db: Any, night_id: str, *, version: int | None) -> None:
     ratings = load_view(night_id).ratings
-    nights.redraw_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
+    tournaments.redraw_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
 
 
 def playing_tables(view: NightView) -> list[TableView]:
@@ -278,7 +281,7 @@ def add_player(night_id: str) -> Page:
         return night_page(load_view(night_id), 422, error)
     return _act(
         night_id,
-        nights.add_player,
+        tournaments.add_player,
         _("%(name)s joins the night from the next round.", name=clean),
         clean,
     )

@@ -31,7 +31,7 @@ from scorer.core.game import (
 from scorer.core.hands import Hand
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
-from scorer.store import club_digest, ids
+from scorer.store import club_digest, corrections, ids, round_time
 from scorer.store.db import now, snapshot, transaction
 from scorer.store.games import (
     NotFound,
@@ -320,6 +320,8 @@ def record_hand(
         def write(db: sqlite_utils.Database) -> None:
             if key is not None and seen_hand(db, game_id, key, hand, unscoped_key):
                 raise _AlreadyDone
+            # A table of a timed round: after time, the hand under way only (inside the lock).
+            round_time.check_hand_time(db, game_id)
             db["hands"].insert(hand_row(game_id, number, hand))
             if key is not None:
                 remember_hand(db, game_id, key, hand)
@@ -355,6 +357,7 @@ def replace_hand(
     version: int | None = None,
     base: ReplayedGame | None = None,
     confirmed: frozenset[str] | None = None,
+    screen: str | None = None,
 ) -> ReplayedGame:
     """Correct hand `number` (from 1); everything after it is recomputed.
 
@@ -375,6 +378,9 @@ def replace_hand(
                 "where game_id = ? and number = ?",
                 [hand.went_out, int(hand.concealed), sides_json(hand), game_id, number],
             )
+            # A club game keeps the record of its corrections (in the same transaction).
+            before, after = record.state.results[number - 1], state.results[number - 1]
+            corrections.record(db, game_id, before, after, screen)
 
         return state, write
 
@@ -388,13 +394,20 @@ def delete_hand(
     *,
     version: int | None = None,
     base: ReplayedGame | None = None,
+    screen: str | None = None,
 ) -> ReplayedGame:
     """Remove hand `number`; later hands are renumbered and recomputed."""
 
     def change(record: ReplayedGame) -> tuple[GameState, Callable[[sqlite_utils.Database], None]]:
         check_hand_number(record, number)
         check_version(record, version)
-        return remove(record.state, number), write
+        removed = record.state.results[number - 1]
+
+        def write_and_record(db: sqlite_utils.Database) -> None:
+            write(db)
+            corrections.record(db, game_id, removed, None, screen)
+
+        return remove(record.state, number), write_and_record
 
     def write(db: sqlite_utils.Database) -> None:
         db.execute("delete from hands where game_id = ? and number = ?", [game_id, number])
@@ -416,6 +429,7 @@ def delete_after_end(
     *,
     version: int | None = None,
     base: ReplayedGame | None = None,
+    screen: str | None = None,
 ) -> ReplayedGame:
     """Remove, in one step, every hand played after the game's end (§2c).
 
@@ -432,6 +446,8 @@ def delete_after_end(
 
         def write(db: sqlite_utils.Database) -> None:
             db.execute("delete from hands where game_id = ? and number > ?", [game_id, len(kept)])
+            for removed in record.state.results[len(kept) :]:
+                corrections.record(db, game_id, removed, None, screen)
 
         return rescore(record.table, list(kept)), write
 
@@ -444,10 +460,13 @@ def undo_last_hand(
     *,
     version: int | None = None,
     base: ReplayedGame | None = None,
+    screen: str | None = "undo",
 ) -> ReplayedGame:
     """Remove the last hand (nothing to undo: NotFound)."""
     record = base if base is not None and base.id == game_id else load_game(db, game_id)
-    return delete_hand(db, game_id, len(record.state.results), version=version, base=record)
+    return delete_hand(
+        db, game_id, len(record.state.results), version=version, base=record, screen=screen
+    )
 
 
 def delete_game(db: sqlite_utils.Database, game_id: str) -> None:

@@ -267,6 +267,56 @@ def unknown_migrations(db: sqlite_utils.Database) -> list[str]:
     return [found.name for found in migrations.applied(db) if found.name not in known]
 
 
+@migrations()
+def m013_seasons(db: sqlite_utils.Database) -> None:
+    # A club's seasons (scorer/store/seasons.py): its nights between two dates, each player's
+    # best N; the forfeits of a night's tables; the record of corrections of club games' hands.
+    # Adds four tables; drops nothing.
+    db["seasons"].create(
+        {
+            "id": str,
+            "club_id": str,
+            "name": str,
+            "starts": str,  # the first day counted, YYYY-MM-DD
+            "ends": str,  # the last day counted
+            "best_of": int,
+            "version": int,
+            "created_at": str,
+            "updated_at": str,
+        },
+        pk="id",
+        foreign_keys=[("club_id", "clubs", "id")],
+        not_null={"id", "club_id", "name", "starts", "ends", "best_of", "version", "created_at"},
+    )
+    db["seasons"].create_index(["club_id"])
+    db["season_keys"].create(
+        {"club_id": str, "key": str, "request_hash": str, "season_id": str, "created_at": str},
+        pk=("club_id", "key"),
+        not_null={"club_id", "key", "request_hash", "season_id", "created_at"},
+    )
+    # A table of a night won by forfeit (scorer/store/tournaments.py): which side was absent.
+    db["night_forfeits"].create(
+        {"night_id": str, "round": int, "position": int, "absent": int, "created_at": str},
+        pk=("night_id", "round", "position"),
+        foreign_keys=[("night_id", "nights", "id")],
+        not_null={"night_id", "round", "position", "absent", "created_at"},
+    )
+    # The record of corrections of a club game's hands (scorer/store/corrections.py).
+    db["hand_corrections"].create(
+        {
+            "game_id": str,
+            "hand_number": int,
+            "kind": str,  # corrected, removed
+            "before": str,  # JSON: each side's hand score and the inputs
+            "after": str,  # the same after a correction; null for a removal
+            "screen": str,
+            "at": str,
+        },
+        not_null={"game_id", "hand_number", "kind", "before", "screen", "at"},
+    )
+    db["hand_corrections"].create_index(["game_id"])
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

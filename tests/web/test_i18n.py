@@ -441,7 +441,11 @@ def _page_urls(app: Flask, games: dict[str, str], others: dict[str, str]) -> Ite
         for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
             if "GET" not in (rule.methods or ()) or rule.endpoint in ("static", "i18n.switch"):
                 continue
-            if rule.rule.startswith("/api/") or rule.endpoint.startswith("csv."):
+            if (
+                rule.rule.startswith(("/api/", "/healthz"))
+                or rule.endpoint.startswith("csv.")
+                or rule.rule.endswith(".csv")
+            ):
                 continue  # data, not pages: CSV headers are English by design
             if rule.rule.endswith((".svg", ".js", ".ico", ".webmanifest")):
                 continue  # images and scripts, no words
@@ -489,6 +493,10 @@ def test_every_page_speaks_one_language(
         f"/api/clubs/{club['id']}/nights",
         json={"players": players, "rounds": 2, "round": {"fixed_hands": 1}},
     ).json
+    season = client.post(
+        f"/api/clubs/{club['id']}/seasons",
+        json={"name": "Winter", "from": "2026-01-01", "to": "2026-12-31", "best_of": 4},
+    ).json
     # No round drawn: its tables' games are named in the language of whoever drew it (stored
     # data, like any game's name), which every other language's walk would count as a leak.
     others = {
@@ -496,6 +504,7 @@ def test_every_page_speaks_one_language(
         "watch_id": watch.rsplit("/", 1)[1],
         "night_id": night["id"],
         "wall_id": night["watch_url"].rsplit("/", 1)[1],
+        "season_id": season["id"],
     }
     for url in page_urls(app, games, others):
         for language, headers in HEADERS.items():

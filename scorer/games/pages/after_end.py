@@ -24,7 +24,9 @@ def delete_after_end(game_id: str) -> Page:
     if request.method == "GET":
         return confirm_page(record, "after_end", after_end=after_end)
     try:
-        store.delete_after_end(get_db(), record.id, version=posted_version(), base=record)
+        store.delete_after_end(
+            get_db(), record.id, version=posted_version(), base=record, screen="after_end"
+        )
     except store.StaleGame:
         flash(_("The game changed on another phone meanwhile: nothing was removed."))
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Response, abort, render_template
@@ -11,9 +12,11 @@ from markupsafe import Markup
 
 from scorer import store
 from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.core.round_clock import read_clock
 from scorer.qr import qr_svg
-from scorer.store import nights
+from scorer.store import nights, round_time
 from scorer.store.cache import app_cache
+from scorer.store.corrections import corrections_of
 from scorer.store.db import get_db
 from scorer.web import display
 from scorer.web.addresses import absolute_url, svg_response
@@ -120,7 +123,19 @@ def board_context(record: store.ReplayedGame) -> dict[str, Any]:
         "house_rules": display.house_rule_lines(record.table.profile),
         "chart": chart(record),
         "full_note": full_note() if record.full else None,
+        # A club game's record of corrections (issue 33), shown under its hands.
+        "corrections": corrections_of(get_db(), record.id),
+        # A table of a timed round: the time left, as the server reads it now.
+        "round_clock": table_clock(record.id),
     }
+
+
+def table_clock(game_id: str) -> dict[str, Any] | None:
+    """The clock of the timed round this game is a table of (None: not a timed table)."""
+    clock = round_time.clock_of_game(get_db(), game_id)
+    if clock is None:
+        return None
+    return {"reading": read_clock(clock, datetime.now(UTC)), "ends_at": clock.ends_at}
 
 
 def game_exists(game_id: str) -> bool:

@@ -297,6 +297,7 @@ def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None)
                 version=form.version_number(),
                 base=record,
                 confirmed=confirmed_kinds(),
+                screen="hand_form",
             )
             flash(_("Hand %(number)s corrected.", number=number))
             if saved.state.after_end:
@@ -392,7 +393,9 @@ def delete_hand(game_id: str, number: int) -> Page:
             record, "delete_hand", hand=results[number - 1], sides=sides_view(record)
         )
     try:
-        store.delete_hand(get_db(), record.id, number, version=posted_version(), base=record)
+        store.delete_hand(
+            get_db(), record.id, number, version=posted_version(), base=record, screen="remove"
+        )
     except store.StaleGame:
         flash(_("The game changed on another phone meanwhile: nothing was removed."))
     except store.NotFound:

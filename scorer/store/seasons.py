@@ -1,0 +1,156 @@
+"""A club's seasons in SQLite: a name, the first and last day counted, how many nights count.
+
+A season stores no results: its nights are the club's nights made between its two days
+(inclusive, by the night's date in UTC), and its table is worked out from them
+(scorer.core.seasons), so a hand corrected on any night moves the season too. Making a season is
+one transaction; a retry with the same Idempotency-Key answers with the season it made.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import sqlite_utils
+
+from scorer import store
+from scorer.core.errors import N_, RuleError
+from scorer.core.limits import SEASONS_PER_CLUB
+from scorer.store import ids
+from scorer.store.clubs import ClubNotFound, touch_club
+from scorer.store.db import snapshot, transaction
+from scorer.store.idempotency import digest
+
+
+class SeasonNotFound(store.NotFound):
+    """No season at that address."""
+
+    def __init__(self, address: str) -> None:
+        super().__init__(address, N_("no season at this address"))
+
+
+@dataclass(frozen=True)
+class SeasonSettings:
+    """What the club chose: the season's name, its first and last day, the nights counted."""
+
+    name: str
+    starts: date
+    ends: date
+    best_of: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "from": self.starts.isoformat(),
+            "to": self.ends.isoformat(),
+            "best_of": self.best_of,
+        }
+
+
+@dataclass(frozen=True)
+class StoredSeason:
+    id: str
+    club_id: str
+    settings: SeasonSettings
+    version: int
+    created_at: str
+    night_ids: tuple[str, ...]  # the club's nights in the season, oldest first
+
+
+def create_season(
+    db: sqlite_utils.Database,
+    club_id: str,
+    settings: SeasonSettings,
+    *,
+    idempotency_key: str | None = None,
+) -> str:
+    """A new season of the club (settings already checked: scorer.nights.season_payloads)."""
+    request = digest(settings.to_json())
+    season_id = ids.mint()
+    stamp = store.now()
+    with transaction(db):
+        if db.execute("select 1 from clubs where id = ?", [club_id]).fetchone() is None:
+            raise ClubNotFound(club_id)
+        if idempotency_key is not None:
+            first = db.execute(
+                "select season_id, request_hash from season_keys where club_id = ? and key = ?",
+                [club_id, idempotency_key],
+            ).fetchone()
+            if first is not None:
+                if first[1] != request:
+                    raise store.KeyReused(
+                        "Idempotency-Key", N_("this key was already used for a different season")
+                    )
+                return str(first[0])
+        count = db.execute("select count(*) from seasons where club_id = ?", [club_id]).fetchone()
+        if count[0] >= SEASONS_PER_CLUB:
+            raise RuleError("name", N_("a club keeps {max} seasons at most"), max=SEASONS_PER_CLUB)
+        db["seasons"].insert(
+            {
+                "id": season_id,
+                "club_id": club_id,
+                "name": settings.name,
+                "starts": settings.starts.isoformat(),
+                "ends": settings.ends.isoformat(),
+                "best_of": settings.best_of,
+                "version": 1,
+                "created_at": stamp,
+                "updated_at": stamp,
+            }
+        )
+        if idempotency_key is not None:
+            db["season_keys"].insert(
+                {
+                    "club_id": club_id,
+                    "key": idempotency_key,
+                    "request_hash": request,
+                    "season_id": season_id,
+                    "created_at": stamp,
+                }
+            )
+        touch_club(db, club_id)
+    return season_id
+
+
+def load_season(db: sqlite_utils.Database, season_id: str) -> StoredSeason:
+    """The season and its nights in one snapshot; SeasonNotFound for an unknown id."""
+    with snapshot(db):
+        rows = list(db.query("select * from seasons where id = ?", [season_id]))
+        if not rows:
+            raise SeasonNotFound(season_id)
+        row = rows[0]
+        # created_at is RFC 3339 in UTC: its first ten characters are the night's date.
+        night_ids = tuple(
+            r["id"]
+            for r in db.query(
+                "select id from nights where club_id = ? and substr(created_at, 1, 10) "
+                "between ? and ? order by created_at, rowid",
+                [row["club_id"], row["starts"], row["ends"]],
+            )
+        )
+    return StoredSeason(
+        id=row["id"],
+        club_id=row["club_id"],
+        settings=SeasonSettings(
+            row["name"],
+            date.fromisoformat(row["starts"]),
+            date.fromisoformat(row["ends"]),
+            row["best_of"],
+        ),
+        version=row["version"],
+        created_at=row["created_at"],
+        night_ids=night_ids,
+    )
+
+
+def seasons_of_club(db: sqlite_utils.Database, club_id: str) -> list[dict[str, Any]]:
+    """The club's seasons, newest first."""
+    return [
+        {"id": row["id"], "name": row["name"], "from": row["starts"], "to": row["ends"]}
+        for row in db.query(
+            "select id, name, starts, ends from seasons where club_id = ? "
+            "order by starts desc, rowid desc",
+            [club_id],
+        )
+    ]
