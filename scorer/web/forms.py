@@ -22,6 +22,7 @@ from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.limits import ALLOWED_TARGETS
 from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
 from scorer.core.rules import (
+    DEFAULT_PROFILE,
     HOUSE_RULE_CHOICES,
     HOUSE_RULE_FIELDS,
     PROFILES,
@@ -379,7 +380,7 @@ class HouseRulesFields:
     changed from them counts as a house rule.
     """
 
-    rules_for = HiddenField(default="classic")
+    rules_for = HiddenField(default=DEFAULT_PROFILE)
     going_out = NumberField(_l("Going-out bonus"))
     concealed_going_out = NumberField(_l("Concealed going-out bonus"))
     natural_canasta = NumberField(_l("Natural canasta bonus"))
@@ -402,7 +403,7 @@ class HouseRulesFields:
 
     def shown_profile(self) -> RuleProfile:
         """The profile whose values the house-rule inputs were rendered with."""
-        return PROFILES.get(self.rules_for.data or "", PROFILES["classic"])
+        return PROFILES.get(self.rules_for.data or "", PROFILES[DEFAULT_PROFILE])
 
     def house_rules(self) -> dict[str, Any]:
         """Only the rules the user changed from the values the form showed."""
@@ -432,7 +433,7 @@ class HouseRulesFields:
 
 class NewGameForm(HouseRulesFields, PageForm):
     name = _name_field(_l("Name of the game"))
-    profile = SelectField(_l("Variant"), validate_choice=False, default="classic")
+    profile = SelectField(_l("Variant"), validate_choice=False, default=DEFAULT_PROFILE)
     target = SelectField(_l("Play to"), validate_choice=False, default="")
     # A game of N hands instead of a target (a tournament round): empty plays to the target.
     fixed_hands = NumberField(_l("Or play a set number of hands"))
@@ -468,7 +469,7 @@ def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
     return values
 
 
-def new_game_data(profile_key: str = "classic") -> dict[str, Any]:
+def new_game_data(profile_key: str = DEFAULT_PROFILE) -> dict[str, Any]:
     """The new-game form's starting values: two teams of two, the variant's own rules."""
     profile = get_profile(profile_key)
     defaults = rules_defaults(profile)
