@@ -110,6 +110,7 @@ def import_game(
     created_at: str | None = None,
     idempotency_key: str | None = None,
     fixed_hands: int | None = None,
+    family_key: str | None = None,
 ) -> str:
     """Store a game under a new id, all its hands in the same transaction; returns the id.
 
@@ -121,7 +122,9 @@ def import_game(
     """
     check_game(name, sides)
     check_hand_count(len(hands))
-    table = build_table(profile_key, target, house_rules, sides, first_dealer, fixed_hands)
+    table = build_table(
+        profile_key, target, house_rules, sides, first_dealer, fixed_hands, family_key
+    )
     try:
         play(table, hands, strict=True)
     except RuleError as error:
@@ -130,7 +133,9 @@ def import_game(
         raise RuleError(field, error.template, **error.params) from error
     request = digest(
         [name, profile_key, target, sides, first_dealer, house_rules, hands]
-        + ([fixed_hands] if fixed_hands is not None else [])  # earlier keys keep their digest
+        # Earlier keys keep their digest: what they did not name is left out.
+        + ([fixed_hands] if fixed_hands is not None else [])
+        + ([family_key] if family_key is not None else [])
     )
     game_id = new_game_id()
     with transaction(db):
@@ -160,6 +165,7 @@ def insert_game(
         {
             "id": game_id,
             "name": name or "",
+            "family": table.profile.family.key,
             "profile": table.profile.key,
             "target": table.profile.target,
             "fixed_hands": table.profile.fixed_hands,
@@ -211,6 +217,7 @@ def play_again(db: sqlite_utils.Database, record: ReplayedGame) -> str:
         first_dealer=state.dealer_next,
         house_rules=inputs.house_rules or None,
         fixed_hands=inputs.fixed_hands,
+        family_key=inputs.family_key,
         idempotency_key=key,
     )
 

@@ -104,6 +104,7 @@ def create_club_game(
             sides,
             dealer,
             arguments.get("fixed_hands"),
+            arguments.get("family_key"),
         )
         game_id = store.new_game_id()
         rules = arguments["house_rules"]
@@ -307,6 +308,7 @@ def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any, GameState]:
             arguments["sides"],
             arguments["first_dealer"],
             arguments.get("fixed_hands"),
+            arguments.get("family_key"),
         )
         state = play(table, arguments["hands"])
     except GameFinished as error:

@@ -249,6 +249,14 @@ def m011_club_games_version(db: sqlite_utils.Database) -> None:
         db.execute(trigger)
 
 
+@migrations()
+def m012_families(db: sqlite_utils.Database) -> None:
+    # The game of the Canasta family a game plays (scorer.core.families): every game stored
+    # before families existed is Classic. Adds a column; drops nothing.
+    if "family" not in db["games"].columns_dict:
+        db["games"].add_column("family", str, not_null_default="classic")
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from scorer.core.errors import N_, RuleError, ScorerError
+from scorer.core.families import get_family
 from scorer.core.game import Side
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.irregular import CONFIRMABLE
@@ -28,7 +29,7 @@ from scorer.store.games import ReplayedGame, StoredGame, side_to_dict
 # accepted and ignored, so a hand read from a game can be sent back as it is; any other
 # field is refused, because a misspelt one ("meld_point") would silently count as 0.
 GAME_FIELDS = frozenset(
-    {"name", "profile", "target", "fixed_hands", "first_dealer", "sides", "rules"}
+    {"name", "family", "profile", "target", "fixed_hands", "first_dealer", "sides", "rules"}
 )
 SIDE_FIELDS = frozenset({"name", "players"})
 SIDE_OUTPUT_FIELDS = frozenset({"total", "opening_minimum"})
@@ -136,6 +137,9 @@ def parse_game(data: Any) -> dict[str, Any]:
 
 
 def _game_arguments(data: dict[str, Any]) -> dict[str, Any]:
+    family = data.get("family")
+    if family is not None and not isinstance(family, str):
+        raise _type_error("family", N_("must be text"))
     profile = data.get("profile")
     if profile is not None and not isinstance(profile, str):
         raise _type_error("profile", N_("must be text"))
@@ -157,6 +161,7 @@ def _game_arguments(data: dict[str, Any]) -> dict[str, Any]:
     check_side_count(len(raw_sides))
     return {
         "name": _name(data.get("name"), "name", required=False),
+        "family_key": family,
         "profile_key": profile,
         "target": target,
         "fixed_hands": fixed_hands,
@@ -327,11 +332,13 @@ def _timestamp(value: Any, field: str) -> str | None:
 
 def game_to_export(game: StoredGame) -> dict[str, Any]:
     """Everything needed to rebuild the game elsewhere: its table and each hand's inputs."""
+    family = get_family(game.family_key)
     return {
         "format": EXPORT_FORMAT,
         "format_version": EXPORT_VERSION,
         "id": game.id,
         "name": game.name,
+        "family": game.family_key,
         "profile": game.profile_key,
         "target": game.target,
         **({"fixed_hands": game.fixed_hands} if game.fixed_hands is not None else {}),
@@ -343,7 +350,7 @@ def game_to_export(game: StoredGame) -> dict[str, Any]:
             {
                 "went_out": hand.went_out,
                 "concealed": hand.concealed,
-                "sides": [side_to_dict(side) for side in hand.sides],
+                "sides": [side_to_dict(side, family) for side in hand.sides],
             }
             for hand in game.hands
         ],
@@ -357,6 +364,7 @@ def game_to_json(record: ReplayedGame) -> dict[str, Any]:
     return {
         "id": record.id,
         "name": record.name,
+        "family": profile.family.key,
         "profile": profile.key,
         "target": profile.target,
         "fixed_hands": profile.fixed_hands,
@@ -384,7 +392,7 @@ def game_to_json(record: ReplayedGame) -> dict[str, Any]:
                 "after_end": result.after_end,
                 "sides": [
                     {
-                        **side_to_dict(side),
+                        **side_to_dict(side, profile.family),
                         "score": {
                             "cards": score.cards,
                             "canastas": score.canastas,

@@ -16,6 +16,7 @@ from typing import Any
 import sqlite_utils
 
 from scorer.core.errors import N_, RuleError, ScorerError
+from scorer.core.families import CANASTAS_FIELD, DEFAULT_FAMILY, RuleFamily
 from scorer.core.game import GameState, Side, Table, make_table, play
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.limits import MAX_HANDS_PER_GAME
@@ -55,6 +56,7 @@ class StoredGame:
     sides: tuple[Side, ...]
     hands: tuple[Hand, ...]
     fixed_hands: int | None = None
+    family_key: str = DEFAULT_FAMILY.key
 
 
 @dataclass(frozen=True)
@@ -87,12 +89,14 @@ def build_table(
     sides: list[Side] | tuple[Side, ...],
     first_dealer: str | None,
     fixed_hands: int | None = None,
+    family_key: str | None = None,
 ) -> Table:
-    """The validated table of a new game (RuleError names what does not fit).
+    """The validated table of a new game (RuleError names what does not fit): the seating
+    ``profile_key`` of the family ``family_key`` (the default family when None).
 
     A game of ``fixed_hands`` hands ends after that hand instead of at the target (which
     still sets its minimum table)."""
-    profile = get_profile(profile_key)
+    profile = get_profile(profile_key, family_key)
     if not sides:
         raise RuleError("sides", N_("a game needs sides"))
     layout = profile.layout_for(tuple(len(side.players) for side in sides))
@@ -138,6 +142,7 @@ def load_inputs(db: sqlite_utils.Database, game_id: str) -> StoredGame:
         sides=tuple(Side(name, tuple(json.loads(players))) for name, players in sides),
         hands=hands,
         fixed_hands=row.get("fixed_hands"),
+        family_key=row.get("family") or DEFAULT_FAMILY.key,
     )
 
 
@@ -150,6 +155,7 @@ def replay(game: StoredGame) -> ReplayedGame:
         game.sides,
         game.first_dealer,
         game.fixed_hands,
+        game.family_key,
     )
     return ReplayedGame(
         id=game.id,
@@ -182,15 +188,16 @@ def hand_from_row(row: dict[str, Any]) -> Hand:
 def side_from_dict(data: dict[str, Any]) -> SideHand:
     """A side's stored inputs back as a SideHand (counts stay counts).
 
-    A side stored before adjustments and melds rank by rank existed has neither: 0 and none.
+    Its canastas are one field per kind, ``<kind>_canastas`` ("natural_canastas"). A side
+    stored before adjustments and melds rank by rank existed has neither: 0 and none.
     """
     meld_cards = data.get("meld_cards")
     hand_cards = data.get("hand_cards")
     melds = data.get("melds")
+    suffix = CANASTAS_FIELD.format(kind="")
     return SideHand(
         meld_points=data.get("meld_points", 0),
-        natural_canastas=data.get("natural_canastas", 0),
-        mixed_canastas=data.get("mixed_canastas", 0),
+        canastas={key.removesuffix(suffix): n for key, n in data.items() if key.endswith(suffix)},
         red_threes=data.get("red_threes", 0),
         hand_points=data.get("hand_points", 0),
         meld_cards=CardCounts(**meld_cards) if meld_cards is not None else None,
@@ -201,21 +208,21 @@ def side_from_dict(data: dict[str, Any]) -> SideHand:
     )
 
 
-def side_to_dict(side: SideHand) -> dict[str, Any]:
+def side_to_dict(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str, Any]:
     """A side's inputs as stored and as the API shows them.
 
     Melds given rank by rank replace the meld points and canasta counts (they decide them),
-    so a hand read back can be sent back as it is. An adjustment is written only when made.
+    so a hand read back can be sent back as it is. Each kind of canasta of the family is one
+    field, 0 included ("natural_canastas", "mixed_canastas" in Classic). An adjustment is
+    written only when made.
     """
     data: dict[str, Any]
     if side.melds is not None:
         data = {"melds": [dict(vars(meld)) for meld in side.melds]}
     else:
-        data = {
-            "meld_points": side.meld_points,
-            "natural_canastas": side.natural_canastas,
-            "mixed_canastas": side.mixed_canastas,
-        }
+        data = {"meld_points": side.meld_points}
+        for kind in family.canastas:
+            data[kind.field] = side.canastas_of(kind.key)
     data["red_threes"] = side.red_threes
     data["hand_points"] = side.hand_points
     if side.adjustment or side.adjustment_note:

@@ -77,6 +77,7 @@ def test_a_database_made_by_older_code_reads_back_every_game_as_it_was(
     conn = sqlite3.connect(database)
     conn.executescript(CORPUS_SQL.read_text())
     conn.close()
+    before = tables(database)
     app = create_app({"TESTING": True, "DATABASE": str(database), "SECRET_KEY": "corpus"})
     client = app.test_client()
     for entry in corpus:
@@ -84,8 +85,46 @@ def test_a_database_made_by_older_code_reads_back_every_game_as_it_was(
         game = client.get(url)
         assert game.status_code == 200
         assert differences(entry["game"], game.get_json(), url) == []
+        assert game.get_json()["family"] == "classic"  # every game stored before families
         export = client.get(f"{url}/export").get_json()
         assert differences(entry["export"], export, f"{url}/export") == []
+        assert export["family"] == "classic"
+    # The migrations added what they add and dropped nothing: every column, every row.
+    after = tables(database)
+    for name, (columns, rows) in before.items():
+        assert set(columns) <= set(after[name][0]), name
+        if name != "_sqlite_migrations":  # which gains a row per migration applied
+            assert rows == after[name][1], name
+    assert "family" in after["games"][0]
+    assert after["_sqlite_migrations"][1] > before["_sqlite_migrations"][1]
+
+
+def tables(database: Path) -> dict[str, tuple[list[str], int]]:
+    """Each table's columns and number of rows."""
+    conn = sqlite3.connect(database)
+    try:
+        names = [r[0] for r in conn.execute("select name from sqlite_master where type='table'")]
+        return {
+            name: (
+                [c[1] for c in conn.execute(f"pragma table_info('{name}')")],
+                conn.execute(f"select count(*) from '{name}'").fetchone()[0],
+            )
+            for name in names
+        }
+    finally:
+        conn.close()
+
+
+def test_a_game_records_its_family(client: Any) -> None:
+    sides = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
+    made = client.post("/api/games", json={"sides": sides})
+    assert made.get_json()["family"] == "classic"
+    named = client.post("/api/games", json={"family": "classic", "sides": sides})
+    assert named.status_code == 201 and named.get_json()["family"] == "classic"
+    unknown = client.post("/api/games", json={"family": "bridge", "sides": sides})
+    assert unknown.status_code == 422 and unknown.get_json()["field"] == "family"
+    export = client.get(f"/api/games/{named.get_json()['id']}/export").get_json()
+    assert export["family"] == "classic"
 
 
 def test_every_export_imports_back_to_the_same_game(

@@ -326,6 +326,8 @@ def test_the_club_games_version_migration_keeps_every_row_and_counts_from_then(t
     path = tmp_path / "old.sqlite3"
     old = dbmod.connect(path)
     dbmod.migrations.apply(old, stop_before="m011_club_games_version")
+    # Today's code writes each game's family (m012's column): given here, as m012 would.
+    dbmod.m012_families(old)
     club_id = clubs.create_club(old, name="Sunday", players=["Ann", "Bob", "Cy", "Di"])
     sides = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
     game_id = club_games.create_club_game(old, club_id, parse_game({"sides": sides}))
