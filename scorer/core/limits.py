@@ -27,7 +27,7 @@ from scorer.core.rules import (  # noqa: F401
 )
 
 NAME_MAX = 40
-# A table's own penalty or correction to a side's hand score (RULES.md §3, adjustments).
+# A table's own penalty or correction to a side's hand score (docs/rules.md §3, adjustments).
 ADJUSTMENT_MIN = -5000
 ADJUSTMENT_MAX = 5000
 ADJUSTMENT_STEP = 5

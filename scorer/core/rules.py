@@ -132,7 +132,7 @@ class RuleProfile:
     def opening_minimum(self, total: int) -> int:
         """The minimum card value of a side's first meld, from its total before the hand."""
         # A house table whose first row starts at a total (not "below") also covers the
-        # totals under it: RULES.md is silent, and the lowest row is the kindest reading.
+        # totals under it: docs/rules.md is silent, and the lowest row is the kindest reading.
         table = self._minimum_table
         minimum = table[0][1]
         for start, value in table:
@@ -223,7 +223,7 @@ TARGET_MIN = 1000
 TARGET_MAX = 20000
 TARGET_STEP = 500
 ALLOWED_TARGETS: tuple[int, ...] = tuple(range(TARGET_MIN, TARGET_MAX + 1, TARGET_STEP))
-# A game of N hands (RULES.md §3, tournament rounds): a round of a club night, or any game.
+# A game of N hands (docs/rules.md §3, tournament rounds): a round of a club night, or any game.
 FIXED_HANDS_MIN = 1
 FIXED_HANDS_MAX = 50
 

@@ -155,7 +155,7 @@ def m008_club_game_digests(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def m009_fixed_hands(db: sqlite_utils.Database) -> None:
-    # A game of N hands (RULES.md §3): null for a game played to its target, as all were.
+    # A game of N hands (docs/rules.md §3): null for a game played to its target, as all were.
     db["games"].add_column("fixed_hands", int)
 
 

@@ -1,4 +1,4 @@
-"""Hands no real table can produce (RULES.md §2 rules 10-13, issue #12), and §2b/§2c."""
+"""Hands no real table can produce (docs/rules.md §2 rules 10-13, issue #12), and §2b/§2c."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The classic profile holds every number of RULES.md section 1; the minimum table; targets."""
+"""The classic profile holds every number of docs/rules.md section 1; the minimum table; targets."""
 
 from __future__ import annotations
 

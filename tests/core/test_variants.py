@@ -1,4 +1,4 @@
-"""The variants of RULES.md section 3 and house rules, in the engine (issue 7).
+"""The variants of docs/rules.md section 3 and house rules, in the engine (issue 7).
 
 Expected numbers are the rule book's, worked out by hand.
 """
