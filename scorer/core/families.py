@@ -146,6 +146,11 @@ class RuleFamily:
     high_minimum_row: MinimumRow
     seatings: tuple[SeatingRules, ...]
 
+    def __hash__(self) -> int:
+        # By its name only: a family is a cache key on every hand of a replay, and hashing
+        # all its fields each time would cost more than the lookups save.
+        return hash(self.key)
+
     @cached_property
     def rank_groups(self) -> dict[str, str]:
         """The value group of each rank a side can meld, black threes included."""

@@ -17,8 +17,8 @@ from scorer.nights.payloads import parse_name, parse_night
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.store import clubs, nights
 from scorer.store.db import get_db
-from scorer.store.game_json import PreconditionRequired
 from scorer.store.games import NotFound
+from scorer.web.api_contract import PreconditionRequired
 from scorer.web.http import creation_key, json_body
 
 bp = Blueprint("nights_api", __name__, url_prefix="/api")

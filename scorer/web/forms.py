@@ -18,6 +18,8 @@ from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, Selec
 from wtforms.validators import Optional
 
 from scorer.core.errors import RuleError
+from scorer.core.families import DEFAULT_FAMILY, RuleFamily
+from scorer.core.hand_schema import canasta_fields, side_hand
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.limits import ALLOWED_TARGETS
 from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
@@ -178,24 +180,26 @@ class SideHandForm(Form):
             return None
         return CardCounts(**{group: value or 0 for group, value in values.items()})
 
-    def side_hand(self) -> SideHand:
-        """The side's call; RuleError (naming ``melds[j]``) for a meld row that cannot be read."""
+    def side_hand(self, family: RuleFamily = DEFAULT_FAMILY) -> SideHand:
+        """The side's call, by the hand schema (each canasta box is its kind's field:
+        ``natural_canastas``...); RuleError (naming ``melds[j]``) for a meld row that cannot
+        be read."""
         meld_cards = self.counts("meld")
         hand_cards = self.counts("hand")
-        return SideHand(
+        values = {
             # Counted cards decide the points (the API does the same with meld_cards).
-            meld_points=0 if meld_cards else self.meld_points.data or 0,
-            natural_canastas=self.natural_canastas.data or 0,
-            mixed_canastas=self.mixed_canastas.data or 0,
-            red_threes=self.red_threes.data or 0,
-            hand_points=0 if hand_cards else self.hand_points.data or 0,
-            meld_cards=meld_cards,
-            hand_cards=hand_cards,
-            adjustment=self.adjustment_points(),
-            adjustment_note=self.adjustment_note.data or "",
+            "meld_points": 0 if meld_cards else self.meld_points.data or 0,
+            **{field.name: self[field.name].data or 0 for field in canasta_fields(family)},
+            "red_threes": self.red_threes.data or 0,
+            "hand_points": 0 if hand_cards else self.hand_points.data or 0,
+            "meld_cards": meld_cards,
+            "hand_cards": hand_cards,
+            "adjustment": self.adjustment_points(),
+            "adjustment_note": self.adjustment_note.data or "",
             # Melds typed rank by rank decide the meld points and canastas (as in the API).
-            melds=self.planned_melds(),
-        )
+            "melds": self.planned_melds(),
+        }
+        return side_hand(values, family)
 
 
 # The methods by which a browser submits a form (as Flask-WTF counts them).
@@ -283,8 +287,7 @@ def hand_data(hand: Hand) -> dict[str, Any]:
     sides = []
     for side in hand.sides:
         data: dict[str, Any] = {
-            "natural_canastas": side.natural_canastas,
-            "mixed_canastas": side.mixed_canastas,
+            **{field.name: side.canastas_of(field.canasta) for field in canasta_fields()},
             "red_threes": side.red_threes,
         }
         if side.melds is not None:

@@ -16,7 +16,7 @@ from scorer.core.game import Side
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.store import club_games, clubs
 from scorer.store import db as dbmod
-from scorer.store.game_json import parse_game
+from scorer.web.api_contract import parse_game
 
 SIDES = [Side("North", ("Ann", "Bob")), Side("South", ("Cy", "Di"))]
 HAND_ONE = Hand(sides=(SideHand(meld_points=120), SideHand(meld_points=90)), went_out=None)

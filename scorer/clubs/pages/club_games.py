@@ -17,12 +17,11 @@ from scorer import store
 from scorer.clubs.pages.clubs import club_page
 from scorer.core.errors import N_, RuleError
 from scorer.core.game import Side
-from scorer.core.limits import check_game, check_name, check_target
+from scorer.core.limits import check_game, check_name, check_target, default_side_name
 from scorer.core.rules import DEFAULT_PROFILE, PROFILES, get_profile, with_house_rules
 from scorer.core.seatings import Seating, seatings_of
 from scorer.store import club_games, clubs
 from scorer.store.db import get_db
-from scorer.store.game_json import default_side_name
 from scorer.web import display
 from scorer.web.failures import status_of
 from scorer.web.forms import (
