@@ -8,6 +8,7 @@ the app is built by :func:`scorer.app.create_app`, which ``scorer.create_app`` (
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import Any
 
 # Names the package has always offered, and the module that holds each.
@@ -28,7 +29,15 @@ __all__ = sorted(_LAZY)
 
 
 def __getattr__(name: str) -> Any:
-    """``scorer.create_app`` and its neighbours, imported when first asked for (PEP 562)."""
-    if name not in _LAZY:
+    """``scorer.create_app`` and its neighbours, imported when first asked for (PEP 562).
+
+    Any other public name the package held when it built the app on import (``scorer.pages``
+    in a bench script...) is still the app module's."""
+    # A subpackage ("from scorer import store") is the import system's to load, never the app.
+    if name.startswith("_") or importlib.util.find_spec(f"{__name__}.{name}") is not None:
         raise AttributeError(f"module 'scorer' has no attribute {name!r}")
-    return getattr(importlib.import_module(_LAZY[name]), name)
+    module = importlib.import_module(_LAZY.get(name, "scorer.app"))
+    try:
+        return getattr(module, name)
+    except AttributeError:
+        raise AttributeError(f"module 'scorer' has no attribute {name!r}") from None

@@ -40,3 +40,10 @@ def test_the_app_factory_is_still_reached_from_the_package() -> None:
     loaded = loaded_after("import scorer\nassert callable(scorer.create_app)")
     assert "flask" in loaded  # asked for, it is there: the check above can fail
     assert loaded_after("import scorer").count("flask") == 0
+
+
+def test_the_store_imported_alone_boots_no_app() -> None:
+    """`from scorer import store` (the store's face) imports the store, not the app."""
+    loaded = loaded_after("from scorer import store")
+    assert "scorer.app" not in loaded
+    assert "scorer.games.api" not in loaded
