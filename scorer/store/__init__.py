@@ -145,7 +145,10 @@ def import_game(
                 return first
             # (The game row comes first: the key's row points at it.)
         insert_game(db, game_id, name, table, house_rules, created_at or now())
-        db["hands"].insert_all(hand_row(game_id, n, hand) for n, hand in enumerate(hands, 1))
+        family = table.profile.family
+        db["hands"].insert_all(
+            hand_row(game_id, n, hand, family) for n, hand in enumerate(hands, 1)
+        )
         if idempotency_key is not None:
             remember_game(db, idempotency_key, request, game_id)
     return game_id
@@ -327,7 +330,7 @@ def record_hand(
         def write(db: sqlite_utils.Database) -> None:
             if key is not None and seen_hand(db, game_id, key, hand, unscoped_key):
                 raise _AlreadyDone
-            db["hands"].insert(hand_row(game_id, number, hand))
+            db["hands"].insert(hand_row(game_id, number, hand, record.table.profile.family))
             if key is not None:
                 remember_hand(db, game_id, key, hand)
 
@@ -380,7 +383,13 @@ def replace_hand(
             db.execute(
                 "update hands set went_out = ?, concealed = ?, sides = ? "
                 "where game_id = ? and number = ?",
-                [hand.went_out, int(hand.concealed), sides_json(hand), game_id, number],
+                [
+                    hand.went_out,
+                    int(hand.concealed),
+                    sides_json(hand, record.table.profile.family),
+                    game_id,
+                    number,
+                ],
             )
 
         return state, write

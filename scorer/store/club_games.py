@@ -346,7 +346,8 @@ def import_club(db: sqlite_utils.Database, data: Any, read_game: ReadGame) -> st
             created = game["created_at"] or store.now()
             store.insert_game(db, game_id, game["name"], table, game["house_rules"], created)
             db["hands"].insert_all(
-                hand_row(game_id, n, hand) for n, hand in enumerate(game["hands"], 1)
+                hand_row(game_id, n, hand, table.profile.family)
+                for n, hand in enumerate(game["hands"], 1)
             )
             link_game(db, club_id, game_id)
             # Its digest from the replay that checked it: the club's page replays nothing.

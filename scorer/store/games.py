@@ -203,13 +203,15 @@ def sides_json(hand: Hand, family: RuleFamily = DEFAULT_FAMILY) -> str:
     return json.dumps([side_to_dict(side, family) for side in hand.sides])
 
 
-def hand_row(game_id: str, number: int, hand: Hand) -> dict[str, Any]:
-    """The row of hand `number` (from 1) of a game."""
+def hand_row(
+    game_id: str, number: int, hand: Hand, family: RuleFamily = DEFAULT_FAMILY
+) -> dict[str, Any]:
+    """The row of hand `number` (from 1) of a game of this family."""
     return {
         "game_id": game_id,
         "number": number,
         "went_out": hand.went_out,
         "concealed": int(hand.concealed),
-        "sides": sides_json(hand),
+        "sides": sides_json(hand, family),
         "created_at": now(),
     }
