@@ -13,6 +13,7 @@ from typing import Any
 
 from scorer.core.errors import N_, RuleError
 from scorer.core.families import (
+    CANASTA_BONUS_RULE,
     DEFAULT_FAMILY,
     VALUE_GROUPS,
     CardValues,
@@ -89,6 +90,17 @@ class RuleProfile:
 
     def canasta_bonus(self, kind: str) -> int:
         return self._canasta_bonuses[kind]
+
+    def __getattr__(self, name: str) -> int:
+        """``natural_canasta``: one kind of canasta's bonus, by its house rule's name (as
+        the templates and the house-rule keys name it)."""
+        suffix = CANASTA_BONUS_RULE.format(kind="")
+        if name.endswith(suffix) and not name.startswith("_"):
+            bonuses = dict(self.canasta_bonuses)
+            kind = name.removesuffix(suffix)
+            if kind in bonuses:
+                return bonuses[kind]
+        raise AttributeError(name)
 
     @cached_property
     def _canasta_bonuses(self) -> dict[str, int]:

@@ -44,3 +44,15 @@ def test_a_misspelt_field_is_still_refused_by_name(client: Any) -> None:
     answer = client.post(f"/api/games/{game['id']}/hands", json=wrong)
     assert answer.status_code == 400
     assert answer.get_json()["field"] == "sides[0].natural_canasta"
+
+
+def test_the_pages_show_each_kind_of_canastas_bonus(client: Any) -> None:
+    """The hand form's preview and the rules page read each bonus by its house rule's name
+    (``natural_canasta``): a house rule shows as set."""
+    rules = {"natural_canasta": 600, "mixed_canasta": 250}
+    game = client.post("/api/games", json={"sides": SIDES, "rules": rules}).get_json()
+    page = client.get(f"/games/{game['id']}/hands/new").get_data(as_text=True)
+    assert 'data-natural="600"' in page and 'data-mixed="250"' in page
+    book = client.get("/rules").get_data(as_text=True)
+    natural = book.split("Natural canasta (seven cards or more", 1)[1].split("</tr>", 1)[0]
+    assert '<td class="num">500</td>' in natural
