@@ -145,6 +145,12 @@ class RuleFamily:
     high_target: int
     high_minimum_row: MinimumRow
     seatings: tuple[SeatingRules, ...]
+    # Points the family itself takes at the end of a hand, by name (Modern American's
+    # unfinished meld of sevens...); Classic has none: a table's own penalties are
+    # adjustments (docs/rules.md §3).
+    penalties: tuple[tuple[str, int], ...] = ()
+    # Hands that replace a side's whole score (Modern American's straight...); none in Classic.
+    special_hands: tuple[tuple[str, int], ...] = ()
 
     def __hash__(self) -> int:
         # By its name only: a family is a cache key on every hand of a replay, and hashing
