@@ -35,7 +35,13 @@ from scorer.core.rules import (
 )
 from scorer.core.seatings import Seating, blank_seatings, seatings_of
 from scorer.web.display import CARD_GROUP_LABELS, rank_choices, seating_label
-from scorer.web.i18n import FIELD_LABELS, HOUSE_RULE_CHOICE_LABELS, PROFILE_LABELS, number
+from scorer.web.i18n import (
+    FIELD_LABELS,
+    HOUSE_RULE_CHOICE_LABELS,
+    HOUSE_RULE_LABELS,
+    PROFILE_LABELS,
+    number,
+)
 
 # A number longer than this is no score anybody typed on purpose.
 NUMBER_MAX_DIGITS = 7
@@ -384,10 +390,11 @@ class HouseRulesFields:
     """
 
     rules_for = HiddenField(default=DEFAULT_PROFILE)
+    # The numbers, in the order the editor shows them (each kind of canasta's bonus is
+    # added below, from the family).
+    rule_numbers = RULE_NUMBERS
     going_out = NumberField(_l("Going-out bonus"))
     concealed_going_out = NumberField(_l("Concealed going-out bonus"))
-    natural_canasta = NumberField(_l("Natural canasta bonus"))
-    mixed_canasta = NumberField(_l("Mixed canasta bonus"))
     red_three = NumberField(_l("Each red three"))
     all_red_threes = NumberField(_l("All the red threes"))
     canastas_to_go_out = NumberField(_l("Canastas needed to go out"))
@@ -432,6 +439,11 @@ class HouseRulesFields:
                 continue
             rows.append([None if index == 0 else start, minimum])
         return rows
+
+
+# A bonus box per kind of canasta of the family ("natural_canasta", "mixed_canasta").
+for _kind in DEFAULT_FAMILY.canastas:
+    setattr(HouseRulesFields, _kind.bonus_rule, NumberField(HOUSE_RULE_LABELS[_kind.bonus_rule]))
 
 
 class NewGameForm(HouseRulesFields, PageForm):
