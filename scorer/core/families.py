@@ -166,10 +166,16 @@ class RuleFamily:
     def ranks(self) -> tuple[str, ...]:
         return tuple(rank for rank, _group in self.natural_ranks)
 
-    @property
+    @cached_property
     def kinds(self) -> tuple[str, ...]:
         """The kinds of canasta, in the order a hand lists them."""
         return tuple(kind.key for kind in self.canastas)
+
+    @cached_property
+    def canasta_fields(self) -> tuple[tuple[str, str], ...]:
+        """(kind, the hand's field that counts it), in order: worked out once, a replay
+        checks every side of every hand."""
+        return tuple((kind.key, kind.field) for kind in self.canastas)
 
     def canasta(self, key: str) -> CanastaKind:
         for kind in self.canastas:

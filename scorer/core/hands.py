@@ -8,7 +8,13 @@ from typing import Any
 
 from scorer.core.canastas import cheapest_canastas, cheapest_kind, costs_of, counted_melds_problem
 from scorer.core.errors import N_, N_plural, RuleError
-from scorer.core.families import CANASTAS_FIELD, DEFAULT_FAMILY, VALUE_GROUPS, RuleFamily
+from scorer.core.families import (
+    CANASTAS_FIELD,
+    DEFAULT_FAMILY,
+    FAMILIES,
+    VALUE_GROUPS,
+    RuleFamily,
+)
 from scorer.core.limits import check_adjustment, check_adjustment_note
 from scorer.core.meld import (
     MAX_SIDE_MELDS,
@@ -93,7 +99,7 @@ class SideHand:
         family: RuleFamily | None = None,
         **by_kind: Any,
     ) -> None:
-        kinds = dict(canasta_counts(canastas))
+        kinds = dict(canastas)
         for name, count in by_kind.items():
             if not name.endswith(_SUFFIX) or name == _SUFFIX:
                 raise TypeError(f"SideHand got an unexpected keyword argument {name!r}")
@@ -102,25 +108,18 @@ class SideHand:
             # The melds say which canastas there are: nothing typed beside them counts.
             kinds = canastas_of(melds, family or DEFAULT_FAMILY)
             meld_points, meld_cards = 0, None
-        values = {
-            "meld_points": meld_points,
-            "canastas": canasta_counts(kinds),
-            "red_threes": red_threes,
-            "hand_points": hand_points,
-            "meld_cards": meld_cards,
-            "hand_cards": hand_cards,
-            "adjustment": adjustment,
-            "adjustment_note": adjustment_note,
-            "melds": melds,
-        }
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-
-    def __getattr__(self, name: str) -> Any:
-        """``natural_canastas``: the count of one kind, 0 when the side made none."""
-        if name.endswith(_SUFFIX) and name != _SUFFIX and not name.startswith("_"):
-            return self.canastas_of(name[: -len(_SUFFIX)])
-        raise AttributeError(name)
+        # Straight into the instance's dict: frozen, and built thousands of times a replay.
+        self.__dict__.update(
+            meld_points=meld_points,
+            canastas=canasta_counts(kinds),
+            red_threes=red_threes,
+            hand_points=hand_points,
+            meld_cards=meld_cards,
+            hand_cards=hand_cards,
+            adjustment=adjustment,
+            adjustment_note=adjustment_note,
+            melds=melds,
+        )
 
     def canastas_of(self, kind: str) -> Any:
         for key, count in self.canastas:
@@ -144,6 +143,16 @@ class SideHand:
     def canasta_total(self) -> int:
         """How many canastas of every kind the side made."""
         return sum(count for _kind, count in self.canastas)
+
+
+def _count_of(kind: str) -> property:
+    return property(lambda side: side.canastas_of(kind), doc=f"The side's {kind} canastas.")
+
+
+# ``side.natural_canastas``: each kind of every family, read by its hand field's name. Made
+# as properties, not a __getattr__, which would slow every attribute of a side in a replay.
+for _kind in sorted({kind for family in FAMILIES.values() for kind in family.kinds}):
+    setattr(SideHand, CANASTAS_FIELD.format(kind=_kind), _count_of(_kind))
 
 
 @dataclass(frozen=True)
@@ -198,7 +207,7 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
         going_out = profile.concealed_going_out if hand.concealed else profile.going_out
     return SideScore(
         cards=melded,
-        canastas=sum(count * profile.canasta_bonus(kind) for kind, count in side.canastas),
+        canastas=_canasta_bonuses(profile, side),
         red_threes=red_threes,
         going_out=going_out,
         hand=-side.left_in_hand(profile),
@@ -238,14 +247,16 @@ def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None
     if (type(side.adjustment), side.adjustment, side.adjustment_note) != (int, 0, ""):
         check_adjustment(side.adjustment, f"{path}.adjustment")
         check_adjustment_note(side.adjustment_note, f"{path}.adjustment_note")
-    kinds = profile.family.kinds
-    for kind, _count in side.canastas:
-        if kind not in kinds:
+    family = profile.family
+    made = dict(side.canastas)
+    for kind in made:
+        if kind not in family.kinds:
             raise RuleError(
                 f"{path}.{CANASTAS_FIELD.format(kind=kind)}"[:100], N_("is not a kind of canasta")
             )
-    for name in (*(CANASTAS_FIELD.format(kind=kind) for kind in kinds), "red_threes"):
-        _check_count(path, name, getattr(side, name))
+    for kind, name in family.canasta_fields:
+        _check_count(path, name, made.get(kind, 0))
+    _check_count(path, "red_threes", side.red_threes)
     for name, counts in (("meld_cards", side.meld_cards), ("hand_cards", side.hand_cards)):
         if counts is not None:
             for group in VALUE_GROUPS:
@@ -398,6 +409,13 @@ def _check_canasta_ranks(family: RuleFamily, side: SideHand, path: str) -> None:
                 N_("a side has at most {limit} canastas: one per rank from 4 to ace"),
                 limit=limit,
             )
+
+
+def _canasta_bonuses(profile: RuleProfile, side: SideHand) -> int:
+    bonus = 0
+    for kind, count in side.canastas:  # most sides have none: no work at all
+        bonus += count * profile.canasta_bonus(kind)
+    return bonus
 
 
 # Why counted melds cannot hold what a side declares (rule 12), in plain words.

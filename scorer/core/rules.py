@@ -15,6 +15,7 @@ from scorer.core.errors import N_, RuleError
 from scorer.core.families import (
     CANASTA_BONUS_RULE,
     DEFAULT_FAMILY,
+    FAMILIES,
     VALUE_GROUPS,
     CardValues,
     Layout,
@@ -90,17 +91,6 @@ class RuleProfile:
 
     def canasta_bonus(self, kind: str) -> int:
         return self._canasta_bonuses[kind]
-
-    def __getattr__(self, name: str) -> int:
-        """``natural_canasta``: one kind of canasta's bonus, by its house rule's name (as
-        the templates and the house-rule keys name it)."""
-        suffix = CANASTA_BONUS_RULE.format(kind="")
-        if name.endswith(suffix) and not name.startswith("_"):
-            bonuses = dict(self.canasta_bonuses)
-            kind = name.removesuffix(suffix)
-            if kind in bonuses:
-                return bonuses[kind]
-        raise AttributeError(name)
 
     @cached_property
     def _canasta_bonuses(self) -> dict[str, int]:
@@ -188,6 +178,17 @@ class RuleProfile:
         if self.players >= 3 and all(x.team_sizes != solo for x in self.layouts):
             return self.layouts + (Layout(solo, self.layouts[0].target),)
         return self.layouts
+
+
+def _bonus_of(kind: str) -> property:
+    return property(lambda profile: profile.canasta_bonus(kind), doc=f"The {kind} canasta bonus.")
+
+
+# ``profile.natural_canasta``: each kind of every family's bonus by its house rule's name (as
+# the templates and the house-rule keys name it). Properties, not a __getattr__, which would
+# slow every attribute of a profile in a replay.
+for _kind in sorted({kind for family in FAMILIES.values() for kind in family.kinds}):
+    setattr(RuleProfile, CANASTA_BONUS_RULE.format(kind=_kind), _bonus_of(_kind))
 
 
 def _row_order(row: MinimumRow) -> float:
