@@ -5,7 +5,7 @@
    saved offline is kept by outbox.js, which works without this file too. */
 "use strict";
 
-var VERSION = "v4";
+var VERSION = "v5";
 var FILES = "scorer-files-" + VERSION;
 var PAGES = "scorer-pages";
 var MAX_PAGES = 60;
@@ -16,6 +16,7 @@ var PRECACHE = [
   "/static/hand.js",
   "/static/new-game.js",
   "/static/live.js",
+  "/static/round-clock.js",
   "/static/share.js",
   "/static/checker.js",
   "/static/phones.css",

@@ -4,9 +4,9 @@ A hand is played out from a seeded ``random.Random``: the packs of the profile a
 each player is dealt the profile's cards, red threes are laid and replaced, players draw and
 discard turn by turn, and the hand ends when a player goes out (their side holding the
 canastas it needs) or when the stock runs out. Every side's melds are then built from its own
-players' cards by the rules of RULES.md §1, and every player who did not go out keeps at
+players' cards by the rules of docs/rules.md §1, and every player who did not go out keeps at
 least one card. Nothing here reads the engine's numbers: the profiles, card values and
-bonuses are typed in again from RULES.md §1 and §3.
+bonuses are typed in again from docs/rules.md §1 and §3.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from scorer.core.hands import CardCounts, Hand, SideHand
 
-# --- the cards (RULES.md §1) --------------------------------------------------------------
+# --- the cards (docs/rules.md §1) --------------------------------------------------------------
 
 NATURAL_RANKS = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")  # ranks that meld
 WILD = ("joker", "2")
@@ -34,7 +34,7 @@ SLIPS = 0.25
 
 @dataclass(frozen=True)
 class Book:
-    """One profile as RULES.md §3 states it."""
+    """One profile as docs/rules.md §3 states it."""
 
     profile: str
     players: int
@@ -64,7 +64,7 @@ BOOKS = {
 
 
 def opening_minimum(total: int, target: int) -> int:
-    """RULES.md §1's minimum table, with the fifth row at targets of 10 000 and more."""
+    """docs/rules.md §1's minimum table, with the fifth row at targets of 10 000 and more."""
     if total >= 7500 and target >= 10000:
         return 150
     for start, minimum in ((3000, 120), (1500, 90), (0, 50)):
@@ -363,7 +363,7 @@ def counted_hand(end: EndOfHand) -> Hand:
 
 
 def expected_scores(book: Book, end: EndOfHand) -> tuple[int, ...]:
-    """Each side's hand score, from the cards, as RULES.md §1 says."""
+    """Each side's hand score, from the cards, as docs/rules.md §1 says."""
     scores = []
     for index, side in enumerate(end.sides):
         score = points(side.melded) - points(side.held)

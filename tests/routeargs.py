@@ -28,7 +28,15 @@ def one_of_each(client: FlaskClient) -> dict[str, str]:
     tag = night.headers["ETag"]
     drawn = client.post(f"/api/nights/{night.get_json()['id']}/rounds", headers={"If-Match": tag})
     assert drawn.status_code == 201, drawn.get_json()
-    return {"club_id": club, "game_id": game, "night_id": night.get_json()["id"]}
+    season = {"name": "Winter", "from": "2026-01-01", "to": "2026-12-31", "best_of": 4}
+    made = client.post(f"/api/clubs/{club}/seasons", json=season)
+    assert made.status_code == 201, made.get_json()
+    return {
+        "club_id": club,
+        "game_id": game,
+        "night_id": night.get_json()["id"],
+        "season_id": made.get_json()["id"],
+    }
 
 
 def paths_of(app: Flask, rules: list[Any], ids: dict[str, str]) -> dict[str, str]:

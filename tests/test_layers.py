@@ -1,6 +1,7 @@
 """The house's layers: imports run one way, no cycle, no import hidden inside a function.
 
-    wiring    scorer (create_app), scorer.serve, scorer.front, scorer.cli, scorer.deploy
+    wiring    scorer.app (create_app), scorer, scorer.serve, scorer.front, scorer.cli,
+              scorer.deploy
     features  scorer.games, scorer.clubs, scorer.checker, scorer.nights (never import one
               another)
     sheets    scorer.sheets   (printing: the game's sheets, and the club night's)
@@ -30,7 +31,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scorer.web",),
     ("scorer.sheets",),
     ("scorer.games", "scorer.clubs", "scorer.checker", "scorer.nights"),  # independent
-    ("scorer", "scorer.serve", "scorer.front", "scorer.cli", "scorer.deploy"),
+    ("scorer", "scorer.app", "scorer.serve", "scorer.front", "scorer.cli", "scorer.deploy"),
 )
 LEAVES = ("scorer.network", "scorer.qr", "scorer.secret")
 PACKAGE = Path(scorer.__file__).resolve().parent

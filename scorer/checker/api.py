@@ -22,7 +22,7 @@ from scorer.core.meld import (
     planned_meld,
 )
 from scorer.store.db import get_db
-from scorer.store.game_json import PayloadError, parse_game_id
+from scorer.web.api_contract import PayloadError, parse_game_id
 from scorer.web.http import json_body
 from scorer.web.i18n import error_text
 from scorer.web.routes import budget

@@ -8,22 +8,18 @@ from flask import Blueprint, render_template, request
 from flask_babel import gettext, ngettext
 
 from scorer import store
-from scorer.core.errors import N_
 from scorer.core.rules import PROFILES, Layout, RuleProfile, get_profile
 from scorer.web import display
 from scorer.web.failures import load_game
-from scorer.web.i18n import HOUSE_RULE_CHOICE_LABELS, HOUSE_RULE_LABELS, PROFILE_LABELS, number
+from scorer.web.i18n import (
+    HOUSE_RULE_CHOICE_LABELS,
+    HOUSE_RULE_LABELS,
+    PROFILE_LABELS,
+    SHORT_PROFILE_LABELS,
+    number,
+)
 
 bp = Blueprint("rulebook", __name__)
-
-# Short names of the variants, for the first column of the variants table.
-SHORT_LABELS = {
-    "classic": N_("Classic"),
-    "two-player": N_("Two players"),
-    "three-player": N_("Three players"),
-    "five-player": N_("Five players"),
-    "six-player": N_("Six players"),
-}
 
 # The targets tables choose most, whatever the variant.
 COMMON_TARGETS = (5000, 10000)
@@ -103,7 +99,7 @@ def variants() -> list[Variant]:
     return [
         Variant(
             key=profile.key,
-            short_label=gettext(SHORT_LABELS.get(profile.key, profile.key)),
+            short_label=str(SHORT_PROFILE_LABELS.get(profile.key, profile.key)),
             seatings=tuple(
                 (seating_text(layout), layout.target) for layout in profile.allowed_layouts()
             ),

@@ -21,7 +21,13 @@ from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
 from scorer.store import club_board, club_games, clubs
 from scorer.store.club_board import board_cache, club_tag
 from scorer.store.db import get_db
-from scorer.store.game_json import PayloadError, fields_of, parse_game, parse_game_id
+from scorer.web.api_contract import (
+    PayloadError,
+    fields_of,
+    parse_export,
+    parse_game,
+    parse_game_id,
+)
 from scorer.web.failures import load_game
 from scorer.web.http import (
     game_response,
@@ -184,7 +190,7 @@ def export_club(club_id: str) -> Response:
 @budget("import_kib", "create_club")
 def import_club() -> Response:
     data = json_object(club_games.EXPORT_FIELDS, IMPORT_MAX_BYTES)
-    club_id = club_games.import_club(get_db(), data)
+    club_id = club_games.import_club(get_db(), data, parse_export)
     response = club_response(club_id, 201)
     response.headers["Location"] = f"/api/clubs/{club_id}"
     return response

@@ -22,19 +22,22 @@ from itertools import combinations
 from typing import Literal
 
 from scorer.core.errors import N_, RuleError
+from scorer.core.families import DEFAULT_FAMILY
 
 Mode = Literal["random", "balanced"]
 Odd = Literal["variants", "bye"]
 MODES: tuple[str, ...] = ("random", "balanced")
 ODD_CHOICES: tuple[str, ...] = ("variants", "bye")
 
-# A table's shape (each side's size) -> the profile it plays (scorer.core.rules.PROFILES).
+# A table's shape (each side's size) -> the seating of the default family it plays
+# (scorer.core.families): (2, 2) plays "classic", (3, 2) "five-player"...
 SHAPES: dict[tuple[int, ...], str] = {
-    (2, 2): "classic",
-    (3, 2): "five-player",
-    (2, 2, 2): "six-player",
-    (1, 1, 1): "three-player",
+    layout.team_sizes: seating.key
+    for seating in DEFAULT_FAMILY.seatings
+    for layout in seating.layouts
 }
+# The seating of a table of four in teams: any other is the odd table.
+USUAL_SEATING = SHAPES[(2, 2)]
 # The odd table for the players left over by the tables of four (count % 4).
 ODD_TABLE: dict[int, tuple[int, ...]] = {1: (3, 2), 2: (2, 2, 2), 3: (1, 1, 1)}
 
@@ -92,7 +95,7 @@ def _counts(history: Sequence[Round]) -> _Counts:
         for player in past.seated:
             counts.seated[player] = counts.seated.get(player, 0) + 1
         for table in past.tables:
-            if table.profile != "classic":
+            if table.profile != USUAL_SEATING:
                 for player in table.players:
                     counts.odd[player] = counts.odd.get(player, 0) + 1
             for side in table.sides:

@@ -2,21 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from scorer.core.canastas import MELDABLE_RANKS, cheapest_canastas, counted_melds_problem
+from scorer.core.canastas import cheapest_canastas, cheapest_kind, costs_of, counted_melds_problem
 from scorer.core.errors import N_, N_plural, RuleError
+from scorer.core.families import (
+    CANASTAS_FIELD,
+    DEFAULT_FAMILY,
+    FAMILIES,
+    VALUE_GROUPS,
+    RuleFamily,
+)
 from scorer.core.limits import check_adjustment, check_adjustment_note
 from scorer.core.meld import (
-    BLACK_THREE,
     MAX_SIDE_MELDS,
-    RANK_GROUPS,
     PlannedMeld,
     canastas_of,
     meld_value,
     side_meld_problems,
 )
-from scorer.core.rules import VALUE_GROUPS, RuleProfile
+from scorer.core.rules import RuleProfile
+
+# A side's canastas by kind, as (kind, count) pairs sorted by kind, counts of 0 left out:
+# (("mixed", 1), ("natural", 2)). A tuple, so that a hand stays hashable and comparable.
+CanastaCounts = tuple[tuple[str, Any], ...]
+_SUFFIX = CANASTAS_FIELD.format(kind="")  # "_canastas"
+
+
+def canasta_counts(counts: Mapping[str, Any] | CanastaCounts) -> CanastaCounts:
+    """Canastas by kind in their one stored shape (a count of 0 is no canasta)."""
+    pairs = counts.items() if isinstance(counts, Mapping) else counts
+    return tuple(sorted((kind, n) for kind, n in pairs if not (type(n) is int and n == 0)))
 
 
 @dataclass(frozen=True)
@@ -43,39 +61,75 @@ class CardCounts:
         return int(getattr(self, group))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class SideHand:
     """What one side calls out at the end of a hand.
 
     Meld and hand points may be given as points or as card counts; when counts are given
     they decide the points (see :meth:`melded` and :meth:`left_in_hand`). Melds may also be
-    given rank by rank (``melds``): they then decide the meld points and the canastas.
+    given rank by rank (``melds``): they then decide the meld points and the canastas, by the
+    kinds of canasta of ``family`` (the default family when not given).
+    ``canastas`` counts the canastas by kind, ``{"natural": 2, "mixed": 1}``; each kind may
+    also be given and read as ``<kind>_canastas`` (``natural_canastas=2``), the hand's field.
     ``adjustment`` is the table's own penalty or correction, added to the hand's score.
     """
 
-    meld_points: int = 0
-    natural_canastas: int = 0
-    mixed_canastas: int = 0
-    red_threes: int = 0
-    hand_points: int = 0
-    meld_cards: CardCounts | None = None
-    hand_cards: CardCounts | None = None
-    adjustment: int = 0
-    adjustment_note: str = ""
-    melds: tuple[PlannedMeld, ...] | None = None
+    meld_points: int
+    canastas: CanastaCounts
+    red_threes: int
+    hand_points: int
+    meld_cards: CardCounts | None
+    hand_cards: CardCounts | None
+    adjustment: int
+    adjustment_note: str
+    melds: tuple[PlannedMeld, ...] | None
 
-    def __post_init__(self) -> None:
-        if self.melds is not None:
+    def __init__(
+        self,
+        *,
+        meld_points: int = 0,
+        canastas: Mapping[str, Any] | CanastaCounts = (),
+        red_threes: int = 0,
+        hand_points: int = 0,
+        meld_cards: CardCounts | None = None,
+        hand_cards: CardCounts | None = None,
+        adjustment: int = 0,
+        adjustment_note: str = "",
+        melds: tuple[PlannedMeld, ...] | None = None,
+        family: RuleFamily | None = None,
+        **by_kind: Any,
+    ) -> None:
+        kinds = dict(canastas)
+        for name, count in by_kind.items():
+            if not name.endswith(_SUFFIX) or name == _SUFFIX:
+                raise TypeError(f"SideHand got an unexpected keyword argument {name!r}")
+            kinds[name[: -len(_SUFFIX)]] = count
+        if melds is not None:
             # The melds say which canastas there are: nothing typed beside them counts.
-            natural, mixed = canastas_of(self.melds)
-            object.__setattr__(self, "natural_canastas", natural)
-            object.__setattr__(self, "mixed_canastas", mixed)
-            object.__setattr__(self, "meld_points", 0)
-            object.__setattr__(self, "meld_cards", None)
+            kinds = canastas_of(melds, family or DEFAULT_FAMILY)
+            meld_points, meld_cards = 0, None
+        # Straight into the instance's dict: frozen, and built thousands of times a replay.
+        self.__dict__.update(
+            meld_points=meld_points,
+            canastas=canasta_counts(kinds),
+            red_threes=red_threes,
+            hand_points=hand_points,
+            meld_cards=meld_cards,
+            hand_cards=hand_cards,
+            adjustment=adjustment,
+            adjustment_note=adjustment_note,
+            melds=melds,
+        )
+
+    def canastas_of(self, kind: str) -> Any:
+        for key, count in self.canastas:
+            if key == kind:
+                return count
+        return 0
 
     def melded(self, profile: RuleProfile) -> int:
         if self.melds is not None:
-            return sum(meld_value(meld, profile.card_values) for meld in self.melds)
+            return sum(meld_value(meld, profile.family) for meld in self.melds)
         if self.meld_cards is not None:
             return self.meld_cards.points(profile)
         return self.meld_points
@@ -86,8 +140,19 @@ class SideHand:
         return self.hand_points
 
     @property
-    def canastas(self) -> int:
-        return self.natural_canastas + self.mixed_canastas
+    def canasta_total(self) -> int:
+        """How many canastas of every kind the side made."""
+        return sum(count for _kind, count in self.canastas)
+
+
+def _count_of(kind: str) -> property:
+    return property(lambda side: side.canastas_of(kind), doc=f"The side's {kind} canastas.")
+
+
+# ``side.natural_canastas``: each kind of every family, read by its hand field's name. Made
+# as properties, not a __getattr__, which would slow every attribute of a side in a replay.
+for _kind in sorted({kind for family in FAMILIES.values() for kind in family.kinds}):
+    setattr(SideHand, CANASTAS_FIELD.format(kind=_kind), _count_of(_kind))
 
 
 @dataclass(frozen=True)
@@ -132,7 +197,7 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
     # Red threes count against a side that melded nothing at all (not merely no canasta),
     # or, as a house rule, against a side without a canasta.
     if profile.red_threes_count_against == "no_canasta":
-        against = side.canastas == 0
+        against = side.canasta_total == 0
     else:
         against = melded == 0
     if against:
@@ -142,8 +207,7 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
         going_out = profile.concealed_going_out if hand.concealed else profile.going_out
     return SideScore(
         cards=melded,
-        canastas=side.natural_canastas * profile.natural_canasta
-        + side.mixed_canastas * profile.mixed_canasta,
+        canastas=_canasta_bonuses(profile, side),
         red_threes=red_threes,
         going_out=going_out,
         hand=-side.left_in_hand(profile),
@@ -151,11 +215,6 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
     )
 
 
-# A meld is at least three cards worth 5 or more (rule 10).
-SMALLEST_MELD = 15
-# Rule 6, all that stored hands were checked against: the cheapest canastas on any rank.
-STORED_NATURAL_CANASTA = 35
-STORED_MIXED_CANASTA = 50
 # Counts above this are refused outright, whatever the packs (keeps arithmetic small).
 MAX_COUNT = 1000
 
@@ -172,7 +231,7 @@ def validate_hand(profile: RuleProfile, hand: Hand, sides: int, *, stored: bool 
         )
     for i, side in enumerate(hand.sides):
         _check_side_numbers(profile, side, f"sides[{i}]")
-    _check_melds(hand)
+    _check_melds(profile, hand)
     _check_going_out(profile, hand)
     for i, side in enumerate(hand.sides):
         _check_side_melds(profile, side, f"sides[{i}]", stored=stored, went_out=hand.went_out == i)
@@ -188,8 +247,16 @@ def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None
     if (type(side.adjustment), side.adjustment, side.adjustment_note) != (int, 0, ""):
         check_adjustment(side.adjustment, f"{path}.adjustment")
         check_adjustment_note(side.adjustment_note, f"{path}.adjustment_note")
-    for name in ("natural_canastas", "mixed_canastas", "red_threes"):
-        _check_count(path, name, getattr(side, name))
+    family = profile.family
+    made = dict(side.canastas)
+    for kind in made:
+        if kind not in family.kinds:
+            raise RuleError(
+                f"{path}.{CANASTAS_FIELD.format(kind=kind)}"[:100], N_("is not a kind of canasta")
+            )
+    for kind, name in family.canasta_fields:
+        _check_count(path, name, made.get(kind, 0))
+    _check_count(path, "red_threes", side.red_threes)
     for name, counts in (("meld_cards", side.meld_cards), ("hand_cards", side.hand_cards)):
         if counts is not None:
             for group in VALUE_GROUPS:
@@ -222,7 +289,7 @@ def _check_count(path: str, name: str, value: object) -> None:
         raise RuleError(f"{path}.{name}", N_("is far more than the packs hold"))
 
 
-def _check_melds(hand: Hand) -> None:
+def _check_melds(profile: RuleProfile, hand: Hand) -> None:
     """Melds given rank by rank: each a legal meld, one per rank (scorer.core.meld's rules)."""
     for i, side in enumerate(hand.sides):
         if side.melds is None:
@@ -233,7 +300,7 @@ def _check_melds(hand: Hand) -> None:
                 N_("a side has at most {limit} melds: one per rank"),
                 limit=MAX_SIDE_MELDS,
             )
-        problems = side_meld_problems(side.melds, going_out=hand.went_out == i)
+        problems = side_meld_problems(side.melds, hand.went_out == i, profile.family)
         if problems:
             first = problems[0]
             raise RuleError(f"sides[{i}].{first.field}", first.template)
@@ -256,10 +323,12 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
         raise RuleError(
             meld_field(side, f"sides[{went_out}]"), N_("a side that melded nothing cannot go out")
         )
-    if side.canastas < profile.canastas_to_go_out:
+    if side.canasta_total < profile.canastas_to_go_out:
         # A side that has a natural canasta but too few in all most likely left out a mixed
-        # one: the message goes under the box to fill in.
-        box = "mixed_canastas" if side.natural_canastas else "natural_canastas"
+        # one: the message goes under the box to fill in (the first kind it made none of).
+        kinds = profile.family.kinds
+        missing = next((kind for kind in kinds if not side.canastas_of(kind)), kinds[-1])
+        box = CANASTAS_FIELD.format(kind=missing)
         if side.melds is not None:
             box = "melds"  # the melds decide the canastas: they are what to change
         raise RuleError(
@@ -289,24 +358,29 @@ def _check_side_melds(
 ) -> None:
     melded = side.melded(profile)
     field = meld_field(side, path)
-    if melded == 0 and side.canastas:
+    if melded == 0 and side.canasta_total:
         raise RuleError(field, N_("a side with canastas has melded cards: enter their points"))
+    family = profile.family
     if stored:
-        needed = STORED_NATURAL_CANASTA * side.natural_canastas
-        needed += STORED_MIXED_CANASTA * side.mixed_canastas
+        # Rule 6, all that stored hands were checked against: the cheapest canastas of each
+        # kind on any rank (35 and 50 in Classic).
+        needed = sum(count * cheapest_kind(family, kind) for kind, count in side.canastas)
         if melded < needed:
             raise RuleError(
                 field, N_("these canastas hold at least {needed} points of cards"), needed=needed
             )
         return
-    if 0 < melded < SMALLEST_MELD:
+    least = smallest_meld(family)
+    if 0 < melded < least:
         raise RuleError(
             field,
             N_("a meld is at least three cards worth 5 or more: {least} points at least"),
-            least=SMALLEST_MELD,
+            least=least,
         )
-    _check_canasta_ranks(side, path)
-    needed = cheapest_canastas(side.natural_canastas, side.mixed_canastas) or 0
+    _check_canasta_ranks(family, side, path)
+    costs = costs_of(family)
+    natural, mixed = side.canastas_of(costs.natural), side.canastas_of(costs.mixed)
+    needed = cheapest_canastas(family, natural, mixed) or 0
     if melded < needed:
         raise RuleError(
             field,
@@ -317,19 +391,31 @@ def _check_side_melds(
         _check_counted_melds(profile, side, field, went_out=went_out)
 
 
-def _check_canasta_ranks(side: SideHand, path: str) -> None:
+def smallest_meld(family: RuleFamily) -> int:
+    """A meld is at least three cards of the cheapest value (rule 10): 15 in Classic."""
+    cheapest = min(family.card_values.of(group) for group in family.rank_groups.values())
+    return family.meld.min_cards * cheapest
+
+
+def _check_canasta_ranks(family: RuleFamily, side: SideHand, path: str) -> None:
     """One canasta per rank at most, and only ranks 4 to ace make canastas (rule 11)."""
-    if side.natural_canastas > MELDABLE_RANKS:
-        name = "natural_canastas"
-    elif side.canastas > MELDABLE_RANKS:
-        name = "mixed_canastas"
-    else:
-        return
-    raise RuleError(
-        f"{path}.{name}",
-        N_("a side has at most {limit} canastas: one per rank from 4 to ace"),
-        limit=MELDABLE_RANKS,
-    )
+    limit = costs_of(family).meldable_ranks
+    running = 0
+    for kind in family.kinds:
+        running += side.canastas_of(kind)
+        if running > limit:
+            raise RuleError(
+                f"{path}.{CANASTAS_FIELD.format(kind=kind)}",
+                N_("a side has at most {limit} canastas: one per rank from 4 to ace"),
+                limit=limit,
+            )
+
+
+def _canasta_bonuses(profile: RuleProfile, side: SideHand) -> int:
+    bonus = 0
+    for kind, count in side.canastas:  # most sides have none: no work at all
+        bonus += count * profile.canasta_bonus(kind)
+    return bonus
 
 
 # Why counted melds cannot hold what a side declares (rule 12), in plain words.
@@ -355,10 +441,12 @@ def _check_counted_melds(
 ) -> None:
     assert side.meld_cards is not None
     counts = side.meld_cards
+    costs = costs_of(profile.family)
     problem = counted_melds_problem(
+        profile.family,
         side.meld_cards,
-        side.natural_canastas,
-        side.mixed_canastas,
+        side.canastas_of(costs.natural),
+        side.canastas_of(costs.mixed),
         packs=profile.packs,
         went_out=went_out,
     )
@@ -395,29 +483,31 @@ def _check_red_threes(profile: RuleProfile, hand: Hand) -> None:
         )
 
 
-def melds_as_counts(melds: tuple[PlannedMeld, ...]) -> CardCounts:
+def melds_as_counts(
+    melds: tuple[PlannedMeld, ...], family: RuleFamily = DEFAULT_FAMILY
+) -> CardCounts:
     """The cards of melds given rank by rank, counted by value group."""
     groups = dict.fromkeys(VALUE_GROUPS, 0)
+    wild = dict(family.wild_cards)
     for meld in melds:
-        groups["jokers"] += meld.jokers
-        groups["twenty"] += meld.twos
-        if RANK_GROUPS[meld.rank] in groups:  # red threes are refused before this
-            groups[RANK_GROUPS[meld.rank]] += meld.naturals
+        groups[wild["jokers"]] += meld.jokers
+        groups[wild["twos"]] += meld.twos
+        group = family.rank_groups.get(meld.rank)
+        if group in groups:  # red threes are refused before this
+            groups[group] += meld.naturals
     return CardCounts(**groups)
-
-
-# Cards of one rank in a pack: four, but only two black threes.
-RANK_CARDS_PER_PACK = 4
-BLACK_THREES_PER_PACK = 2
 
 
 def _check_meld_ranks(profile: RuleProfile, hand: Hand) -> None:
     """Natural cards of one rank, over every side's melds, fit in the packs."""
+    rules = profile.family.meld
+    black_three = profile.family.black_three[0]
     seen: dict[str, int] = {}
     for i, side in enumerate(hand.sides):
         for j, meld in enumerate(side.melds or ()):
             seen[meld.rank] = seen.get(meld.rank, 0) + meld.naturals
-            per_pack = BLACK_THREES_PER_PACK if meld.rank == BLACK_THREE else RANK_CARDS_PER_PACK
+            # Cards of one rank in a pack: four, but only two black threes.
+            per_pack = rules.black_threes_a_pack if meld.rank == black_three else rules.cards_a_rank
             if seen[meld.rank] > per_pack * profile.packs:
                 raise RuleError(
                     f"sides[{i}].melds[{j}].naturals",
@@ -435,7 +525,7 @@ def _check_card_counts(profile: RuleProfile, hand: Hand) -> None:
         for i, side in enumerate(hand.sides)
         for name, counts in (
             ("meld_cards", side.meld_cards),
-            ("melds", None if side.melds is None else melds_as_counts(side.melds)),
+            ("melds", None if side.melds is None else melds_as_counts(side.melds, profile.family)),
             ("hand_cards", side.hand_cards),
         )
         if counts is not None

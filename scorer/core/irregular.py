@@ -1,4 +1,4 @@
-"""Hands that are irregular but possible (RULES.md §2b): ask the table, then record.
+"""Hands that are irregular but possible (docs/rules.md §2b): ask the table, then record.
 
 The rules of §2 refuse what real cards cannot produce. What follows is different: a real
 table can play it by mistake, so the scorer only asks, and records the hand once the table

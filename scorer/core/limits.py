@@ -27,7 +27,7 @@ from scorer.core.rules import (  # noqa: F401
 )
 
 NAME_MAX = 40
-# A table's own penalty or correction to a side's hand score (RULES.md §3, adjustments).
+# A table's own penalty or correction to a side's hand score (docs/rules.md §3, adjustments).
 ADJUSTMENT_MIN = -5000
 ADJUSTMENT_MAX = 5000
 ADJUSTMENT_STEP = 5
@@ -221,7 +221,7 @@ def side_name(name: str, players: Sequence[str], index: int) -> str:
     return name
 
 
-# A timed round (RULES.md §6): its minutes and the warning before time is called.
+# A timed round (docs/rules.md §6): its minutes and the warning before time is called.
 ROUND_MINUTES_MIN = 5
 ROUND_MINUTES_MAX = 240
 # A season (scorer/core/seasons.py): the nights counted, and how many seasons a club keeps.

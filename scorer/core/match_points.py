@@ -1,4 +1,4 @@
-"""A club night ranked by match points, the Finnish federation's rule (RULES.md §6).
+"""A club night ranked by match points, the Finnish federation's rule (docs/rules.md §6).
 
 Pure core: the tables' results (and the forfeits) in, the ranked lines out.
 

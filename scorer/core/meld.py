@@ -13,27 +13,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.core.errors import N_, RuleError
-from scorer.core.rules import CardValues
+from scorer.core.families import DEFAULT_FAMILY, MeldRules, RuleFamily
 
+# The checker's family (the opening-meld checker and the rule book's page play the default
+# family); a game's hands are checked by their own family's rules.
+FAMILY = DEFAULT_FAMILY
 # Ranks a meld can be made of; "3" is black threes, "red-3" red threes (never a meld).
-BLACK_THREE = "3"
-RED_THREE = "red-3"
-RANKS: tuple[str, ...] = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+BLACK_THREE = FAMILY.black_three[0]
+RED_THREE = FAMILY.red_three
+RANKS: tuple[str, ...] = FAMILY.ranks
 ALL_RANKS: tuple[str, ...] = (*RANKS, BLACK_THREE, RED_THREE)
 
-# The value group of each natural rank (see scorer.core.rules.VALUE_GROUPS).
+# The value group of each natural rank (see scorer.core.families.VALUE_GROUPS).
 RANK_GROUPS: dict[str, str] = {
-    **{rank: "five" for rank in ("3", "4", "5", "6", "7")},
-    **{rank: "ten" for rank in ("8", "9", "10", "J", "Q", "K")},
-    "A": "twenty",
+    **FAMILY.rank_groups,
     RED_THREE: "none",  # a bonus, not a card value
 }
 
-MIN_CARDS = 3  # the reasons below spell these numbers out
-CANASTA_CARDS = 7  # a meld of seven cards or more is a canasta
-MIN_NATURALS = 2
-MAX_WILD = 3
-BLACK_THREES_GOING_OUT = (3, 4)
+MELD_RULES = FAMILY.meld  # the reasons below spell its numbers out
 # Counts past these cannot be held even with three packs: malformed input, not a bad meld.
 MAX_NATURALS = 12
 MAX_JOKERS = 6
@@ -60,12 +57,9 @@ class PlannedMeld:
     def cards(self) -> int:
         return self.naturals + self.wild
 
-    @property
-    def canasta(self) -> str | None:
-        """ "natural" or "mixed" for a canasta (seven cards or more), else None."""
-        if self.cards < CANASTA_CARDS:
-            return None
-        return "mixed" if self.wild else "natural"
+    def canasta(self, family: RuleFamily = FAMILY) -> str | None:
+        """The kind of canasta this meld is in the family ("natural", "mixed"), else None."""
+        return family.canasta_of(self.cards, self.wild)
 
 
 @dataclass(frozen=True)
@@ -75,6 +69,7 @@ class MeldOptions:
     wild_never_outnumber_naturals: bool = False  # a house rule some tables play
     going_out: bool = False  # black threes may go down only by the player going out
     discard_top: str | None = None  # the rank of the discard pile's top card, if taken
+    rules: MeldRules = MELD_RULES  # the game's family's
 
 
 # Every reason a meld can be refused, by a stable code (the browser's script uses the codes).
@@ -136,11 +131,17 @@ class MeldCheck:
         return max(0, self.minimum - self.points)
 
 
-def meld_value(meld: PlannedMeld, values: CardValues) -> int:
+def meld_value(meld: PlannedMeld, family: RuleFamily = FAMILY) -> int:
     """The card value of a meld: its natural cards by rank, jokers and twos by their own."""
-    group = RANK_GROUPS[meld.rank]
-    natural = 0 if group == "none" else values.of(group)
-    return meld.naturals * natural + meld.jokers * values.jokers + meld.twos * values.twenty
+    values = family.card_values
+    group = family.rank_groups.get(meld.rank)
+    natural = 0 if group is None else values.of(group)
+    wild = dict(family.wild_cards)
+    return (
+        meld.naturals * natural
+        + meld.jokers * values.of(wild["jokers"])
+        + meld.twos * values.of(wild["twos"])
+    )
 
 
 def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[MeldProblem]:
@@ -149,6 +150,7 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
     def problem(name: str, code: str) -> MeldProblem:
         return MeldProblem(index, f"melds[{index}].{name}", code)
 
+    rules = options.rules
     wild_field = "jokers" if meld.jokers else "twos"
     if meld.rank == RED_THREE:
         return [problem("rank", "red-three")]
@@ -156,26 +158,28 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
         if not options.going_out:
             return [problem("rank", "black-three-not-going-out")]
         found = []
-        if meld.naturals not in BLACK_THREES_GOING_OUT:
+        if meld.naturals not in rules.black_threes_going_out:
             found.append(problem("naturals", "black-three-count"))
         if meld.wild:
             found.append(problem(wild_field, "black-three-wild"))
         return found
     found = []
-    if meld.cards < MIN_CARDS:
+    if meld.cards < rules.min_cards:
         found.append(problem("naturals", "too-few-cards"))
-    if meld.naturals < MIN_NATURALS:
+    if meld.naturals < rules.min_naturals:
         found.append(problem("naturals", "too-few-naturals"))
-    if meld.wild > MAX_WILD:
+    if meld.wild > rules.max_wild:
         found.append(problem(wild_field, "too-many-wild"))
     elif options.wild_never_outnumber_naturals and meld.wild > meld.naturals:
         found.append(problem(wild_field, "wild-outnumber"))
     return found
 
 
-def side_meld_problems(melds: tuple[PlannedMeld, ...], going_out: bool) -> list[MeldProblem]:
+def side_meld_problems(
+    melds: tuple[PlannedMeld, ...], going_out: bool, family: RuleFamily = FAMILY
+) -> list[MeldProblem]:
     """Every rule a side's melds at the end of a hand break: each meld, and one per rank."""
-    options = MeldOptions(going_out=going_out)
+    options = MeldOptions(going_out=going_out, rules=family.meld)
     found: list[MeldProblem] = []
     seen: set[str] = set()
     for index, meld in enumerate(melds):
@@ -186,10 +190,10 @@ def side_meld_problems(melds: tuple[PlannedMeld, ...], going_out: bool) -> list[
     return found
 
 
-def canastas_of(melds: tuple[PlannedMeld, ...]) -> tuple[int, int]:
-    """How many natural and mixed canastas these melds hold."""
-    kinds = [meld.canasta for meld in melds]
-    return kinds.count("natural"), kinds.count("mixed")
+def canastas_of(melds: tuple[PlannedMeld, ...], family: RuleFamily = FAMILY) -> dict[str, int]:
+    """How many canastas of each of the family's kinds these melds hold."""
+    kinds = [meld.canasta(family) for meld in melds]
+    return {kind: kinds.count(kind) for kind in family.kinds}
 
 
 def discard_top_problems(melds: tuple[PlannedMeld, ...], top: str) -> list[MeldProblem]:
@@ -199,7 +203,7 @@ def discard_top_problems(melds: tuple[PlannedMeld, ...], top: str) -> list[MeldP
         return [MeldProblem(None, "discard_top", "pile-three-on-top")]
     for index, meld in enumerate(melds):
         if meld.rank == top:
-            if meld.naturals < 1 + MIN_NATURALS:
+            if meld.naturals < 1 + MELD_RULES.min_naturals:
                 return [MeldProblem(index, f"melds[{index}].naturals", "pile-needs-pair")]
             return []
     return [MeldProblem(None, "discard_top", "pile-no-meld")]
@@ -209,11 +213,10 @@ def check_opening(
     minimum: int,
     melds: tuple[PlannedMeld, ...] | list[PlannedMeld],
     options: MeldOptions | None = None,
-    values: CardValues | None = None,
+    family: RuleFamily = FAMILY,
 ) -> MeldCheck:
     """Add up the legal melds' card values and compare them with the minimum."""
-    options = options or MeldOptions()
-    values = values or CardValues()
+    options = options or MeldOptions(rules=family.meld)
     melds = tuple(melds)
     problems: list[MeldProblem] = []
     counted = []
@@ -223,7 +226,7 @@ def check_opening(
         counted.append(not found)
     if options.discard_top is not None:
         problems.extend(discard_top_problems(melds, options.discard_top))
-    meld_points = tuple(meld_value(meld, values) for meld in melds)
+    meld_points = tuple(meld_value(meld, family) for meld in melds)
     points = sum(p for p, ok in zip(meld_points, counted, strict=True) if ok)
     return MeldCheck(points, minimum, meld_points, tuple(counted), tuple(problems))
 

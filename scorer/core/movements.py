@@ -1,4 +1,4 @@
-"""Movements besides the draw (RULES.md §6): a Mitchell movement of fixed pairs, and the final
+"""Movements besides the draw (docs/rules.md §6): a Mitchell movement of fixed pairs, and the final
 table of the night's best players.
 
 Pure core; the rounds come out as scorer.core.draw's ``Round`` and ``DrawnTable``, so the store

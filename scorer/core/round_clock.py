@@ -1,4 +1,4 @@
-"""A timed round (RULES.md §6): its clock, and what time being called means for its games.
+"""A timed round (docs/rules.md §6): its clock, and what time being called means for its games.
 
 Pure core: the time is always passed in (the store reads the clock, one reading per request),
 so a test moves time by handing another ``now``. Times are aware datetimes (UTC).

@@ -1,58 +1,42 @@
-"""Rule profiles of Canasta: every number of the rule book, as data.
+"""A game's rules: a family x a seating (scorer.core.families), with house rules on top.
 
-A profile never branches on its own name: the variants differ only in the values of their
-fields. House rules are applied with :func:`with_house_rules`, which returns a new profile.
+A profile never branches on its own name, nor on its family's: the variants differ only in
+the values of their fields. House rules are applied with :func:`with_house_rules`, which
+returns a new profile.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import dataclass, replace
+from functools import cache, cached_property
 from typing import Any
 
 from scorer.core.errors import N_, RuleError
+from scorer.core.families import (
+    CANASTA_BONUS_RULE,
+    DEFAULT_FAMILY,
+    FAMILIES,
+    VALUE_GROUPS,
+    CardValues,
+    Layout,
+    MinimumRow,
+    PackContents,
+    RuleFamily,
+    SeatingRules,
+    get_family,
+)
 
-# Card value groups a player can count at the table (red threes are bonuses, not cards).
-VALUE_GROUPS: tuple[str, ...] = ("jokers", "twenty", "ten", "five")
-
-
-@dataclass(frozen=True)
-class CardValues:
-    """Points of each value group: jokers, aces and twos, K to 8, 7 to 4 and black threes."""
-
-    jokers: int = 50
-    twenty: int = 20
-    ten: int = 10
-    five: int = 5
-
-    def of(self, group: str) -> int:
-        return int(getattr(self, group))
-
-
-@dataclass(frozen=True)
-class PackContents:
-    """How many cards of each value group one pack (52 cards + 2 jokers) holds."""
-
-    jokers: int = 2
-    twenty: int = 8
-    ten: int = 24
-    five: int = 18
-    red_threes: int = 2
-
-    def of(self, group: str) -> int:
-        return int(getattr(self, group))
-
-
-@dataclass(frozen=True)
-class Layout:
-    """One way to seat a table: the size of each side, and the target it plays to."""
-
-    team_sizes: tuple[int, ...]
-    target: int
-
-    @property
-    def players(self) -> int:
-        return sum(self.team_sizes)
+# The family's shapes are read from here too (a game's rules are where a reader looks).
+__all__ = [
+    "VALUE_GROUPS",
+    "CardValues",
+    "Layout",
+    "MinimumRow",
+    "PackContents",
+    "RuleProfile",
+    "get_profile",
+    "profile_of",
+]
 
 
 # House rules chosen among a few ways of playing; the first of each is the rule book's.
@@ -66,33 +50,36 @@ HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "red_threes_count_against": RED_THREES_AGAINST,
 }
 
-# A minimum table row: (from_total, minimum). The first row's from_total is None: it covers
-# every total below the second row ("below 0").
-MinimumRow = tuple[int | None, int]
-
 
 @dataclass(frozen=True)
 class RuleProfile:
-    """Everything the scorer needs to know about one way of playing Canasta."""
+    """A game's rules: a family x one of its seatings, with the table's house rules applied.
 
-    key: str
+    Every number is a field, copied from the family and the seating by :func:`profile_of`
+    and changed only by house rules; the engine reads these fields, never a family's name.
+    """
+
+    key: str  # the seating's key: the game's "profile" in the API
+    family: RuleFamily
     players: int
     layouts: tuple[Layout, ...]
-    packs: int = 2
-    cards_dealt: int = 11
-    canastas_to_go_out: int = 1
-    target: int = 5000
-    natural_canasta: int = 500
-    mixed_canasta: int = 300
-    red_three: int = 100
+    packs: int
+    cards_dealt: int
+    canastas_to_go_out: int
+    target: int
+    # Each kind of canasta's bonus, in the family's order: (("natural", 500), ("mixed", 300)).
+    canasta_bonuses: tuple[tuple[str, int], ...]
+    red_three: int
     # Counts of red threes that score a set value instead of count x red_three.
-    red_three_sets: tuple[tuple[int, int], ...] = ((4, 800),)
-    going_out: int = 100
-    concealed_going_out: int = 200
-    minimums: tuple[MinimumRow, ...] = ((None, 15), (0, 50), (1500, 90), (3000, 120))
+    red_three_sets: tuple[tuple[int, int], ...]
+    going_out: int
+    concealed_going_out: int
+    minimums: tuple[MinimumRow, ...]
     # With a target at or above high_target, the minimum table gains high_minimum_row.
-    high_target: int = 10000
-    high_minimum_row: MinimumRow = (7500, 150)
+    high_target: int
+    high_minimum_row: MinimumRow
+    card_values: CardValues
+    pack: PackContents
     custom_minimums: bool = False
     # Sitting out in turn happens in a side larger than this (the team of 3 at five players).
     playing_side_size: int = 2
@@ -100,9 +87,14 @@ class RuleProfile:
     red_threes_count_against: str = RED_THREES_AGAINST[0]
     # A game of N hands (a tournament round): it ends after hand N, not at the target (§3).
     fixed_hands: int | None = None
-    card_values: CardValues = field(default_factory=CardValues)
-    pack: PackContents = field(default_factory=PackContents)
     house_rules: tuple[str, ...] = ()
+
+    def canasta_bonus(self, kind: str) -> int:
+        return self._canasta_bonuses[kind]
+
+    @cached_property
+    def _canasta_bonuses(self) -> dict[str, int]:
+        return dict(self.canasta_bonuses)
 
     @property
     def red_threes_in_packs(self) -> int:
@@ -142,7 +134,7 @@ class RuleProfile:
     def opening_minimum(self, total: int) -> int:
         """The minimum card value of a side's first meld, from its total before the hand."""
         # A house table whose first row starts at a total (not "below") also covers the
-        # totals under it: RULES.md is silent, and the lowest row is the kindest reading.
+        # totals under it: docs/rules.md is silent, and the lowest row is the kindest reading.
         table = self._minimum_table
         minimum = table[0][1]
         for start, value in table:
@@ -188,65 +180,73 @@ class RuleProfile:
         return self.layouts
 
 
+def _bonus_of(kind: str) -> property:
+    return property(lambda profile: profile.canasta_bonus(kind), doc=f"The {kind} canasta bonus.")
+
+
+# ``profile.natural_canasta``: each kind of every family's bonus by its house rule's name (as
+# the templates and the house-rule keys name it). Properties, not a __getattr__, which would
+# slow every attribute of a profile in a replay.
+for _kind in sorted({kind for family in FAMILIES.values() for kind in family.kinds}):
+    setattr(RuleProfile, CANASTA_BONUS_RULE.format(kind=_kind), _bonus_of(_kind))
+
+
 def _row_order(row: MinimumRow) -> float:
     return float("-inf") if row[0] is None else row[0]
 
 
-PROFILES: dict[str, RuleProfile] = {
-    profile.key: profile
-    for profile in (
-        RuleProfile(key="classic", players=4, layouts=(Layout((2, 2), 5000),)),
-        RuleProfile(
-            key="two-player",
-            players=2,
-            layouts=(Layout((1, 1), 5000),),
-            cards_dealt=15,
-            canastas_to_go_out=2,
-        ),
-        RuleProfile(
-            key="three-player",
-            players=3,
-            layouts=(Layout((1, 1, 1), 7500),),
-            cards_dealt=13,
-            target=7500,
-        ),
-        RuleProfile(key="five-player", players=5, layouts=(Layout((3, 2), 5000),)),
-        RuleProfile(
-            key="six-player",
-            players=6,
-            layouts=(Layout((2, 2, 2), 7500), Layout((3, 3), 10000)),
-            packs=3,
-            cards_dealt=13,
-            canastas_to_go_out=2,
-            target=7500,
-            red_three_sets=((5, 1000), (6, 1200)),
-            playing_side_size=3,
-        ),
+def profile_of(family: RuleFamily, seating: SeatingRules) -> RuleProfile:
+    """A game's rules as the book has them: the family's numbers at this seating."""
+    return RuleProfile(
+        key=seating.key,
+        family=family,
+        players=seating.players,
+        layouts=seating.layouts,
+        packs=seating.packs,
+        cards_dealt=seating.cards_dealt,
+        canastas_to_go_out=seating.canastas_to_go_out,
+        target=seating.target,
+        canasta_bonuses=tuple((kind.key, kind.bonus) for kind in family.canastas),
+        red_three=family.red_three_value,
+        red_three_sets=family.red_three_sets_for(seating.packs),
+        going_out=family.going_out,
+        concealed_going_out=family.concealed_going_out,
+        minimums=family.minimums,
+        high_target=family.high_target,
+        high_minimum_row=family.high_minimum_row,
+        card_values=family.card_values,
+        pack=family.pack,
+        playing_side_size=seating.playing_side_size,
     )
-}
 
-DEFAULT_PROFILE = "classic"
-# RULES.md §3: multiples of 500 from 1 000 to 20 000.
+
+@cache
+def profiles_of(family: RuleFamily) -> dict[str, RuleProfile]:
+    """Every seating of a family, by its key, as the book has it (made once a family)."""
+    return {seating.key: profile_of(family, seating) for seating in family.seatings}
+
+
+# The seatings of the default family (the only one so far), by key: what the API's
+# "profile" names.
+PROFILES: dict[str, RuleProfile] = profiles_of(DEFAULT_FAMILY)
+
+DEFAULT_PROFILE = DEFAULT_FAMILY.seatings[0].key
+# docs/rules.md, "House rules": multiples of 500 from 1 000 to 20 000.
 TARGET_MIN = 1000
 TARGET_MAX = 20000
 TARGET_STEP = 500
 ALLOWED_TARGETS: tuple[int, ...] = tuple(range(TARGET_MIN, TARGET_MAX + 1, TARGET_STEP))
-# A game of N hands (RULES.md §3, tournament rounds): a round of a club night, or any game.
+# A game of N hands (docs/rules.md §3, tournament rounds): a round of a club night, or any game.
 FIXED_HANDS_MIN = 1
 FIXED_HANDS_MAX = 50
 
 
-def get_profile(key: str | None) -> RuleProfile:
-    """The profile named key (classic when None); RuleError for an unknown name."""
-    if key is None:
-        return PROFILES[DEFAULT_PROFILE]
-    try:
-        return PROFILES[key]
-    except KeyError:
-        names = ", ".join(PROFILES)
-        raise RuleError(
-            "profile", N_("unknown variant {key}; choose one of {names}"), key=key, names=names
-        ) from None
+def get_profile(key: str | None, family: str | None = None) -> RuleProfile:
+    """The seating named key of a family (its first when None; the default family when no
+    family is named); RuleError for an unknown name."""
+    rules = get_family(family)
+    seating = rules.seatings[0] if key is None else rules.seating(key)
+    return profiles_of(rules)[seating.key]
 
 
 def check_target(target: Any) -> int:
@@ -278,11 +278,9 @@ def validate_target(target: int) -> int:
 
 
 # House rules a table may change when it creates a game: the API key -> the profile field.
-HOUSE_RULE_FIELDS: tuple[str, ...] = (
-    "going_out",
-    "concealed_going_out",
-    "natural_canasta",
-    "mixed_canasta",
+# Each kind of canasta's bonus is one more, after the going-out bonuses ("natural_canasta").
+GOING_OUT_RULES: tuple[str, ...] = ("going_out", "concealed_going_out")
+OTHER_RULES: tuple[str, ...] = (
     "red_three",
     "all_red_threes",
     "canastas_to_go_out",
@@ -292,13 +290,21 @@ HOUSE_RULE_FIELDS: tuple[str, ...] = (
 )
 
 
+def house_rule_fields(family: RuleFamily) -> tuple[str, ...]:
+    """The house rules a game of this family may change, in the order the API lists them."""
+    kinds = tuple(kind.bonus_rule for kind in family.canastas)
+    return GOING_OUT_RULES + kinds + OTHER_RULES
+
+
+HOUSE_RULE_FIELDS: tuple[str, ...] = house_rule_fields(DEFAULT_FAMILY)
+
+
 def effective_rules(profile: RuleProfile) -> dict[str, Any]:
     """The house-rule keys with this profile's values (what the API returns as "rules")."""
     return {
         "going_out": profile.going_out,
         "concealed_going_out": profile.concealed_going_out,
-        "natural_canasta": profile.natural_canasta,
-        "mixed_canasta": profile.mixed_canasta,
+        **{kind.bonus_rule: profile.canasta_bonus(kind.key) for kind in profile.family.canastas},
         "red_three": profile.red_three,
         "all_red_threes": profile.all_red_threes(),
         "canastas_to_go_out": profile.canastas_to_go_out,
@@ -320,10 +326,16 @@ def with_fixed_hands(profile: RuleProfile, hands: int | None) -> RuleProfile:
 def with_house_rules(profile: RuleProfile, rules: dict[str, Any]) -> RuleProfile:
     """A new profile with the table's house rules applied; RuleError names a bad rule."""
     changes: dict[str, Any] = {}
+    fields = house_rule_fields(profile.family)
+    bonus_rules = {kind.bonus_rule: kind.key for kind in profile.family.canastas}
+    bonuses = dict(profile.canasta_bonuses)
     for key, value in rules.items():
-        if key not in HOUSE_RULE_FIELDS:
+        if key not in fields:
             raise RuleError(f"rules.{key}", N_("is not a house rule this scorer knows"))
-        if key == "minimums":
+        if key in bonus_rules:
+            bonuses[bonus_rules[key]] = _points(f"rules.{key}", value)
+            changes["canasta_bonuses"] = tuple(bonuses.items())
+        elif key == "minimums":
             changes["minimums"] = _parse_minimums(value)
         elif key == "all_red_threes":
             count = profile.red_threes_in_packs
@@ -340,11 +352,11 @@ def with_house_rules(profile: RuleProfile, rules: dict[str, Any]) -> RuleProfile
     result = replace(profile, **changes)
     # Compare with the profile as the rule book has it (at this target), so that house rules
     # applied in two steps are all reported, and one set back to the book's value is not.
-    base = PROFILES.get(profile.key)
+    base = profiles_of(profile.family).get(profile.key)
     reference = profile if base is None else replace(base, target=profile.target)
     before, after = effective_rules(reference), effective_rules(result)
-    changed = {key for key in HOUSE_RULE_FIELDS if before[key] != after[key]}
-    return replace(result, house_rules=tuple(k for k in HOUSE_RULE_FIELDS if k in changed))
+    changed = {key for key in fields if before[key] != after[key]}
+    return replace(result, house_rules=tuple(k for k in fields if k in changed))
 
 
 def _points(name: str, value: Any) -> int:

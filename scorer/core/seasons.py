@@ -1,5 +1,5 @@
-"""A club's season: its nights' results added up, each player's best N nights of M (RULES.md §6,
-as bridge clubs count a championship).
+"""A club's season: its nights' results added up, each player's best N nights of M
+(docs/rules.md §6, as bridge clubs count a championship).
 
 Pure core. A night gives each player who played it a score: their match points and card points
 that night (scorer.core.match_points). A player's season counts their best ``best_of`` nights

@@ -8,6 +8,8 @@ importing one take an optional Idempotency-Key: a retry is answered with the fir
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, jsonify
 
 from scorer import store
@@ -17,10 +19,10 @@ from scorer.core.limits import GAME_IMPORT_MAX_BYTES
 from scorer.games import watch
 from scorer.store.cache import keep
 from scorer.store.db import get_db
-from scorer.store.game_json import (
+from scorer.store.game_json import game_to_export
+from scorer.web.api_contract import (
     PayloadError,
     PreconditionRequired,
-    game_to_export,
     parse_confirm,
     parse_export,
     parse_game,
@@ -71,8 +73,11 @@ def expected_version(record: store.ReplayedGame) -> int | None:
     return version_expected(etag_of(record), record.version)
 
 
-def _hand_from_body() -> Hand:
-    return parse_hand(json_body())
+def _hand_from_body(record: store.ReplayedGame) -> tuple[Hand, Any]:
+    """The hand a body sends, read by its game's hand schema, and the body (parsed once:
+    what the table confirms is read from it too)."""
+    body = json_body()
+    return parse_hand(body, record.table.profile.family), body
 
 
 def created(game_id: str) -> Response:
@@ -110,7 +115,7 @@ def add_hand(game_id: str) -> Response:
             key = None
         return game_response(_retry_of_last_hand(record, key), 201)
     key = hand_key()
-    hand = _hand_from_body()
+    hand, body = _hand_from_body(record)
     return game_response(
         keep(
             store.record_hand(
@@ -121,7 +126,7 @@ def add_hand(game_id: str) -> Response:
                 idempotency_key=None if key is None else key[0],
                 unscoped_key=None if key is None else key[1],
                 base=record,
-                confirmed=parse_confirm(json_body()),
+                confirmed=parse_confirm(body),
             )
         ),
         201,
@@ -137,7 +142,7 @@ def _retry_of_last_hand(
     """
     if key is not None:
         try:
-            hand: Hand | None = parse_hand(json_body())
+            hand: Hand | None = parse_hand(json_body(), record.table.profile.family)
         except ScorerError:
             hand = None
         if hand is not None and store.key_recorded(get_db(), record.id, key[0], hand, key[1]):
@@ -151,7 +156,7 @@ def replace_hand(game_id: str, number: int) -> Response:
     record = load_game(game_id)
     version = required_version(record)
     store.check_hand_number(record, number)
-    hand = _hand_from_body()
+    hand, body = _hand_from_body(record)
     return game_response(
         keep(
             store.replace_hand(
@@ -161,7 +166,7 @@ def replace_hand(game_id: str, number: int) -> Response:
                 hand,
                 version=version,
                 base=record,
-                confirmed=parse_confirm(json_body()),
+                confirmed=parse_confirm(body),
                 screen="api",
             )
         )

@@ -10,7 +10,15 @@ import io
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from scorer.core.families import DEFAULT_FAMILY, RuleFamily
+from scorer.core.hand_schema import canasta_fields
 from scorer.store import ReplayedGame
+
+
+def canasta_columns(family: RuleFamily) -> tuple[str, ...]:
+    """A column per kind of canasta of the family's hand schema ("natural canastas")."""
+    return tuple(field.name.replace("_", " ") for field in canasta_fields(family))
+
 
 COLUMNS = (
     "game id",
@@ -20,8 +28,7 @@ COLUMNS = (
     "side name",
     "players",
     "meld points",
-    "natural canastas",
-    "mixed canastas",
+    *canasta_columns(DEFAULT_FAMILY),
     "red threes",
     "went out",
     "concealed",
@@ -49,6 +56,7 @@ def text_cell(value: str) -> str:
 def hand_rows(game: ReplayedGame) -> Iterator[dict[str, Any]]:
     """The game's rows: hands in order, sides in order (side numbers from 1)."""
     profile = game.table.profile
+    kinds = tuple(zip(canasta_columns(profile.family), canasta_fields(profile.family), strict=True))
     for result in game.state.results:
         for index, (call, score) in enumerate(zip(result.hand.sides, result.scores, strict=True)):
             side = game.table.sides[index]
@@ -61,8 +69,7 @@ def hand_rows(game: ReplayedGame) -> Iterator[dict[str, Any]]:
                 "side name": text_cell(side.name),
                 "players": text_cell(" & ".join(side.players)),
                 "meld points": call.melded(profile),
-                "natural canastas": call.natural_canastas,
-                "mixed canastas": call.mixed_canastas,
+                **{column: call.canastas_of(field.canasta) for column, field in kinds},
                 "red threes": call.red_threes,
                 "went out": int(went_out),
                 "concealed": int(went_out and result.hand.concealed),

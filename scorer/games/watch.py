@@ -20,9 +20,9 @@ from scorer import store
 from scorer.games.pages.board import board_context
 from scorer.qr import qr_svg
 from scorer.store.cache import app_cache
-from scorer.store.game_json import game_to_json
 from scorer.web import livecheck
 from scorer.web.addresses import absolute_url, svg_response
+from scorer.web.api_contract import game_to_json
 from scorer.web.failures import load_game
 from scorer.web.http import is_current, not_modified, tagged, watch_etag, watch_url
 from scorer.web.livecheck import version_reader

@@ -26,8 +26,8 @@ from scorer.nights.tournament import (
 from scorer.nights.view import NightView, night_json, night_view
 from scorer.store import clubs, nights, tournaments
 from scorer.store.db import get_db
-from scorer.store.game_json import PreconditionRequired
 from scorer.store.games import NotFound
+from scorer.web.api_contract import PreconditionRequired
 from scorer.web.http import creation_key, json_body
 from scorer.web.routes import budget
 

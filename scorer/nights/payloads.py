@@ -15,8 +15,8 @@ from scorer.core.limits import (
     check_target,
     same_name,
 )
-from scorer.store.game_json import PayloadError
 from scorer.store.nights import NightSettings
+from scorer.web.api_contract import PayloadError
 
 NIGHT_FIELDS = frozenset({"players", "rounds", "round", "draw", "ranking", "odd"})
 ROUND_FIELDS = frozenset({"fixed_hands", "target"})

@@ -15,13 +15,14 @@ from werkzeug.wrappers import Response
 from scorer.core.errors import RuleError
 from scorer.nights.seasons import SeasonView, parse_season, season_view
 from scorer.sheets import render
+from scorer.sheets.cache import cached_sheet
 from scorer.store import clubs, seasons
 from scorer.store.db import get_db
 from scorer.web.failures import status_of
 from scorer.web.forms import is_index
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page
-from scorer.web.routes import budget
+from scorer.web.routes import budget, heavy_read
 
 bp = Blueprint("seasons_pages", __name__)
 
@@ -88,13 +89,22 @@ def season(season_id: str) -> Page:
 
 
 @bp.get("/seasons/<season_id>.pdf")
+@heavy_read
 def season_pdf(season_id: str) -> Response:
+    """The season's table, rendered in the server's one turn and kept per season tag (its
+    nights as they stand), as every sheet is (scorer.sheets.cache)."""
     view = load_season(season_id)
-    html = render_template(
-        "pdf/season.html",
-        view=view,
-        settings=view.season.settings,
-        page_size=render.paper_size(),
-        page_counter=render.page_counter_css(),
-    )
-    return render.pdf_response(render.render_pdf(html), f"season-{view.season.id}.pdf")
+    size = render.paper_size()
+
+    def make_pdf() -> bytes:
+        html = render_template(
+            "pdf/season.html",
+            view=view,
+            settings=view.season.settings,
+            page_size=size,
+            page_counter=render.page_counter_css(),
+        )
+        return render.render_pdf(html)
+
+    pdf = cached_sheet(("night", "season", view.etag), make_pdf)
+    return render.pdf_response(pdf, f"season-{view.season.id}.pdf")

@@ -28,10 +28,10 @@ from scorer.nights.tournament import night_match_standings, time_results
 from scorer.nights.view import night_view
 from scorer.store import clubs, nights, seasons, tournaments
 from scorer.store.db import get_db
-from scorer.store.game_json import PayloadError
 from scorer.store.games import NotFound
+from scorer.web.api_contract import PayloadError
 from scorer.web.http import creation_key, is_current, json_body, not_modified, tagged
-from scorer.web.routes import budget
+from scorer.web.routes import budget, heavy_read
 
 bp = Blueprint("nights_seasons", __name__)
 
@@ -189,6 +189,7 @@ def get_season(season_id: str) -> Response:
 
 
 @bp.get("/seasons/<season_id>.csv")
+@heavy_read
 def season_csv_download(season_id: str) -> Response:
     view = load_season_view(season_id)
     if is_current(view.etag):

@@ -38,7 +38,6 @@ from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView
 from scorer.store import round_time
 from scorer.store.db import get_db
-from scorer.store.game_json import PayloadError
 from scorer.store.tournaments import (
     MOVEMENTS,
     Tournament,
@@ -46,6 +45,7 @@ from scorer.store.tournaments import (
     load_tournament,
     round_clocks,
 )
+from scorer.web.api_contract import PayloadError
 
 MATCH_POINTS = "match_points"
 NIGHT_RANKINGS: tuple[str, ...] = (*RANKINGS, MATCH_POINTS)

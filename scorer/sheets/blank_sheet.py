@@ -21,7 +21,7 @@ from scorer.sheets.render import (
 )
 from scorer.web import display
 from scorer.web.display import points, seating_label
-from scorer.web.i18n import PROFILE_LABELS
+from scorer.web.i18n import CANASTA_LABELS, PROFILE_LABELS
 from scorer.web.routes import heavy_read
 
 # Rows of a blank grid: as many as fit on one page of each paper, upright or turned.
@@ -63,8 +63,7 @@ def bonuses(profile: RuleProfile) -> list[tuple[str, str]]:
     """The bonus list of a profile, in the order a table counts them."""
     all_threes = profile.red_threes_in_packs
     return [
-        (gettext("Natural canasta"), points(profile.natural_canasta)),
-        (gettext("Mixed canasta"), points(profile.mixed_canasta)),
+        *((str(CANASTA_LABELS[kind]), points(bonus)) for kind, bonus in profile.canasta_bonuses),
         (gettext("Red three, each"), points(profile.red_three)),
         (gettext("All %(n)s red threes", n=all_threes), points(profile.all_red_threes())),
         (gettext("Going out"), points(profile.going_out)),

@@ -110,6 +110,7 @@ def import_game(
     created_at: str | None = None,
     idempotency_key: str | None = None,
     fixed_hands: int | None = None,
+    family_key: str | None = None,
 ) -> str:
     """Store a game under a new id, all its hands in the same transaction; returns the id.
 
@@ -121,7 +122,9 @@ def import_game(
     """
     check_game(name, sides)
     check_hand_count(len(hands))
-    table = build_table(profile_key, target, house_rules, sides, first_dealer, fixed_hands)
+    table = build_table(
+        profile_key, target, house_rules, sides, first_dealer, fixed_hands, family_key
+    )
     try:
         play(table, hands, strict=True)
     except RuleError as error:
@@ -130,7 +133,9 @@ def import_game(
         raise RuleError(field, error.template, **error.params) from error
     request = digest(
         [name, profile_key, target, sides, first_dealer, house_rules, hands]
-        + ([fixed_hands] if fixed_hands is not None else [])  # earlier keys keep their digest
+        # Earlier keys keep their digest: what they did not name is left out.
+        + ([fixed_hands] if fixed_hands is not None else [])
+        + ([family_key] if family_key is not None else [])
     )
     game_id = new_game_id()
     with transaction(db):
@@ -140,7 +145,10 @@ def import_game(
                 return first
             # (The game row comes first: the key's row points at it.)
         insert_game(db, game_id, name, table, house_rules, created_at or now())
-        db["hands"].insert_all(hand_row(game_id, n, hand) for n, hand in enumerate(hands, 1))
+        family = table.profile.family
+        db["hands"].insert_all(
+            hand_row(game_id, n, hand, family) for n, hand in enumerate(hands, 1)
+        )
         if idempotency_key is not None:
             remember_game(db, idempotency_key, request, game_id)
     return game_id
@@ -160,6 +168,7 @@ def insert_game(
         {
             "id": game_id,
             "name": name or "",
+            "family": table.profile.family.key,
             "profile": table.profile.key,
             "target": table.profile.target,
             "fixed_hands": table.profile.fixed_hands,
@@ -211,6 +220,7 @@ def play_again(db: sqlite_utils.Database, record: ReplayedGame) -> str:
         first_dealer=state.dealer_next,
         house_rules=inputs.house_rules or None,
         fixed_hands=inputs.fixed_hands,
+        family_key=inputs.family_key,
         idempotency_key=key,
     )
 
@@ -322,7 +332,7 @@ def record_hand(
                 raise _AlreadyDone
             # A table of a timed round: after time, the hand under way only (inside the lock).
             round_time.check_hand_time(db, game_id)
-            db["hands"].insert(hand_row(game_id, number, hand))
+            db["hands"].insert(hand_row(game_id, number, hand, record.table.profile.family))
             if key is not None:
                 remember_hand(db, game_id, key, hand)
 
@@ -376,7 +386,13 @@ def replace_hand(
             db.execute(
                 "update hands set went_out = ?, concealed = ?, sides = ? "
                 "where game_id = ? and number = ?",
-                [hand.went_out, int(hand.concealed), sides_json(hand), game_id, number],
+                [
+                    hand.went_out,
+                    int(hand.concealed),
+                    sides_json(hand, record.table.profile.family),
+                    game_id,
+                    number,
+                ],
             )
             # A club game keeps the record of its corrections (in the same transaction).
             before, after = record.state.results[number - 1], state.results[number - 1]

@@ -9,7 +9,7 @@ scorer.store.club_board.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import sqlite_utils
@@ -17,7 +17,7 @@ import sqlite_utils
 from scorer import store
 from scorer.core.errors import N_, GameFinished, RuleError
 from scorer.core.game import GameState, Side, play
-from scorer.core.limits import GAMES_PER_CLUB, same_name
+from scorer.core.limits import GAMES_PER_CLUB, default_side_name, same_name
 from scorer.core.limits import check_club_name as check_name
 from scorer.store import club_digest
 from scorer.store.club_digest import digest_of
@@ -39,7 +39,7 @@ from scorer.store.clubs import (
     touch_club,
 )
 from scorer.store.db import transaction
-from scorer.store.game_json import default_side_name, game_to_export, parse_export
+from scorer.store.game_json import game_to_export
 from scorer.store.games import hand_row
 
 EXPORT_FORMAT = "scorer-club"
@@ -104,6 +104,7 @@ def create_club_game(
             sides,
             dealer,
             arguments.get("fixed_hands"),
+            arguments.get("family_key"),
         )
         game_id = store.new_game_id()
         rules = arguments["house_rules"]
@@ -273,7 +274,12 @@ def export_club(db: sqlite_utils.Database, club_id: str) -> dict[str, Any]:
     return {**head, "games": list(export_games(db, game_ids))}
 
 
-def _import_arguments(data: Any) -> dict[str, Any]:
+# Reads one exported game into store.import_game's arguments: the API contract's parser
+# (scorer.web.api_contract.parse_export), given by the route, since requests are the web's.
+ReadGame = Callable[[Any], dict[str, Any]]
+
+
+def _import_arguments(data: Any, read_game: ReadGame) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RuleError(None, N_("must be a JSON object"))
     unknown = sorted(set(data) - EXPORT_FIELDS)
@@ -292,14 +298,14 @@ def _import_arguments(data: Any) -> dict[str, Any]:
         "name": check_name(data.get("name"), "name"),
         "settings": check_settings(data.get("settings")),
         "players": check_roster(data.get("players", []), "players"),
-        "games": [_import_game(raw, f"games[{i}]") for i, raw in enumerate(games)],
+        "games": [_import_game(raw, f"games[{i}]", read_game) for i, raw in enumerate(games)],
     }
 
 
-def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any, GameState]:
+def _import_game(raw: Any, path: str, read_game: ReadGame) -> tuple[dict[str, Any], Any, GameState]:
     """One exported game, checked and replayed like a game import; (arguments, table, state)."""
     try:
-        arguments = parse_export(raw)
+        arguments = read_game(raw)
         table = store.build_table(
             arguments["profile_key"],
             arguments["target"],
@@ -307,6 +313,7 @@ def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any, GameState]:
             arguments["sides"],
             arguments["first_dealer"],
             arguments.get("fixed_hands"),
+            arguments.get("family_key"),
         )
         state = play(table, arguments["hands"])
     except GameFinished as error:
@@ -320,9 +327,10 @@ def _import_game(raw: Any, path: str) -> tuple[dict[str, Any], Any, GameState]:
     return arguments, table, state
 
 
-def import_club(db: sqlite_utils.Database, data: Any) -> str:
-    """An exported club under a new address, its games under new ones, all or nothing."""
-    arguments = _import_arguments(data)
+def import_club(db: sqlite_utils.Database, data: Any, read_game: ReadGame) -> str:
+    """An exported club under a new address, its games under new ones, all or nothing;
+    ``read_game`` reads each exported game (the API's parse_export)."""
+    arguments = _import_arguments(data, read_game)
     with transaction(db):
         club_id = insert_club(db, arguments["name"], arguments["players"], arguments["settings"])
         for i, (game, table, state) in enumerate(arguments["games"]):
@@ -338,7 +346,8 @@ def import_club(db: sqlite_utils.Database, data: Any) -> str:
             created = game["created_at"] or store.now()
             store.insert_game(db, game_id, game["name"], table, game["house_rules"], created)
             db["hands"].insert_all(
-                hand_row(game_id, n, hand) for n, hand in enumerate(game["hands"], 1)
+                hand_row(game_id, n, hand, table.profile.family)
+                for n, hand in enumerate(game["hands"], 1)
             )
             link_game(db, club_id, game_id)
             # Its digest from the replay that checked it: the club's page replays nothing.

@@ -155,7 +155,7 @@ def m008_club_game_digests(db: sqlite_utils.Database) -> None:
 
 @migrations()
 def m009_fixed_hands(db: sqlite_utils.Database) -> None:
-    # A game of N hands (RULES.md §3): null for a game played to its target, as all were.
+    # A game of N hands (docs/rules.md §3): null for a game played to its target, as all were.
     db["games"].add_column("fixed_hands", int)
 
 
@@ -315,6 +315,14 @@ def m013_seasons(db: sqlite_utils.Database) -> None:
         not_null={"game_id", "hand_number", "kind", "before", "screen", "at"},
     )
     db["hand_corrections"].create_index(["game_id"])
+
+
+@migrations()
+def m014_families(db: sqlite_utils.Database) -> None:
+    # The game of the Canasta family a game plays (scorer.core.families): every game stored
+    # before families existed is Classic. Adds a column; drops nothing.
+    if "family" not in db["games"].columns_dict:
+        db["games"].add_column("family", str, not_null_default="classic")
 
 
 def connect(path: str | Path) -> sqlite_utils.Database:

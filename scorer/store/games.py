@@ -16,10 +16,11 @@ from typing import Any
 import sqlite_utils
 
 from scorer.core.errors import N_, RuleError, ScorerError
+from scorer.core.families import DEFAULT_FAMILY, RuleFamily, get_family
 from scorer.core.game import GameState, Side, Table, make_table, play
-from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.hand_schema import side_hand, side_values
+from scorer.core.hands import Hand, SideHand
 from scorer.core.limits import MAX_HANDS_PER_GAME, side_name
-from scorer.core.meld import PlannedMeld
 from scorer.core.rules import get_profile, with_fixed_hands, with_house_rules, with_target
 from scorer.store.db import now, readable, snapshot
 
@@ -55,6 +56,7 @@ class StoredGame:
     sides: tuple[Side, ...]
     hands: tuple[Hand, ...]
     fixed_hands: int | None = None
+    family_key: str = DEFAULT_FAMILY.key
 
 
 @dataclass(frozen=True)
@@ -87,12 +89,14 @@ def build_table(
     sides: list[Side] | tuple[Side, ...],
     first_dealer: str | None,
     fixed_hands: int | None = None,
+    family_key: str | None = None,
 ) -> Table:
-    """The validated table of a new game (RuleError names what does not fit).
+    """The validated table of a new game (RuleError names what does not fit): the seating
+    ``profile_key`` of the family ``family_key`` (the default family when None).
 
     A game of ``fixed_hands`` hands ends after that hand instead of at the target (which
     still sets its minimum table)."""
-    profile = get_profile(profile_key)
+    profile = get_profile(profile_key, family_key)
     if not sides:
         raise RuleError("sides", N_("a game needs sides"))
     layout = profile.layout_for(tuple(len(side.players) for side in sides))
@@ -121,9 +125,10 @@ def load_inputs(db: sqlite_utils.Database, game_id: str) -> StoredGame:
         sides = db.execute(
             "select name, players from sides where game_id = ? order by position", [game_id]
         ).fetchall()
+        row = rows[0]
+        family = get_family(row.get("family"))
         hands = db.query("select * from hands where game_id = ? order by number", [game_id])
-        hands = tuple(hand_from_row(r) for r in hands)
-    row = rows[0]
+        hands = tuple(hand_from_row(r, family) for r in hands)
     updated = readable(row["updated_at"], now())
     return StoredGame(
         id=row["id"],
@@ -140,6 +145,7 @@ def load_inputs(db: sqlite_utils.Database, game_id: str) -> StoredGame:
         ),
         hands=hands,
         fixed_hands=row.get("fixed_hands"),
+        family_key=family.key,
     )
 
 
@@ -158,6 +164,7 @@ def replay(game: StoredGame) -> ReplayedGame:
         game.sides,
         game.first_dealer,
         game.fixed_hands,
+        game.family_key,
     )
     return ReplayedGame(
         id=game.id,
@@ -179,75 +186,40 @@ def load_game(db: sqlite_utils.Database, game_id: str) -> ReplayedGame:
 # --- a hand's inputs as stored in SQLite (and as the API shows them): only the inputs ------
 
 
-def hand_from_row(row: dict[str, Any]) -> Hand:
+def hand_from_row(row: dict[str, Any], family: RuleFamily = DEFAULT_FAMILY) -> Hand:
     return Hand(
-        sides=tuple(side_from_dict(side) for side in json.loads(row["sides"])),
+        sides=tuple(side_from_dict(side, family) for side in json.loads(row["sides"])),
         went_out=row["went_out"],
         concealed=bool(row["concealed"]),
     )
 
 
-def side_from_dict(data: dict[str, Any]) -> SideHand:
-    """A side's stored inputs back as a SideHand (counts stay counts).
+def side_from_dict(data: dict[str, Any], family: RuleFamily = DEFAULT_FAMILY) -> SideHand:
+    """A side's stored inputs back as a SideHand (counts stay counts), by the hand schema.
 
     A side stored before adjustments and melds rank by rank existed has neither: 0 and none.
     """
-    meld_cards = data.get("meld_cards")
-    hand_cards = data.get("hand_cards")
-    melds = data.get("melds")
-    return SideHand(
-        meld_points=data.get("meld_points", 0),
-        natural_canastas=data.get("natural_canastas", 0),
-        mixed_canastas=data.get("mixed_canastas", 0),
-        red_threes=data.get("red_threes", 0),
-        hand_points=data.get("hand_points", 0),
-        meld_cards=CardCounts(**meld_cards) if meld_cards is not None else None,
-        hand_cards=CardCounts(**hand_cards) if hand_cards is not None else None,
-        adjustment=data.get("adjustment", 0),
-        adjustment_note=data.get("adjustment_note", ""),
-        melds=None if melds is None else tuple(PlannedMeld(**meld) for meld in melds),
-    )
+    return side_hand(data, family)
 
 
-def side_to_dict(side: SideHand) -> dict[str, Any]:
-    """A side's inputs as stored and as the API shows them.
-
-    Melds given rank by rank replace the meld points and canasta counts (they decide them),
-    so a hand read back can be sent back as it is. An adjustment is written only when made.
-    """
-    data: dict[str, Any]
-    if side.melds is not None:
-        data = {"melds": [dict(vars(meld)) for meld in side.melds]}
-    else:
-        data = {
-            "meld_points": side.meld_points,
-            "natural_canastas": side.natural_canastas,
-            "mixed_canastas": side.mixed_canastas,
-        }
-    data["red_threes"] = side.red_threes
-    data["hand_points"] = side.hand_points
-    if side.adjustment or side.adjustment_note:
-        data["adjustment"] = side.adjustment
-        data["adjustment_note"] = side.adjustment_note
-    # vars(), not dataclasses.asdict: the counts are flat, and a long game has thousands.
-    if side.meld_cards is not None:
-        data["meld_cards"] = dict(vars(side.meld_cards))
-    if side.hand_cards is not None:
-        data["hand_cards"] = dict(vars(side.hand_cards))
-    return data
+def side_to_dict(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str, Any]:
+    """A side's inputs as stored and as the API shows them (scorer.core.hand_schema)."""
+    return side_values(side, family)
 
 
-def sides_json(hand: Hand) -> str:
-    return json.dumps([side_to_dict(side) for side in hand.sides])
+def sides_json(hand: Hand, family: RuleFamily = DEFAULT_FAMILY) -> str:
+    return json.dumps([side_to_dict(side, family) for side in hand.sides])
 
 
-def hand_row(game_id: str, number: int, hand: Hand) -> dict[str, Any]:
-    """The row of hand `number` (from 1) of a game."""
+def hand_row(
+    game_id: str, number: int, hand: Hand, family: RuleFamily = DEFAULT_FAMILY
+) -> dict[str, Any]:
+    """The row of hand `number` (from 1) of a game of this family."""
     return {
         "game_id": game_id,
         "number": number,
         "went_out": hand.went_out,
         "concealed": int(hand.concealed),
-        "sides": sides_json(hand),
+        "sides": sides_json(hand, family),
         "created_at": now(),
     }

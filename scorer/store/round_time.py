@@ -1,4 +1,4 @@
-"""The clock of a timed round, where a hand is recorded (RULES.md §6).
+"""The clock of a timed round, where a hand is recorded (docs/rules.md §6).
 
 A game that is a table of a night's timed round takes its hands until time is called, then the
 one under way (scorer.core.round_clock); the next is refused, inside the hand's transaction, so

@@ -1,4 +1,4 @@
-"""A club night run as a tournament (RULES.md §6): match points with or without draws, a
+"""A club night run as a tournament (docs/rules.md §6): match points with or without draws, a
 Mitchell movement of fixed pairs, timed rounds. Beside scorer.store.nights, not inside it.
 
 What a tournament night adds to a night's settings is kept in the same JSON column

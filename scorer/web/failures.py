@@ -17,8 +17,8 @@ from scorer.core.irregular import NeedsConfirmation
 from scorer.store.cache import replayed_game
 from scorer.store.clubs import Ambiguous, ClubConflict, StaleClub
 from scorer.store.db import get_db
-from scorer.store.game_json import PayloadError, PreconditionRequired
 from scorer.web import _page, _wants_json, unexpected_error
+from scorer.web.api_contract import PayloadError, PreconditionRequired
 from scorer.web.i18n import error_text
 
 log = logging.getLogger(__name__)

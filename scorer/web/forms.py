@@ -18,10 +18,13 @@ from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, Selec
 from wtforms.validators import Optional
 
 from scorer.core.errors import RuleError
+from scorer.core.families import DEFAULT_FAMILY, RuleFamily
+from scorer.core.hand_schema import canasta_fields, side_hand
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.limits import ALLOWED_TARGETS
 from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
 from scorer.core.rules import (
+    DEFAULT_PROFILE,
     HOUSE_RULE_CHOICES,
     HOUSE_RULE_FIELDS,
     PROFILES,
@@ -32,7 +35,13 @@ from scorer.core.rules import (
 )
 from scorer.core.seatings import Seating, blank_seatings, seatings_of
 from scorer.web.display import CARD_GROUP_LABELS, rank_choices, seating_label
-from scorer.web.i18n import FIELD_LABELS, HOUSE_RULE_CHOICE_LABELS, PROFILE_LABELS, number
+from scorer.web.i18n import (
+    FIELD_LABELS,
+    HOUSE_RULE_CHOICE_LABELS,
+    HOUSE_RULE_LABELS,
+    PROFILE_LABELS,
+    number,
+)
 
 # A number longer than this is no score anybody typed on purpose.
 NUMBER_MAX_DIGITS = 7
@@ -177,24 +186,26 @@ class SideHandForm(Form):
             return None
         return CardCounts(**{group: value or 0 for group, value in values.items()})
 
-    def side_hand(self) -> SideHand:
-        """The side's call; RuleError (naming ``melds[j]``) for a meld row that cannot be read."""
+    def side_hand(self, family: RuleFamily = DEFAULT_FAMILY) -> SideHand:
+        """The side's call, by the hand schema (each canasta box is its kind's field:
+        ``natural_canastas``...); RuleError (naming ``melds[j]``) for a meld row that cannot
+        be read."""
         meld_cards = self.counts("meld")
         hand_cards = self.counts("hand")
-        return SideHand(
+        values = {
             # Counted cards decide the points (the API does the same with meld_cards).
-            meld_points=0 if meld_cards else self.meld_points.data or 0,
-            natural_canastas=self.natural_canastas.data or 0,
-            mixed_canastas=self.mixed_canastas.data or 0,
-            red_threes=self.red_threes.data or 0,
-            hand_points=0 if hand_cards else self.hand_points.data or 0,
-            meld_cards=meld_cards,
-            hand_cards=hand_cards,
-            adjustment=self.adjustment_points(),
-            adjustment_note=self.adjustment_note.data or "",
+            "meld_points": 0 if meld_cards else self.meld_points.data or 0,
+            **{field.name: self[field.name].data or 0 for field in canasta_fields(family)},
+            "red_threes": self.red_threes.data or 0,
+            "hand_points": 0 if hand_cards else self.hand_points.data or 0,
+            "meld_cards": meld_cards,
+            "hand_cards": hand_cards,
+            "adjustment": self.adjustment_points(),
+            "adjustment_note": self.adjustment_note.data or "",
             # Melds typed rank by rank decide the meld points and canastas (as in the API).
-            melds=self.planned_melds(),
-        )
+            "melds": self.planned_melds(),
+        }
+        return side_hand(values, family)
 
 
 # The methods by which a browser submits a form (as Flask-WTF counts them).
@@ -282,8 +293,7 @@ def hand_data(hand: Hand) -> dict[str, Any]:
     sides = []
     for side in hand.sides:
         data: dict[str, Any] = {
-            "natural_canastas": side.natural_canastas,
-            "mixed_canastas": side.mixed_canastas,
+            **{field.name: side.canastas_of(field.canasta) for field in canasta_fields()},
             "red_threes": side.red_threes,
         }
         if side.melds is not None:
@@ -379,11 +389,12 @@ class HouseRulesFields:
     changed from them counts as a house rule.
     """
 
-    rules_for = HiddenField(default="classic")
+    rules_for = HiddenField(default=DEFAULT_PROFILE)
+    # The numbers, in the order the editor shows them (each kind of canasta's bonus is
+    # added below, from the family).
+    rule_numbers = RULE_NUMBERS
     going_out = NumberField(_l("Going-out bonus"))
     concealed_going_out = NumberField(_l("Concealed going-out bonus"))
-    natural_canasta = NumberField(_l("Natural canasta bonus"))
-    mixed_canasta = NumberField(_l("Mixed canasta bonus"))
     red_three = NumberField(_l("Each red three"))
     all_red_threes = NumberField(_l("All the red threes"))
     canastas_to_go_out = NumberField(_l("Canastas needed to go out"))
@@ -402,7 +413,7 @@ class HouseRulesFields:
 
     def shown_profile(self) -> RuleProfile:
         """The profile whose values the house-rule inputs were rendered with."""
-        return PROFILES.get(self.rules_for.data or "", PROFILES["classic"])
+        return PROFILES.get(self.rules_for.data or "", PROFILES[DEFAULT_PROFILE])
 
     def house_rules(self) -> dict[str, Any]:
         """Only the rules the user changed from the values the form showed."""
@@ -430,9 +441,14 @@ class HouseRulesFields:
         return rows
 
 
+# A bonus box per kind of canasta of the family ("natural_canasta", "mixed_canasta").
+for _kind in DEFAULT_FAMILY.canastas:
+    setattr(HouseRulesFields, _kind.bonus_rule, NumberField(HOUSE_RULE_LABELS[_kind.bonus_rule]))
+
+
 class NewGameForm(HouseRulesFields, PageForm):
     name = _name_field(_l("Name of the game"))
-    profile = SelectField(_l("Variant"), validate_choice=False, default="classic")
+    profile = SelectField(_l("Variant"), validate_choice=False, default=DEFAULT_PROFILE)
     target = SelectField(_l("Play to"), validate_choice=False, default="")
     # A game of N hands instead of a target (a tournament round): empty plays to the target.
     fixed_hands = NumberField(_l("Or play a set number of hands"))
@@ -468,7 +484,7 @@ def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
     return values
 
 
-def new_game_data(profile_key: str = "classic") -> dict[str, Any]:
+def new_game_data(profile_key: str = DEFAULT_PROFILE) -> dict[str, Any]:
     """The new-game form's starting values: two teams of two, the variant's own rules."""
     profile = get_profile(profile_key)
     defaults = rules_defaults(profile)

@@ -36,7 +36,7 @@ from scorer import store
 from scorer.core.errors import N_
 from scorer.store.cache import app_cache
 from scorer.store.db import get_db
-from scorer.store.game_json import PayloadError, game_to_json
+from scorer.web.api_contract import PayloadError, game_to_json
 from scorer.web.clients import request_client
 
 # What Flask-Compress appends to a strong tag: ":" and the content coding.

@@ -284,14 +284,19 @@ FIELD_LABELS = {
     "concealed": _l("Concealed"),
 }
 
-# The variants, by profile key, as the new-game form and the rules page name them.
-PROFILE_LABELS = {
-    "classic": _l("Classic (4 players, 2 teams)"),
-    "two-player": _l("Two players"),
-    "three-player": _l("Three players"),
-    "five-player": _l("Five players (teams of 3 and 2)"),
-    "six-player": _l("Six players (3 packs)"),
+# The variants, by profile key: the name the new-game form, the board and the sheets give
+# it, and the short one of the rules page's table of variants. The one table of their names.
+VARIANT_LABELS = {
+    "classic": (_l("Classic (4 players, 2 teams)"), _l("Classic")),
+    "two-player": (_l("Two players"), _l("Two players")),
+    "three-player": (_l("Three players"), _l("Three players")),
+    "five-player": (_l("Five players (teams of 3 and 2)"), _l("Five players")),
+    "six-player": (_l("Six players (3 packs)"), _l("Six players")),
 }
+PROFILE_LABELS = {key: long for key, (long, _short) in VARIANT_LABELS.items()}
+SHORT_PROFILE_LABELS = {key: short for key, (_long, short) in VARIANT_LABELS.items()}
+# Each kind of canasta a family has, by kind (a game's bonus list and its hand form).
+CANASTA_LABELS = {"natural": _l("Natural canasta"), "mixed": _l("Mixed canasta")}
 
 # The house rules a table may change, by the API's key.
 HOUSE_RULE_LABELS = {

@@ -1,6 +1,6 @@
 """A whole game on a phone (390 x 844, touch): start, record, refuse, correct, undo, win.
 
-Every expected number is worked out from the rule book (../shared/RULES.md).
+Every expected number is worked out from the rule book (docs/rules.md).
 """
 
 from __future__ import annotations

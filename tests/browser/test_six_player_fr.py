@@ -1,7 +1,7 @@
 """A six-player game in French on a phone: three teams of two, three packs, three hands.
 
 The table switches the scorer to French with the visible switch, then plays. Every expected
-number is worked out by hand from ../shared/RULES.md (sections 1 and 3, six-player profile).
+number is worked out by hand from docs/rules.md (sections 1 and 3, six-player profile).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def test_a_six_player_game_in_french(make_page: Any, live_server: str, tmp_path:
     board_url = page.url
 
     assert page.locator(".flash").inner_text() == "La partie commence. Bonne chance\u00a0!"
-    # Three teams of two at six players play to 7 500 (RULES.md section 3).
+    # Three teams of two at six players play to 7 500 (docs/rules.md section 3).
     assert f"Six joueurs (3 jeux), en 7{NNBSP}500" in page.locator(".page-head .meta").inner_text()
     assert page.locator(".side-total .side-name").all_inner_texts() == list(SIDES)
     assert board(page) == (["0", "0", "0"], ["50", "50", "50"])

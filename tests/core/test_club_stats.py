@@ -37,7 +37,13 @@ def game(game_id: str, date: str, a: tuple, b: tuple, hands: list[Hand]) -> Club
 
 
 def call(meld=0, natural=0, mixed=0, reds=0, left=0) -> SideHand:
-    return SideHand(meld, natural, mixed, reds, left)
+    return SideHand(
+        meld_points=meld,
+        natural_canastas=natural,
+        mixed_canastas=mixed,
+        red_threes=reds,
+        hand_points=left,
+    )
 
 
 CLUB = [
@@ -172,7 +178,7 @@ def side_calls(draw) -> SideHand:
     meld = draw(st.integers(0, 60)) * 5
     natural = draw(st.integers(0, 1)) if meld >= 35 else 0
     mixed = draw(st.integers(0, 1)) if meld >= 35 * natural + 50 else 0
-    return SideHand(meld, natural, mixed, draw(st.integers(0, 2)), draw(st.integers(0, 20)) * 5)
+    return call(meld, natural, mixed, draw(st.integers(0, 2)), draw(st.integers(0, 20)) * 5)
 
 
 @st.composite

@@ -1,7 +1,7 @@
 """Hands dealt from real shuffled packs (tests/deal.py) against the engine.
 
 Every hand a real table can play is accepted and scored as its cards say, typed as points and
-counted by value group (zero false refusals); every change that breaks one rule of RULES.md §2
+counted by value group (zero false refusals); every change that breaks one rule of docs/rules.md §2
 is refused, naming the field it broke. ``SCORER_DEALS=3000 make test-deals`` deals thousands.
 """
 
@@ -46,7 +46,7 @@ DEALT = settings(
 )
 MUTATED = settings(DEALT, max_examples=max(DEALS // 4, 25))
 
-# Every seating the scorer offers (RULES.md §3): teams, and every player for themselves.
+# Every seating the scorer offers (docs/rules.md §3): teams, and every player for themselves.
 LAYOUTS: tuple[tuple[str, tuple[int, ...], int], ...] = (
     ("classic", (2, 2), 5000),
     ("classic", (1, 1, 1, 1), 5000),
@@ -94,7 +94,7 @@ def deals(draw: st.DrawFn) -> Deal:
     seed = draw(st.integers(0, 2**64 - 1))
     end = play_hand(book, team_sizes, minimums, random.Random(seed))
     state = game_at(key, team_sizes, target, totals)
-    assert state.minimums == minimums  # the minimum table, as RULES.md §1 has it
+    assert state.minimums == minimums  # the minimum table, as docs/rules.md §1 has it
     event(f"{key} {'+'.join(map(str, team_sizes))}")
     event("stock ran out" if end.went_out is None else "concealed" if end.concealed else "out")
     event("irregular" if end.irregular else "regular")
@@ -197,7 +197,7 @@ def canastas_without_melds(deal: Deal, form: str, rng: random.Random):
 
 @cache
 def cheapest_canastas(natural: int, mixed: int) -> int:
-    """RULES.md rule 11: canastas on distinct ranks (four worth 5, six worth 10, the aces),
+    """docs/rules.md rule 11: canastas on distinct ranks (four worth 5, six worth 10, the aces),
     each seven naturals (35, 70, 140) or six naturals and a two (50, 80, 140)."""
     best = math.inf
     for n5, n10, m5, m10 in product(range(5), range(7), range(5), range(7)):

@@ -1,4 +1,4 @@
-"""Games of N hands (RULES.md §3, issue 23 point 1): the game ends after hand N, the higher
+"""Games of N hands (docs/rules.md §3, issue 23 point 1): the game ends after hand N, the higher
 total wins, a tie at the top plays one more hand (the book's tie)."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""A game's progression: running totals, minimums, the deal, the winner (RULES.md 1, 2.9, 4)."""
+"""A game's progression: running totals, minimums, the deal, the winner (docs/rules.md §1,
+rule 9 of §2, §4)."""
 
 from __future__ import annotations
 
@@ -193,7 +194,7 @@ def test_a_won_game_takes_no_more_hands():
 
 
 def test_a_replay_ends_the_game_at_the_winning_hand_and_keeps_the_later_ones():
-    # RULES.md §2c: a correction can make a side win before the last recorded hand.
+    # docs/rules.md §2c: a correction can make a side win before the last recorded hand.
     hands = [exact(2500, 0), exact(2500, 0), exact(100, 300), exact(20, 20)]
     state = play(classic_table(), hands)
     assert state.winner == 0 and state.ended_at == 2 and state.finished

@@ -1,4 +1,4 @@
-"""Scoring and validating one hand of classic Canasta (RULES.md sections 1 and 2).
+"""Scoring and validating one hand of classic Canasta (docs/rules.md sections 1 and 2).
 
 Every expected number below is worked out by hand from the rule book, never read from the
 engine: card values 50/20/10/5, canastas 500/300, red threes 100 each or 800 for four,
@@ -273,7 +273,7 @@ def test_side_total_is_cards_plus_bonuses_minus_hand(side, total):
     assert ours.total == total
 
 
-# --- refusals (RULES.md section 2) --------------------------------------------------------
+# --- refusals (docs/rules.md section 2) --------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Match points, the Finnish rule (RULES.md §6), worked out by hand on a night of eight."""
+"""Match points, the Finnish rule (docs/rules.md §6), worked out by hand on a night of eight."""
 
 from __future__ import annotations
 

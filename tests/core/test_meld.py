@@ -37,9 +37,10 @@ def test_points_are_card_values_only(melds: list[PlannedMeld], points: int) -> N
     assert check_opening(50, melds).points == points
 
 
-def test_the_profiles_card_values_are_used() -> None:
-    values = get_profile(None).card_values
-    check = check_opening(0, [M("A", 2, 1, 1), M("5", 3)], values=values)
+def test_the_familys_card_values_are_used() -> None:
+    family = get_profile(None).family
+    values = family.card_values
+    check = check_opening(0, [M("A", 2, 1, 1), M("5", 3)], family=family)
     assert check.points == 2 * values.twenty + values.jokers + values.twenty + 3 * values.five
 
 

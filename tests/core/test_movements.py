@@ -1,4 +1,4 @@
-"""Movements (RULES.md §6): a Mitchell of three tables over three rounds, and a final table."""
+"""Movements (docs/rules.md §6): a Mitchell of three tables over three rounds, and a final table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Property tests: the engine against an independent statement of RULES.md.
+"""Property tests: the engine against an independent statement of docs/rules.md.
 
 Everything the engine is compared with is written again here, from the rule book, with the
 numbers typed in by hand: card values, bonuses, red-three values, pack contents, the
@@ -33,7 +33,7 @@ PER_PACK = {"jokers": 2, "twenty": 8, "ten": 24, "five": 18}
 
 @dataclass(frozen=True)
 class Book:
-    """The numbers of one profile as RULES.md states them."""
+    """The numbers of one profile as docs/rules.md states them."""
 
     key: str
     packs: int
@@ -93,7 +93,7 @@ def cheapest(natural: int, mixed: int) -> int | None:
 def counted_ok(
     counts: CardCounts, natural: int, mixed: int, *, went_out: bool = False, packs: int = 2
 ) -> bool:
-    """Rule 12, as RULES.md states it, on counted melded cards: every card in a declared
+    """Rule 12, as docs/rules.md states it, on counted melded cards: every card in a declared
     canasta or a meld of 3 to 6 cards of one rank (2+ natural, at most 3 wild), one meld a
     rank; the 20 group is aces and twos in some split; black threes (3 or 4) only when out."""
     if min(counts.jokers, counts.twenty, counts.ten, counts.five) < 0:
@@ -134,7 +134,7 @@ def _group_ok(ranks: int, cap: int, naturals: int, natural: int, mixed: int, wil
 
 
 def broken_rules(book: Book, hand: Hand) -> list[int]:
-    """Numbers of the RULES.md section 2 rules this hand breaks (empty: a valid hand)."""
+    """Numbers of the docs/rules.md section 2 rules this hand breaks (empty: a valid hand)."""
     sides = hand.sides
     # Rule 1: typed points are whole, >= 0, multiples of 5; counts are whole and >= 0.
     # A typed points field is itself a number of points of the hand, so it fits in the packs.
@@ -199,7 +199,7 @@ def broken_rules(book: Book, hand: Hand) -> list[int]:
 
 
 def side_total(book: Book, hand: Hand, index: int) -> int:
-    """RULES.md: cards + canasta bonuses +/- red threes + going out - cards left in hand."""
+    """docs/rules.md: cards + canasta bonuses +/- red threes + going out - cards left in hand."""
     side = hand.sides[index]
     red = book.red_threes(side.red_threes)
     if melded(side) == 0:

@@ -1,4 +1,4 @@
-"""A timed round with an injected clock (RULES.md §6): 50 minutes and a 10-minute warning;
+"""A timed round with an injected clock (docs/rules.md §6): 50 minutes and a 10-minute warning;
 time is called, the hand under way is recorded, the next one is refused."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The classic profile holds every number of RULES.md section 1; the minimum table; targets."""
+"""The classic profile holds every number of docs/rules.md section 1; the minimum table; targets."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ def test_classic_is_the_default_profile():
         pytest.param(lambda p: p.card_values.twenty, 20, id="ace-two-20"),
         pytest.param(lambda p: p.card_values.ten, 10, id="king-to-eight-10"),
         pytest.param(lambda p: p.card_values.five, 5, id="seven-to-four-black-three-5"),
-        pytest.param(lambda p: p.natural_canasta, 500, id="natural-canasta-500"),
-        pytest.param(lambda p: p.mixed_canasta, 300, id="mixed-canasta-300"),
+        pytest.param(lambda p: p.canasta_bonus("natural"), 500, id="natural-canasta-500"),
+        pytest.param(lambda p: p.canasta_bonus("mixed"), 300, id="mixed-canasta-300"),
         pytest.param(lambda p: p.red_three, 100, id="red-three-100"),
         pytest.param(lambda p: p.all_red_threes(), 800, id="all-four-red-threes-800"),
         pytest.param(lambda p: p.going_out, 100, id="going-out-100"),
@@ -182,5 +182,5 @@ def test_changing_the_target_keeps_every_other_number():
     changed = with_target(CLASSIC, 10000)
     assert isinstance(changed, RuleProfile)
     assert changed.going_out == CLASSIC.going_out
-    assert changed.natural_canasta == CLASSIC.natural_canasta
+    assert changed.canasta_bonuses == CLASSIC.canasta_bonuses
     assert CLASSIC.target == 5000  # the shared profile is untouched

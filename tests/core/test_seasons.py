@@ -1,4 +1,4 @@
-"""A season of six nights, best four of six (RULES.md §6), worked out by hand."""
+"""A season of six nights, best four of six (docs/rules.md §6), worked out by hand."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The variants of RULES.md section 3 and house rules, in the engine (issue 7).
+"""The variants of docs/rules.md section 3 and house rules, in the engine (issue 7).
 
 Expected numbers are the rule book's, worked out by hand.
 """
@@ -92,7 +92,7 @@ def test_variants_keep_the_card_values_bonuses_and_minimums(key):
     profile = get_profile(key)
     values = profile.card_values
     assert (values.jokers, values.twenty, values.ten, values.five) == (50, 20, 10, 5)
-    assert (profile.natural_canasta, profile.mixed_canasta) == (500, 300)
+    assert (profile.canasta_bonus("natural"), profile.canasta_bonus("mixed")) == (500, 300)
     assert (profile.going_out, profile.concealed_going_out) == (100, 200)
     assert [profile.opening_minimum(t) for t in (-5, 0, 1495, 1500, 2995, 3000)] == [
         15,

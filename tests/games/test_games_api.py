@@ -1,6 +1,6 @@
 """The JSON API's exact contract (issue 3), through the Flask test client.
 
-Expected scores are worked out by hand from the rule book (../shared/RULES.md), never taken
+Expected scores are worked out by hand from the rule book (docs/rules.md), never taken
 from the code under test.
 """
 

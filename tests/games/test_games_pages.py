@@ -1,6 +1,6 @@
 """The pages through the Flask test client: every page, form, refusal and correction.
 
-Expected scores are worked out by hand from the rule book (../shared/RULES.md), never
+Expected scores are worked out by hand from the rule book (docs/rules.md), never
 taken from the code under test.
 """
 

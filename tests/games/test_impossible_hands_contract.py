@@ -1,7 +1,7 @@
 """Issue 12 through the API, the pages and the sheet: refuse the impossible naming the field,
 ask about the irregular then record it, and end a game early on a correction (§2, §2b, §2c).
 
-Expected scores are worked out by hand from the rule book (../shared/RULES.md).
+Expected scores are worked out by hand from the rule book (docs/rules.md).
 """
 
 from __future__ import annotations

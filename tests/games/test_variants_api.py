@@ -2,7 +2,7 @@
 
 The arithmetic of each variant and house rule is tested once, in the engine
 (core/test_variants.py, core/test_house_rules.py, core/test_rules.py). The few numbers here
-are worked out by hand from ../shared/RULES.md: the comments show the sums.
+are worked out by hand from docs/rules.md: the comments show the sums.
 """
 
 from __future__ import annotations
@@ -296,7 +296,7 @@ def rows(html: str, table_class: str) -> list[tuple[bool, list[str]]]:
 def test_rules_page_lists_every_variant(client: FlaskClient) -> None:
     html = client.get("/rules", headers={"Accept-Language": "en"}).get_data(as_text=True)
     heads = [cells for _, cells in rows(html, "variants-table") if len(cells) == 4]
-    # Variant, packs, cards dealt, canastas to go out (RULES.md section 3).
+    # Variant, packs, cards dealt, canastas to go out (docs/rules.md section 3).
     assert heads == [
         ["Classic", "2", "11", "1"],
         ["Two players", "2", "15", "2"],

@@ -1,6 +1,6 @@
 """Score sheets as PDF: real games in SQLite, real WeasyPrint PDFs read back with pdfplumber.
 
-Expected scores are computed here from the rule book (RULES.md), not taken from the engine.
+Expected scores are computed here from the rule book (docs/rules.md), not taken from the engine.
 """
 
 from __future__ import annotations

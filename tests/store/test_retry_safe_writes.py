@@ -17,8 +17,8 @@ from apidata import CYCLE, dump, hand, long_export, side
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.store import db as dbmod
 from scorer.store.db import get_db
-from scorer.store.game_json import parse_hand
 from scorer.store.idempotency import remember_hand
+from scorer.web.api_contract import parse_hand
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 

@@ -16,7 +16,7 @@ from scorer.core.game import Side
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.store import club_games, clubs
 from scorer.store import db as dbmod
-from scorer.store.game_json import parse_game
+from scorer.web.api_contract import parse_game
 
 SIDES = [Side("North", ("Ann", "Bob")), Side("South", ("Cy", "Di"))]
 HAND_ONE = Hand(sides=(SideHand(meld_points=120), SideHand(meld_points=90)), went_out=None)
@@ -326,6 +326,8 @@ def test_the_club_games_version_migration_keeps_every_row_and_counts_from_then(t
     path = tmp_path / "old.sqlite3"
     old = dbmod.connect(path)
     dbmod.migrations.apply(old, stop_before="m011_club_games_version")
+    # Today's code writes each game's family (m014's column): given here, as m014 would.
+    dbmod.m014_families(old)
     club_id = clubs.create_club(old, name="Sunday", players=["Ann", "Bob", "Cy", "Di"])
     sides = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
     game_id = club_games.create_club_game(old, club_id, parse_game({"sides": sides}))

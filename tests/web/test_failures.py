@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 
 from scorer import store
 from scorer.core.errors import GameFinished, RuleError
-from scorer.store.game_json import PayloadError
 from scorer.web import failures
+from scorer.web.api_contract import PayloadError
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 

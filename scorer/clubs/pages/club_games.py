@@ -17,12 +17,11 @@ from scorer import store
 from scorer.clubs.pages.clubs import club_page
 from scorer.core.errors import N_, RuleError
 from scorer.core.game import Side
-from scorer.core.limits import check_game, check_name, check_target
-from scorer.core.rules import PROFILES, get_profile, with_house_rules
+from scorer.core.limits import check_game, check_name, check_target, default_side_name
+from scorer.core.rules import DEFAULT_PROFILE, PROFILES, get_profile, with_house_rules
 from scorer.core.seatings import Seating, seatings_of
 from scorer.store import club_games, clubs
 from scorer.store.db import get_db
-from scorer.store.game_json import default_side_name
 from scorer.web import display
 from scorer.web.failures import status_of
 from scorer.web.forms import (
@@ -74,7 +73,7 @@ def seat_defaults(club: clubs.StoredClub) -> MultiDict:
         for k, player in enumerate(players[:FORM_PLAYERS]):
             data[f"side-{i}-player-{k}"] = player
     settings = club.settings
-    data["profile"] = settings.get("profile", "classic")
+    data["profile"] = settings.get("profile", DEFAULT_PROFILE)
     data["target"] = str(settings.get("target", ""))
     data["seating"] = seating_of(data["profile"], sides)
     if request.args.get("profile") in PROFILES:

@@ -17,6 +17,7 @@ from werkzeug.wrappers import Response
 
 from scorer.clubs.charts import charts, rating_charts
 from scorer.core.errors import RuleError
+from scorer.core.rules import DEFAULT_PROFILE
 from scorer.core.stats import HeadToHead, Standing
 from scorer.qr import qr_svg
 from scorer.store import clubs
@@ -216,7 +217,7 @@ def new_club_form(
             "clubs/new.html",
             name=form.get("name", ""),
             players=players,
-            profile=form.get("profile", "classic"),
+            profile=form.get("profile", DEFAULT_PROFILE),
             target=form.get("target", ""),
             profiles=profile_choices(),
             targets=target_choices(),

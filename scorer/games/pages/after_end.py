@@ -1,4 +1,4 @@
-"""Hands played after the end (RULES.md §2c): removed in one step, after asking."""
+"""Hands played after the end (docs/rules.md §2c): removed in one step, after asking."""
 
 from __future__ import annotations
 

@@ -1,0 +1,306 @@
+"""Families of Canasta: everything a game of one family fixes, as frozen data.
+
+A family (Classic today; Modern American, Samba, Bolivia as they arrive: docs/rules.md, "Other
+games of the family") fixes the packs, the card values, the kinds of meld and of canasta with
+their bonuses, the threes, going out, the minimum table and the target; each of its seatings
+fixes how many sit at the table, in which sides, and the numbers that change with them (packs,
+cards dealt, canastas to go out, target). A game's rules are a family x a seating, plus the
+table's house rules (scorer.core.rules).
+
+The engine never asks which family it plays: it reads these fields. Adding a family is one
+more :class:`RuleFamily` value in :data:`FAMILIES` (and its words and tests), never a branch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from scorer.core.errors import N_, RuleError
+
+# Card value groups a player can count at the table (red threes are bonuses, not cards).
+VALUE_GROUPS: tuple[str, ...] = ("jokers", "twenty", "ten", "five")
+# The field a side's count of one kind of canasta has in a hand ("natural" -> "natural_canastas").
+CANASTAS_FIELD = "{kind}_canastas"
+# The house rule that changes one kind of canasta's bonus ("natural" -> "natural_canasta").
+CANASTA_BONUS_RULE = "{kind}_canasta"
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """Points of each value group: jokers, aces and twos, K to 8, 7 to 4 and black threes."""
+
+    jokers: int
+    twenty: int
+    ten: int
+    five: int
+
+    def of(self, group: str) -> int:
+        return int(getattr(self, group))
+
+
+@dataclass(frozen=True)
+class PackContents:
+    """How many cards of each value group one pack (52 cards + 2 jokers) holds."""
+
+    jokers: int
+    twenty: int
+    ten: int
+    five: int
+    red_threes: int
+
+    def of(self, group: str) -> int:
+        return int(getattr(self, group))
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One way to seat a table: the size of each side, and the target it plays to."""
+
+    team_sizes: tuple[int, ...]
+    target: int
+
+    @property
+    def players(self) -> int:
+        return sum(self.team_sizes)
+
+
+@dataclass(frozen=True)
+class MeldRules:
+    """What makes a meld of one rank (a "group"), and when it becomes a canasta."""
+
+    min_cards: int  # a meld is at least this many cards
+    min_naturals: int  # of which at least this many natural cards
+    max_wild: int  # and at most this many wild cards
+    canasta_cards: int  # a meld of this many cards or more is a canasta
+    # Black threes go down only with the player going out, this many at a time, no wild card.
+    black_threes_going_out: tuple[int, ...]
+    cards_a_rank: int  # cards of one natural rank in a pack
+    black_threes_a_pack: int
+    wild_never_counts_alone: bool = True  # no meld of wild cards only
+
+
+@dataclass(frozen=True)
+class CanastaKind:
+    """One kind of canasta: its name, its bonus, and how many wild cards it holds."""
+
+    key: str
+    bonus: int
+    fewest_wild: int
+    most_wild: int
+
+    @property
+    def field(self) -> str:
+        """The hand's field that counts this kind ("natural_canastas")."""
+        return CANASTAS_FIELD.format(kind=self.key)
+
+    @property
+    def bonus_rule(self) -> str:
+        """The house rule that changes its bonus ("natural_canasta")."""
+        return CANASTA_BONUS_RULE.format(kind=self.key)
+
+
+@dataclass(frozen=True)
+class SeatingRules:
+    """One seating of a family: who plays, and the numbers that change with the table."""
+
+    key: str  # the game's "profile" in the API ("classic", "two-player"...)
+    players: int
+    layouts: tuple[Layout, ...]
+    packs: int
+    cards_dealt: int
+    canastas_to_go_out: int
+    target: int
+    # Sitting out in turn happens in a side larger than this (the team of 3 at five players).
+    playing_side_size: int = 2
+
+
+# A minimum table row: (from_total, minimum). The first row's from_total is None: it covers
+# every total below the second row ("below 0").
+MinimumRow = tuple[int | None, int]
+
+
+@dataclass(frozen=True)
+class RuleFamily:
+    """A game of the Canasta family: every number and kind it fixes."""
+
+    key: str
+    card_values: CardValues
+    pack: PackContents
+    # The ranks a meld can be made of, each with its value group; black threes apart.
+    natural_ranks: tuple[tuple[str, str], ...]
+    black_three: tuple[str, str]  # (rank, value group)
+    red_three: str  # the rank name of a red three (a bonus card, never melded)
+    # The wild cards, each with the value group it is counted in ("twos" count as "twenty").
+    wild_cards: tuple[tuple[str, str], ...]
+    meld: MeldRules
+    canastas: tuple[CanastaKind, ...]
+    red_three_value: int
+    # By number of packs: counts of red threes that score a set value, not count x value.
+    red_three_sets: tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+    going_out: int
+    concealed_going_out: int
+    minimums: tuple[MinimumRow, ...]
+    # With a target at or above high_target, the minimum table gains high_minimum_row.
+    high_target: int
+    high_minimum_row: MinimumRow
+    seatings: tuple[SeatingRules, ...]
+    # Points the family itself takes at the end of a hand, by name (Modern American's
+    # unfinished meld of sevens...); Classic has none: a table's own penalties are
+    # adjustments (docs/rules.md §3).
+    penalties: tuple[tuple[str, int], ...] = ()
+    # Hands that replace a side's whole score (Modern American's straight...); none in Classic.
+    special_hands: tuple[tuple[str, int], ...] = ()
+
+    def __hash__(self) -> int:
+        # By its name only: a family is a cache key on every hand of a replay, and hashing
+        # all its fields each time would cost more than the lookups save.
+        return hash(self.key)
+
+    @cached_property
+    def rank_groups(self) -> dict[str, str]:
+        """The value group of each rank a side can meld, black threes included."""
+        return dict((*self.natural_ranks, self.black_three))
+
+    @property
+    def ranks(self) -> tuple[str, ...]:
+        return tuple(rank for rank, _group in self.natural_ranks)
+
+    @cached_property
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds of canasta, in the order a hand lists them."""
+        return tuple(kind.key for kind in self.canastas)
+
+    @cached_property
+    def canasta_fields(self) -> tuple[tuple[str, str], ...]:
+        """(kind, the hand's field that counts it), in order: worked out once, a replay
+        checks every side of every hand."""
+        return tuple((kind.key, kind.field) for kind in self.canastas)
+
+    def canasta(self, key: str) -> CanastaKind:
+        for kind in self.canastas:
+            if kind.key == key:
+                return kind
+        raise RuleError(CANASTAS_FIELD.format(kind=key), N_("is not a kind of canasta"))
+
+    def canasta_of(self, cards: int, wild: int) -> str | None:
+        """The kind of canasta a meld of ``cards`` cards, ``wild`` of them wild, is (None:
+        not a canasta)."""
+        if cards < self.meld.canasta_cards:
+            return None
+        for kind in self.canastas:
+            if kind.fewest_wild <= wild <= kind.most_wild:
+                return kind.key
+        return None
+
+    def red_three_sets_for(self, packs: int) -> tuple[tuple[int, int], ...]:
+        return dict(self.red_three_sets).get(packs, ())
+
+    def seating(self, key: str) -> SeatingRules:
+        for seating in self.seatings:
+            if seating.key == key:
+                return seating
+        names = ", ".join(seating.key for seating in self.seatings)
+        raise RuleError(
+            "profile", N_("unknown variant {key}; choose one of {names}"), key=key, names=names
+        )
+
+
+CLASSIC = RuleFamily(
+    key="classic",
+    card_values=CardValues(jokers=50, twenty=20, ten=10, five=5),
+    pack=PackContents(jokers=2, twenty=8, ten=24, five=18, red_threes=2),
+    natural_ranks=(
+        *((rank, "five") for rank in ("4", "5", "6", "7")),
+        *((rank, "ten") for rank in ("8", "9", "10", "J", "Q", "K")),
+        ("A", "twenty"),
+    ),
+    black_three=("3", "five"),
+    red_three="red-3",
+    wild_cards=(("jokers", "jokers"), ("twos", "twenty")),
+    meld=MeldRules(
+        min_cards=3,
+        min_naturals=2,
+        max_wild=3,
+        canasta_cards=7,
+        black_threes_going_out=(3, 4),
+        cards_a_rank=4,
+        black_threes_a_pack=2,
+    ),
+    canastas=(
+        CanastaKind("natural", bonus=500, fewest_wild=0, most_wild=0),
+        CanastaKind("mixed", bonus=300, fewest_wild=1, most_wild=3),
+    ),
+    red_three_value=100,
+    red_three_sets=((2, ((4, 800),)), (3, ((5, 1000), (6, 1200)))),
+    going_out=100,
+    concealed_going_out=200,
+    minimums=((None, 15), (0, 50), (1500, 90), (3000, 120)),
+    high_target=10000,
+    high_minimum_row=(7500, 150),
+    seatings=(
+        SeatingRules(
+            "classic",
+            players=4,
+            layouts=(Layout((2, 2), 5000),),
+            packs=2,
+            cards_dealt=11,
+            canastas_to_go_out=1,
+            target=5000,
+        ),
+        SeatingRules(
+            "two-player",
+            players=2,
+            layouts=(Layout((1, 1), 5000),),
+            packs=2,
+            cards_dealt=15,
+            canastas_to_go_out=2,
+            target=5000,
+        ),
+        SeatingRules(
+            "three-player",
+            players=3,
+            layouts=(Layout((1, 1, 1), 7500),),
+            packs=2,
+            cards_dealt=13,
+            canastas_to_go_out=1,
+            target=7500,
+        ),
+        SeatingRules(
+            "five-player",
+            players=5,
+            layouts=(Layout((3, 2), 5000),),
+            packs=2,
+            cards_dealt=11,
+            canastas_to_go_out=1,
+            target=5000,
+        ),
+        SeatingRules(
+            "six-player",
+            players=6,
+            layouts=(Layout((2, 2, 2), 7500), Layout((3, 3), 10000)),
+            packs=3,
+            cards_dealt=13,
+            canastas_to_go_out=2,
+            target=7500,
+            playing_side_size=3,
+        ),
+    ),
+)
+
+FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC,)}
+# The family of every game stored before families existed, and of a game that names none.
+DEFAULT_FAMILY = CLASSIC
+
+
+def get_family(key: str | None) -> RuleFamily:
+    """The family named key (the default when None); RuleError for an unknown name."""
+    if key is None:
+        return DEFAULT_FAMILY
+    try:
+        return FAMILIES[key]
+    except KeyError:
+        names = ", ".join(FAMILIES)
+        raise RuleError(
+            "family", N_("unknown game {key}; choose one of {names}"), key=key, names=names
+        ) from None

@@ -1,0 +1,139 @@
+"""One hand schema: the fields a side's hand has in a family, read and written in one place.
+
+The API's body, the hand form, the stored rows, the export and the CSV all name a side's call
+by these fields: its meld points, one count per kind of canasta the family has
+(``natural_canastas``, ``mixed_canastas`` in Classic), its red threes, its points left in
+hand, its cards counted by value group, its adjustment and note, and its melds rank by rank.
+Each reader checks the types its medium brings (JSON, a form's boxes), then hands the values
+to :func:`side_hand`; each writer takes :func:`side_values`. Pure: no Flask, no SQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from scorer.core.families import DEFAULT_FAMILY, VALUE_GROUPS, RuleFamily
+from scorer.core.hands import CardCounts, SideHand
+from scorer.core.meld import PlannedMeld
+
+# What a field holds: points (a multiple of 5), a count, cards counted by value group, a
+# signed adjustment, a short note, or melds rank by rank.
+POINTS = "points"
+COUNT = "count"
+CARDS = "cards"
+ADJUSTMENT = "adjustment"
+NOTE = "note"
+MELDS = "melds"
+# Of a meld given rank by rank.
+PLANNED_MELD_FIELDS: tuple[str, ...] = ("rank", "naturals", "jokers", "twos")
+
+
+@dataclass(frozen=True)
+class SideField:
+    """One field of a side's hand."""
+
+    name: str
+    kind: str
+    canasta: str | None = None  # the kind of canasta it counts, for a canasta field
+    decided_by_melds: bool = False  # melds given rank by rank decide it: both are refused
+
+
+@cache
+def side_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
+    """Every field of a side's hand in this family, in the order a hand lists them."""
+    return (
+        SideField("meld_points", POINTS, decided_by_melds=True),
+        *(
+            SideField(kind.field, COUNT, canasta=kind.key, decided_by_melds=True)
+            for kind in family.canastas
+        ),
+        SideField("red_threes", COUNT),
+        SideField("hand_points", POINTS),
+        SideField("meld_cards", CARDS, decided_by_melds=True),
+        SideField("hand_cards", CARDS),
+        SideField("adjustment", ADJUSTMENT),
+        SideField("adjustment_note", NOTE),
+        SideField("melds", MELDS),
+    )
+
+
+@cache
+def field_names(family: RuleFamily = DEFAULT_FAMILY) -> frozenset[str]:
+    return frozenset(field.name for field in side_fields(family))
+
+
+@cache
+def decided_by_melds(family: RuleFamily = DEFAULT_FAMILY) -> tuple[str, ...]:
+    """The fields melds given rank by rank decide (meld points, canastas, counted melds)."""
+    return tuple(field.name for field in side_fields(family) if field.decided_by_melds)
+
+
+@cache
+def canasta_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
+    return tuple(field for field in side_fields(family) if field.canasta is not None)
+
+
+def _counts(value: Any) -> CardCounts | None:
+    if value is None or isinstance(value, CardCounts):
+        return value
+    return CardCounts(**{group: value.get(group) or 0 for group in VALUE_GROUPS})
+
+
+def _melds(value: Any) -> tuple[PlannedMeld, ...] | None:
+    if value is None:
+        return None
+    return tuple(meld if isinstance(meld, PlannedMeld) else PlannedMeld(**meld) for meld in value)
+
+
+def side_hand(values: Mapping[str, Any], family: RuleFamily = DEFAULT_FAMILY) -> SideHand:
+    """A side's hand from its fields' values, already of their medium's checked types (a
+    missing or None field: nothing called; counts as dicts or CardCounts, melds as dicts or
+    PlannedMelds). The rules engine judges the rest."""
+
+    def value(name: str, empty: Any = 0) -> Any:
+        found = values.get(name)
+        return empty if found is None else found
+
+    return SideHand(
+        meld_points=value("meld_points"),
+        canastas={field.canasta: value(field.name) for field in canasta_fields(family)},
+        red_threes=value("red_threes"),
+        hand_points=value("hand_points"),
+        meld_cards=_counts(values.get("meld_cards")),
+        hand_cards=_counts(values.get("hand_cards")),
+        adjustment=value("adjustment"),
+        adjustment_note=value("adjustment_note", ""),
+        melds=_melds(values.get("melds")),
+        family=family,
+    )
+
+
+def side_values(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str, Any]:
+    """A side's inputs as stored, exported and shown by the API.
+
+    Melds given rank by rank replace the meld points and canasta counts (they decide them),
+    so a hand read back can be sent back as it is. Each kind of canasta of the family is one
+    field, 0 included. An adjustment is written only when made; counted cards only when
+    counted.
+    """
+    data: dict[str, Any]
+    if side.melds is not None:
+        data = {"melds": [dict(vars(meld)) for meld in side.melds]}
+    else:
+        data = {"meld_points": side.meld_points}
+        for field in canasta_fields(family):
+            data[field.name] = side.canastas_of(field.canasta)
+    data["red_threes"] = side.red_threes
+    data["hand_points"] = side.hand_points
+    if side.adjustment or side.adjustment_note:
+        data["adjustment"] = side.adjustment
+        data["adjustment_note"] = side.adjustment_note
+    # vars(), not dataclasses.asdict: the counts are flat, and a long game has thousands.
+    if side.meld_cards is not None:
+        data["meld_cards"] = dict(vars(side.meld_cards))
+    if side.hand_cards is not None:
+        data["hand_cards"] = dict(vars(side.hand_cards))
+    return data
