@@ -130,8 +130,7 @@ def main(env: Mapping[str, str] = os.environ, out: TextIO = sys.stdout) -> None:
             "bind": bind_address(host, port),
             **SETTINGS,
             "graceful_timeout": 5,  # Ctrl+C at the end of the evening stops it promptly
-            # No runtime control socket (gunicorn 25.1+): its default path is one per user
-            # (~/.gunicorn/gunicorn.ctl), which every other gunicorn would take over.
+            # No runtime control socket: one fixed path would clash between two servers.
             "control_socket_disable": True,
             "post_fork": die_with_master,
         }
