@@ -96,6 +96,7 @@ ENDPOINTS: tuple[tuple[str, str, list[str]], ...] = (
     ("api.delete_hand", "record_hand", ["DELETE"]),
     ("api.delete_after_end", "record_hand", ["DELETE"]),
     ("pages.edit_hand", "record_hand", POST),
+    ("pages.check_hand", "check_meld", POST),  # the hand form's dry run: a read
     ("pages.delete_hand", "record_hand", POST),
     ("pages.undo", "record_hand", POST),
     ("pages.delete_after_end", "record_hand", POST),
