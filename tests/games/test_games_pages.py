@@ -285,15 +285,16 @@ def test_scoreboard_of_a_new_game(client: FlaskClient) -> None:
     assert " style=" not in page  # CSP: no inline styles
 
 
-def test_hand_form_waits_in_the_meld_points_of_the_side_that_went_out(
+def test_hand_form_waits_in_the_sheets_first_box_with_the_side_that_went_out_chosen(
     client: FlaskClient,
 ) -> None:
+    """The sheet is filled in reading order (each side's boxes, then the next side's): the
+    cursor waits in its first box whichever side went out; that side is chosen."""
     game_id = start(client)
     page = text(client.get(f"/games/{game_id}/hands/new?out=1"))
-    assert re.search(r'<input[^>]*autofocus[^>]*id="sides-1-meld_points"', page) or re.search(
-        r'<input[^>]*id="sides-1-meld_points"[^>]*autofocus', page
-    )
-    assert re.search(r'name="went_out" value="1" checked', page)
+    assert re.search(r'<input[^>]*id="sides-0-meld_points"[^>]*autofocus', page)
+    assert page.count("autofocus") == 1
+    assert re.search(r'name="went_out" value="1"[^>]*checked', page)
     assert len(hidden(page, "token")) >= 16
     assert hidden(page, "version") == "1"
     assert 'inputmode="numeric"' in page

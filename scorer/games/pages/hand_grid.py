@@ -144,7 +144,7 @@ def dry_run(record: store.ReplayedGame, form: HandForm, number: int | None) -> d
     sides = form.side_count()
     if not form.validate_on_submit():
         field = first_refused(form)
-        message = field.errors[0] if field else _("Nothing was saved.")
+        message = field.errors[0] if field else _("Nothing was saved:")
         label = getattr(getattr(field, "label", None), "text", "")
         return {
             "verdict": "refused",
