@@ -129,12 +129,20 @@
       });
     }
 
+    // The server's hint for a side that did not go out and typed nothing in hand.
+    function hints(sides) {
+      var names = form.querySelectorAll(".side-head .side-name");
+      return (sides || []).map(function (side, i) {
+        return side.empty_hand ? names[i].textContent + ": " + d.hintEmpty + "." : "";
+      }).filter(Boolean);
+    }
+
     function answer(seq, reply) {
       if (seq !== asked) return;  // a later check is on its way
       decide(reply.decided);
       figures(reply.sides || null);
       if (!touched) say("", "");
-      else if (reply.verdict === "ok") say("ok", d.checkOk);
+      else if (reply.verdict === "ok") say("ok", [d.checkOk].concat(hints(reply.sides)).join(" "));
       else say(reply.verdict, reply.message);
       form.querySelectorAll("[data-verdict-field]").forEach(function (el) {
         el.removeAttribute("data-verdict-field");

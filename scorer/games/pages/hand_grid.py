@@ -180,8 +180,21 @@ def dry_run(record: store.ReplayedGame, form: HandForm, number: int | None) -> d
     except RuleError as error:
         answer.update(_refusal(error, sides))
         return answer
-    answer["sides"] = [{"total": score.total, "parts": _parts(score)} for score in scores]
+    answer["sides"] = [
+        {"total": score.total, "parts": _parts(score), "empty_hand": _holds_cards(hand, i, profile)}
+        for i, score in enumerate(scores)
+    ]
     return answer
+
+
+def _holds_cards(hand: Hand, index: int, profile: RuleProfile) -> bool:
+    """The rule book's hint (never a refusal): a side that did not go out still holds cards,
+    so nothing left in hand is worth a second look."""
+    return (
+        hand.went_out is not None
+        and hand.went_out != index
+        and not (hand.sides[index].left_in_hand(profile))
+    )
 
 
 def _refusal(error: RuleError, sides: int) -> dict[str, Any]:
