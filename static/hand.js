@@ -200,7 +200,7 @@
         var count = list.querySelectorAll("[data-meld-row]").length;
         event.preventDefault();
         var row = blank.cloneNode(true);
-        var column = button.closest("[data-column]").dataset.column;
+        var column = button.closest("[data-tools]").dataset.tools;
         var rename = function (text) {
           return text.replace(/sides-\d+-melds-\d+-/g, "sides-" + column + "-melds-" + count + "-");
         };
@@ -267,13 +267,38 @@
     });
   }
 
+  // The other ways open where the thumb is: their box comes to the screen's top, a counter
+  // opened waits in its first box, and a meld's rank chosen moves on to its cards.
+  function setupOtherWays(form) {
+    var ways = form.querySelector("[data-other-ways]");
+    if (ways) {
+      ways.addEventListener("toggle", function () {
+        if (ways.open) ways.scrollIntoView({ block: "start" });
+      });
+    }
+    each(form.querySelectorAll("details.counter"), function (counter) {
+      counter.addEventListener("toggle", function () {
+        if (!counter.open) return;
+        var first = Array.prototype.slice.call(counter.querySelectorAll("select, [inputmode]"))
+          .find(typable);
+        if (first) first.focus();
+      });
+    });
+    form.addEventListener("change", function (event) {
+      var select = event.target;
+      if (select.tagName !== "SELECT" || !select.closest("[data-meld-row]")) return;
+      var box = select.closest("[data-meld-row]").querySelector("[inputmode]");
+      if (box) box.focus();
+    });
+  }
+
   Scorer.ready(function () {
     var hand = document.querySelector("form[data-preview]");
     if (hand) {
       var blank = blankMeldRow(hand);
       addSteppers(hand, hand.dataset);
       if (blank) setupAddMeld(hand, blank);
-      setupPreview(hand); setupEnter(hand);
+      setupPreview(hand); setupEnter(hand); setupOtherWays(hand);
     }
   });
 })();
