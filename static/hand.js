@@ -148,7 +148,7 @@
         el.removeAttribute("data-verdict-field");
       });
       var named = reply.field && document.getElementById(reply.field);
-      if (named && reply.verdict !== "ok") named.setAttribute("data-verdict-field", "");
+      if (named && touched && reply.verdict !== "ok") named.setAttribute("data-verdict-field", "");
       form.dataset.checked = String(seq);
     }
 
