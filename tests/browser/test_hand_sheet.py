@@ -139,7 +139,7 @@ def test_cancel_drops_the_draft_and_the_tapped_side_wins(make_page, live_server,
     thumb.type("180")
     page.keyboard.press("Enter")
     thumb.type("1")
-    thumb.tap(page.locator("a[data-cancel]"))
+    thumb.tap(page.locator(".form-actions a.quiet"))  # Cancel
     page.wait_for_url(BOARD_URL)
     tap_side(page, thumb, 1)
     assert page.input_value("#sides-0-meld_points") == ""
