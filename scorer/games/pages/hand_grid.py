@@ -211,13 +211,11 @@ def _refusal(error: RuleError, sides: int) -> dict[str, Any]:
 @bp.route("/games/<game_id>/hands/check", methods=["POST"])
 def check_hand(game_id: str) -> Any:
     """The preview's dry run: the hand form's fields as Save posts them; answers the verdict
-    (ok, refused or ask, the message and its box) and each side's figures; stores nothing."""
+    (ok, refused or ask, the message and its box), each side's figures, and the boxes the
+    cards decide (even of a hand refused as it stands); stores nothing."""
     record = load_game(game_id)
     value = request.args.get("number", "")
     number = int(value) if value.isdigit() and 0 < int(value) <= 10_000 else None
     form = hand_form(len(record.table.sides))
     form.open_counters = set()
-    answer = dry_run(record, form, number)
-    if answer.get("sides") is None and answer["verdict"] != "ok":
-        answer.pop("decided", None)
-    return jsonify(answer)
+    return jsonify(dry_run(record, form, number))
