@@ -47,6 +47,7 @@ def retype(thumb: Thumb, page: Any, side: int, name: str, value: int | str) -> N
     """A box of the sheet: tapped, what it held erased, the new number typed."""
     locator = page.locator(f"#sides-{side}-{name}")
     thumb.tap(locator)
+    page.keyboard.press("End")  # the caret after what the box holds, as a person puts it
     for _ in locator.input_value():
         page.keyboard.press("Backspace")
     thumb.type(str(value))

@@ -16,7 +16,8 @@ from handcases import CASES, Case
 from test_table import api_game
 
 from scorer import store
-from scorer.core.hands import score_hand
+from scorer.core.errors import RuleError
+from scorer.core.hands import score_hand, validate_hand
 from scorer.core.rules import RuleProfile
 from scorer.store.db import get_db
 from scorer.web.forms import NOBODY
@@ -160,7 +161,7 @@ def test_the_preview_scores_every_case_as_the_engine(make_page, live_server, liv
         "Penalty or correction": "adjustment",
     }
     count = len(players)
-    checked = 0
+    checked = refused = 0
     for case in CASES:
         if not fits(profile, case):
             continue
@@ -173,6 +174,15 @@ def test_the_preview_scores_every_case_as_the_engine(make_page, live_server, liv
         page.evaluate(TYPE_CASE, [sides, went_out, case.concealed])
         await_answer(page, before)
         shown = page.evaluate(READ_PREVIEW)
+        verdict = page.locator("[data-verdict]").get_attribute("class")
+        try:
+            validate_hand(profile, case.hand(count), count)
+        except RuleError:
+            # The server refuses it as typed: the preview says so, with no figures.
+            assert verdict == "verdict refused", f"{setup}, {case.name!r}"
+            assert [side["total"] for side in shown] == [""] * count
+            refused += 1
+            continue
         want = expected(profile, case, count)
         for i, (seen, engine) in enumerate(zip(shown, want, strict=True)):
             where = f"{setup}, {case.name!r}, side {i}"
@@ -182,4 +192,5 @@ def test_the_preview_scores_every_case_as_the_engine(make_page, live_server, liv
             if engine["boxes"] is not None:
                 assert [int(box) for box in seen["boxes"]] == engine["boxes"], where
         checked += 1
-    assert checked >= len(CASES) - 1  # five or six red threes: only three packs have them
+    # five or six red threes: only three packs have them
+    assert checked + refused >= len(CASES) - 1 and checked >= len(CASES) // 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from phone import BOARD_URL, Thumb, no_sideways_scroll, start_game, wait_for_hand_form
+from playwright.sync_api import expect
 
 TAP_BUDGET = 12
 
@@ -28,16 +29,16 @@ def test_typical_hand_in_at_most_12_taps(make_page, live_server, width):
     wait_for_hand_form(page)
     assert focused_id(page) == "sides-0-meld_points"  # the cursor waits there
     thumb.type("130")
-    side_a = page.locator('[data-column="0"]')
-    thumb.tap(side_a.get_by_role("button", name="One more: Natural canastas"))
-    thumb.tap(side_a.locator("label.chip", has_text="2"))
-    # Side A is done once its red threes are chosen: the cursor moves to side B.
-    assert focused_id(page) == "sides-1-meld_points"
+    page.keyboard.press("Enter")  # on to the natural canastas
+    thumb.type("1")
+    thumb.tap(page.locator("#sides-0-red_threes"))
+    thumb.type("2")
+    thumb.tap(page.locator("#sides-1-meld_points"))
     thumb.type("50")
     thumb.tap(page.locator("#sides-1-hand_points"))
     thumb.type("85")
-    assert page.locator('output[data-preview-for="0"]').inner_text() == "+930"
-    assert page.locator('output[data-preview-for="1"]').inner_text() == "\u221235"
+    expect(page.locator('output[data-preview-for="0"]')).to_have_text("+930")
+    expect(page.locator('output[data-preview-for="1"]')).to_have_text("\u221235")
     assert no_sideways_scroll(page)
     assert page.evaluate("window.visualViewport.scale") == 1  # nothing zoomed in
     thumb.tap(page.get_by_role("button", name="Save hand"))
