@@ -147,11 +147,11 @@ def test_enter_goes_to_the_next_visible_box(make_page, live_server):
     page.goto(board + "/hands/new?out=0")
     wait_for_hand_form(page)
     page.locator("#sides-0-meld_points").focus()
-    for key in ("3", "2", "0", "Enter", "2", "5"):  # as a person types it
+    for key in ("3", "2", "0", "Enter", "1"):  # as a person types it
         page.keyboard.press(key)
     assert page.input_value("#sides-0-meld_points") == "320"
-    assert page.input_value("#sides-0-hand_points") == "25"
-    assert page.evaluate("document.activeElement.id") == "sides-0-hand_points"
+    assert page.input_value("#sides-0-natural_canastas") == "1"  # the sheet's next row
+    assert page.evaluate("document.activeElement.id") == "sides-0-natural_canastas"
 
 
 def test_the_card_counter_and_the_points_box_show_one_value(make_page, live_server):
