@@ -13,6 +13,7 @@ by value; meld by meld (three melds a side); points typed at 200 % text.
 
 from __future__ import annotations
 
+import logging
 import tempfile
 import threading
 from collections.abc import Iterator
@@ -220,6 +221,7 @@ class Table:
 
 @contextmanager
 def phone_table(*, large: bool = False) -> Iterator[Table]:
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # the bench prints its table only
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
             {
