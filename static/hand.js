@@ -1,4 +1,4 @@
-/* Hand form: steppers, live preview, Enter goes on. Works without it; the server checks all. */
+/* Hand form: steppers, the server's verdict before Save, Enter goes on. Works without it. */
 (function () {
   "use strict";
   var each = Scorer.each;
@@ -30,84 +30,26 @@
     });
   }
 
-  // Each side's score part by part (rule book §1): a bonus typed into the melds shows twice.
+  // The preview is the server's own verdict: the form as Save would post it goes to the
+  // dry run (data-check), which checks it exactly as a save does and stores nothing. No rule
+  // of the game is written here: the figures, the refusal and the boxes the cards decide
+  // all come from the server. Without a network it says it cannot check.
   function setupPreview(form) {
     var d = form.dataset;
-    var values = JSON.parse(d.values);
-    var sets = JSON.parse(d.redSets);
-    var words = JSON.parse(d.parts);  // [[part, label]], in the rule book's order
-
-    var rankGroups = JSON.parse(d.rankGroups);
-
-    // The melds typed rank by rank (rows with cards): null when none.
-    function byRank(column) {
-      var found = null;
-      each(column.querySelectorAll("[data-meld-row]"), function (row) {
-        var n = function (name) {
-          var input = row.querySelector('[name$="-' + name + '"]');
-          return toInt(input.value) || 0;
-        };
-        var meld = { rank: row.querySelector("select").value, naturals: n("naturals"),
-                     jokers: n("jokers"), twos: n("twos") };
-        var wild = meld.jokers + meld.twos;
-        if (meld.naturals + wild <= 0) return;
-        found = found || { points: 0, natural: 0, mixed: 0 };
-        found.points += meld.naturals * (values[rankGroups[meld.rank]] || 0) +
-          meld.jokers * values.jokers + meld.twos * values.twenty;
-        // A canasta is seven cards or more: natural without a wild card (scorer/meld.py).
-        if (meld.naturals + wild >= 7) {
-          if (wild) found.mixed += 1; else found.natural += 1;
-        }
-      });
-      return found;
-    }
-
-    // The adjustment as signed points: a sign typed in the box wins over the chips.
-    function adjustment(column) {
-      var input = box(column, "adjustment");
-      var amount = toInt(input.value);
-      if (!amount) return 0;
-      if (/^\s*[+\-\u2212]/.test(input.value)) return amount;
-      var chip = column.querySelector('.adjust-sign input[type="radio"]:checked');
-      return chip && chip.value === "+" ? Math.abs(amount) : -Math.abs(amount);
-    }
-
-    function counted(column, part) {
-      var points = null;
-      each(column.querySelectorAll('.count [name*="-' + part + '_"]'), function (input) {
-        if (input.value.trim() === "") return;
-        var group = input.name.split("_").pop();
-        points = (points || 0) + (toInt(input.value) || 0) * values[group];
-      });
-      return points;
-    }
+    var verdict = form.querySelector("[data-verdict]");
+    var partsBox = form.querySelector("[data-parts]");
+    var partsBody = form.querySelector("[data-parts-body]");
+    var asked = 0;
+    var timer = null;
+    var touched = false;  // a fresh form is not judged before anything is typed
 
     function box(column, name) {
       return column.querySelector('[name$="-' + name + '"]');
     }
 
-    function num(column, name) {
-      return toInt(box(column, name).value) || 0;
-    }
-
-    function badge(column, part, points) {
-      var summary = column.querySelector('[data-counter="' + part + '"] summary');
-      var span = summary.querySelector(".counted");
-      if (!span) {
-        span = document.createElement("span");
-        span.className = "counted";
-        summary.appendChild(span);
-      }
-      span.textContent = points === null ? "" : "= " + grouped(points);
-    }
-
-    // Counted cards decide (as on the server): the points box shows their total, locked.
-    function follow(column, part, points) {
-      lock(box(column, part + "_points"), points, d.counted);
-    }
-
     // A box the cards decide: it shows their number, locked, with a note saying why.
     function lock(input, points, why) {
+      if (!input) return;
       // A count's box sits in its stepper: the note goes under the stepper, whose buttons
       // rest while the box is locked.
       var stepper = input.parentNode.classList.contains("stepper") ? input.parentNode : null;
@@ -122,7 +64,6 @@
           note = document.createElement("p");
           note.className = "from-counter";
           note.id = input.id + "-counted";
-          note.textContent = why;
           (stepper || input).insertAdjacentElement("afterend", note);
           input.setAttribute("aria-describedby",
             ((input.getAttribute("aria-describedby") || "") + " " + note.id).trim());
@@ -139,67 +80,98 @@
       }
     }
 
-    function parts(column, out, concealed) {
-      var melds = byRank(column);
-      // Melds rank by rank decide over counted cards, as on the server.
-      var meldCards = melds ? melds.points : counted(column, "meld");
-      var handCards = counted(column, "hand");
-      lock(box(column, "meld_points"), meldCards, melds ? d.byRank : d.counted);
-      lock(box(column, "natural_canastas"), melds ? melds.natural : null, d.fromMelds);
-      lock(box(column, "mixed_canastas"), melds ? melds.mixed : null, d.fromMelds);
-      follow(column, "hand", handCards);
-      badge(column, "meld", melds ? null : counted(column, "meld"));
-      badge(column, "melds", melds ? melds.points : null);
-      badge(column, "hand", handCards);
-      var meld = meldCards === null ? num(column, "meld_points") : meldCards;
-      var chip = column.querySelector('.red-threes input[type="radio"]:checked');
-      var reds = chip ? toInt(chip.value) || 0 : 0;
-      var red = reds in sets ? sets[reds] : reds * toInt(d.red);
-      var wentOut = out && out.value === column.dataset.column;
-      var natural = num(column, "natural_canastas");
-      var mixed = num(column, "mixed_canastas");
-      // Red threes count against a side that melded nothing or, as a house rule, against
-      // a side without a canasta (scorer/core/hands.py).
-      var against = d.redAgainst === "no_canasta" ? natural + mixed === 0 : meld === 0;
-      return {
-        cards: meld,
-        canastas: natural * toInt(d.natural) + mixed * toInt(d.mixed),
-        red_threes: against ? -red : red,
-        going_out: wentOut ? toInt(concealed ? d.concealed : d.out) : 0,
-        hand: -(handCards === null ? num(column, "hand_points") : handCards),
-        adjustment: adjustment(column)
-      };
-    }
-
-    function show(column, p) {
-      var list = column.querySelector("[data-parts-for]");
-      list.textContent = "";
-      var score = 0;
-      words.forEach(function (pair) {
-        var key = pair[0];
-        score += p[key];
-        if (p[key] === 0 && key !== "cards") return;
-        var item = document.createElement("li");
-        var label = document.createElement("span");
-        var value = document.createElement("span");
-        label.textContent = pair[1];
-        value.textContent = signed(p[key]);
-        item.appendChild(label);
-        item.appendChild(value);
-        list.appendChild(item);
+    function decide(decided) {
+      each(form.querySelectorAll("[data-column]"), function (column, i) {
+        var boxes = decided && decided[i];
+        if (!boxes) return;
+        var why = boxes.by === "melds" ? d.byRank : d.counted;
+        Object.keys(boxes).forEach(function (name) {
+          if (name === "by") return;
+          var from = name.slice(-9) === "_canastas" ? d.fromMelds : why;
+          lock(box(column, name), boxes[name], from);
+        });
       });
-      var output = column.querySelector("output");
-      output.textContent = signed(score);
-      output.parentNode.hidden = false;
     }
 
-    // The rule book's hint (never a refusal): a side that did not go out still holds cards.
-    function hint(column, out, p) {
-      var note = column.querySelector("[data-hint-for]");
-      if (!note) return;
-      var empty = !!out && out.value !== column.dataset.column && p.hand === 0;
-      note.textContent = empty ? d.hintEmpty : "";
-      note.hidden = !empty;
+    function say(kind, text) {
+      verdict.className = "verdict " + kind;
+      verdict.textContent = text;
+      verdict.hidden = !text;
+    }
+
+    function figures(sides) {
+      each(form.querySelectorAll("output[data-preview-for]"), function (output, i) {
+        output.textContent = sides ? signed(sides[i].total) : "";
+      });
+      partsBody.textContent = "";
+      partsBox.hidden = !sides;
+      if (!sides) return;
+      var rows = [];  // the parts any side has, in the server's order
+      sides.forEach(function (side) {
+        side.parts.forEach(function (part) {
+          if (!rows.some(function (r) { return r[0] === part[0]; })) rows.push(part);
+        });
+      });
+      rows.forEach(function (row) {
+        var tr = document.createElement("tr");
+        var th = document.createElement("th");
+        th.scope = "row";
+        th.textContent = row[1];
+        tr.appendChild(th);
+        sides.forEach(function (side) {
+          var td = document.createElement("td");
+          var found = side.parts.filter(function (p) { return p[0] === row[0]; })[0];
+          td.textContent = found ? signed(found[2]) : "";
+          tr.appendChild(td);
+        });
+        tr.dataset.part = row[0];
+        partsBody.appendChild(tr);
+      });
+    }
+
+    // The server's hint for a side that did not go out and typed nothing in hand.
+    function hints(sides) {
+      var names = form.querySelectorAll(".side-head .side-name");
+      return (sides || []).map(function (side, i) {
+        return side.empty_hand ? names[i].textContent + ": " + d.hintEmpty + "." : "";
+      }).filter(Boolean);
+    }
+
+    function answer(seq, reply) {
+      if (seq !== asked) return;  // a later check is on its way
+      decide(reply.decided);
+      figures(reply.sides || null);
+      if (!touched) say("", "");
+      else if (reply.verdict === "ok") say("ok", [d.checkOk].concat(hints(reply.sides)).join(" "));
+      else say(reply.verdict, reply.message);
+      form.querySelectorAll("[data-verdict-field]").forEach(function (el) {
+        el.removeAttribute("data-verdict-field");
+      });
+      var named = reply.field && document.getElementById(reply.field);
+      if (named && touched && reply.verdict !== "ok") named.setAttribute("data-verdict-field", "");
+      form.dataset.checked = String(seq);
+    }
+
+    function check() {
+      var seq = ++asked;
+      var body = new URLSearchParams();
+      new FormData(form).forEach(function (value, name) { body.append(name, String(value)); });
+      fetch(d.check, { method: "POST", body: body, credentials: "same-origin" })
+        .then(function (response) {
+          if (!response.ok) throw new Error(String(response.status));
+          return response.json();
+        })
+        .then(function (reply) { answer(seq, reply); }, function () {
+          if (seq !== asked) return;
+          figures(null);
+          say("unknown", d.checkOffline);
+          form.dataset.checked = String(seq);
+        });
+    }
+
+    function soon() {
+      clearTimeout(timer);
+      timer = setTimeout(check, 250);
     }
 
     function update() {
@@ -208,16 +180,15 @@
       var nobody = !!out && !/^\d+$/.test(out.value);
       concealed.disabled = nobody;
       if (nobody) concealed.checked = false;
-      each(form.querySelectorAll("[data-column]"), function (column) {
-        var p = parts(column, out, concealed.checked);
-        show(column, p);
-        hint(column, out, p);
-      });
+      touched = true;
+      soon();
     }
 
     form.addEventListener("input", update);
     form.addEventListener("change", update);
-    update();
+    form.addEventListener("reset", function () { setTimeout(update, 0); });
+    window.addEventListener("online", soon);
+    check();
   }
 
   // "Add a meld" without a round trip: a copy of the first row, empty, with the next index.
@@ -229,7 +200,7 @@
         var count = list.querySelectorAll("[data-meld-row]").length;
         event.preventDefault();
         var row = blank.cloneNode(true);
-        var column = button.closest("[data-column]").dataset.column;
+        var column = button.closest("[data-tools]").dataset.tools;
         var rename = function (text) {
           return text.replace(/sides-\d+-melds-\d+-/g, "sides-" + column + "-melds-" + count + "-");
         };
@@ -271,39 +242,53 @@
       !box.readOnly && !box.disabled;
   }
 
-  // Enter (Android's "Next") goes to the next box one can type into, never a closed counter.
+  // Enter (Android's "Next") goes to the next box one can type into, in the page's order:
+  // each side's boxes, then the next side's (never a closed counter); after the last, Save.
   function setupEnter(form) {
-    var boxes = Array.prototype.slice.call(form.querySelectorAll('[inputmode="numeric"]'));
-    function nextOf(i) { return boxes.slice(i + 1).find(typable); }
-    boxes.forEach(function (box, i) {
-      box.setAttribute("enterkeyhint", "next");
-      box.addEventListener("focus", function () {
-        box.setAttribute("enterkeyhint", nextOf(i) ? "next" : "done");
-      });
-      box.addEventListener("keydown", function (event) {
-        if (event.key !== "Enter" || event.isComposing) return;
-        var next = nextOf(i);
-        if (next) { event.preventDefault(); next.focus(); }
-      });
+    var save = form.querySelector(".form-actions button[type=submit]");
+    function boxes() {
+      return Array.prototype.slice.call(form.querySelectorAll('[inputmode="numeric"]'));
+    }
+    function nextOf(box) {
+      var all = boxes();
+      return all.slice(all.indexOf(box) + 1).find(typable) || null;
+    }
+    form.addEventListener("focusin", function (event) {
+      var box = event.target;
+      if (box.getAttribute("inputmode") !== "numeric") return;
+      box.setAttribute("enterkeyhint", nextOf(box) ? "next" : "done");
+    });
+    form.addEventListener("keydown", function (event) {
+      var box = event.target;
+      if (event.key !== "Enter" || event.isComposing) return;
+      if (box.getAttribute("inputmode") !== "numeric") return;
+      var next = nextOf(box) || save;
+      if (next) { event.preventDefault(); next.focus(); }
     });
   }
 
-  // Tapping a side's red threes (its last box) moves on to the next side's empty melds;
-  // arrow keys stay among the chips.
-  function setupNextSide(form) {
-    var columns = form.querySelectorAll("[data-column]");
-    each(columns, function (column, i) {
-      var pointer = false;
-      column.addEventListener("pointerdown", function () { pointer = true; });
-      column.addEventListener("keydown", function () { pointer = false; });
-      column.addEventListener("change", function (event) {
-        var next = columns[i + 1] && columns[i + 1].querySelector('[name$="-meld_points"]');
-        var filled = Array.prototype.some.call(column.querySelectorAll('[name*="-meld_"]'),
-          function (box) { return box.value.trim() !== ""; });
-        if (event.target.type === "radio" && pointer && filled && next && next.value === "") {
-          next.focus();
-        }
+  // The other ways open where the thumb is: their box comes to the screen's top, a counter
+  // opened waits in its first box, and a meld's rank chosen moves on to its cards.
+  function setupOtherWays(form) {
+    var ways = form.querySelector("[data-other-ways]");
+    if (ways) {
+      ways.addEventListener("toggle", function () {
+        if (ways.open) ways.scrollIntoView({ block: "start" });
       });
+    }
+    each(form.querySelectorAll("details.counter"), function (counter) {
+      counter.addEventListener("toggle", function () {
+        if (!counter.open) return;
+        var first = Array.prototype.slice.call(counter.querySelectorAll("select, [inputmode]"))
+          .find(typable);
+        if (first) first.focus();
+      });
+    });
+    form.addEventListener("change", function (event) {
+      var select = event.target;
+      if (select.tagName !== "SELECT" || !select.closest("[data-meld-row]")) return;
+      var box = select.closest("[data-meld-row]").querySelector("[inputmode]");
+      if (box) box.focus();
     });
   }
 
@@ -313,7 +298,7 @@
       var blank = blankMeldRow(hand);
       addSteppers(hand, hand.dataset);
       if (blank) setupAddMeld(hand, blank);
-      setupPreview(hand); setupEnter(hand); setupNextSide(hand);
+      setupPreview(hand); setupEnter(hand); setupOtherWays(hand);
     }
   });
 })();

@@ -15,7 +15,9 @@
    opens. A refusal (the game moved on, a rule) is posted again as a plain form, so the
    browser shows the server's page: the form comes back with every value typed.
    What is typed is also kept in sessionStorage, so a reload or an accidental back loses
-   nothing. No service worker is needed: this works on plain HTTP. */
+   nothing; a draft brought back says so, with "Discard". Cancel drops it, and a form opened
+   afresh (a tap on the board) never gets an old one. No service worker is needed: this works
+   on plain HTTP. */
 (function () {
   "use strict";
   var RETRY = 15000;
@@ -177,9 +179,49 @@
     return empty && !form.querySelector('[aria-invalid="true"]');
   }
 
+  // How this page was reached: a reload or a step back brings a draft back; a tap on the
+  // board (a side, "Nobody") is a fresh start for that side, whatever was typed before.
+  function arrival() {
+    var entry = window.performance && performance.getEntriesByType &&
+      performance.getEntriesByType("navigation")[0];
+    return entry ? entry.type : "navigate";
+  }
+
+  // Says a draft came back, with a button that drops it (the form as the server sent it).
+  function announceDraft(form) {
+    var note = Scorer.banner("note", "status", "data-draft-note");
+    var text = document.createElement("span");
+    text.textContent = form.getAttribute("data-draft-restored") || "";
+    var discard = document.createElement("button");
+    discard.type = "button";
+    discard.className = "button quiet";
+    discard.textContent = form.getAttribute("data-draft-discard") || "Discard";
+    discard.addEventListener("click", function () {
+      write(sessionStorage, draftKey(), null);
+      form.reset();
+      each(form.elements, function (input) {
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+      form.dispatchEvent(new Event("change", { bubbles: true }));
+      write(sessionStorage, draftKey(), null);
+      note.parentNode.removeChild(note);
+      var first = form.querySelector("[autofocus]");
+      if (first) first.focus();
+    });
+    note.appendChild(text);
+    note.appendChild(document.createTextNode(" "));
+    note.appendChild(discard);
+    form.parentNode.insertBefore(note, form);
+  }
+
   function restoreDraft(form) {
     var pairs = read(sessionStorage, draftKey(), null);
-    if (!pairs || !isEmpty(form)) return;
+    if (!pairs) return;
+    if (arrival() === "navigate") {  // opened afresh: the old draft is not this hand
+      write(sessionStorage, draftKey(), null);
+      return;
+    }
+    if (!isEmpty(form)) return;
     pairs.forEach(function (pair) {
       each(form.elements, function (input) {
         if (input.name !== pair[0]) return;
@@ -195,6 +237,7 @@
       input.dispatchEvent(new Event("input", { bubbles: true }));
     });
     form.dispatchEvent(new Event("change", { bubbles: true }));
+    announceDraft(form);
   }
 
   function ensureFreshToken(form, game) {
@@ -241,6 +284,14 @@
     var keep = function () { write(sessionStorage, draftKey(), typed(form)); };
     form.addEventListener("input", keep);
     form.addEventListener("change", keep);
+    // Cancel drops what was typed: the next form starts empty.
+    each(form.querySelectorAll("[data-cancel]"), function (link) {
+      link.addEventListener("click", function () {
+        form.removeEventListener("input", keep);
+        form.removeEventListener("change", keep);
+        write(sessionStorage, draftKey(), null);
+      });
+    });
     form.addEventListener("submit", function (event) {
       if (event.defaultPrevented || !window.fetch) return;
       event.preventDefault();

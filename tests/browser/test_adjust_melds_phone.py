@@ -9,11 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from phone import BOARD_URL, no_sideways_scroll, start_game, wait_for_hand_form
+from playwright.sync_api import expect
 
 
 def open_hand_form(page: Any) -> None:
     page.locator(".record-buttons a", has_text="Ann & Bob").tap()
     wait_for_hand_form(page)
+
+
+def tools(page: Any, side: int) -> Any:
+    """The side's other ways to enter it, behind the form's one control."""
+    page.locator("[data-other-ways] > summary").tap()
+    return page.locator(f'[data-tools="{side}"]')
 
 
 def tap_more(page: Any, box: str, times: int) -> None:
@@ -27,7 +34,7 @@ def test_a_hand_typed_meld_by_meld_at_360_px(make_page, live_server, tmp_path):
     page = make_page(width=360, height=780)
     start_game(page, live_server, ("Ann", "Bob", "Cy", "Dee"))
     open_hand_form(page)
-    column = page.locator('[data-column="0"]')
+    column = tools(page, 0)
     column.get_by_text("Meld by meld, rank by rank").tap()
     page.select_option("#sides-0-melds-0-rank", "K")
     tap_more(page, "sides-0-melds-0-naturals", 7)
@@ -40,16 +47,17 @@ def test_a_hand_typed_meld_by_meld_at_360_px(make_page, live_server, tmp_path):
     page.select_option("#sides-0-melds-2-rank", "A")
     tap_more(page, "sides-0-melds-2-naturals", 3)
     assert column.locator("legend", has_text="Meld 3").count() == 1
-    # The melds decide: the meld points and canasta boxes show what they hold, locked.
-    assert page.locator("#sides-0-meld_points").input_value() == "225"
-    assert page.locator("#sides-0-natural_canastas").input_value() == "1"
-    assert page.locator("#sides-0-mixed_canastas").input_value() == "1"
+    # The melds decide (the server's dry run says what they hold): the meld points and
+    # canasta boxes show it, locked.
+    expect(page.locator("#sides-0-meld_points")).to_have_value("225")
+    expect(page.locator("#sides-0-natural_canastas")).to_have_value("1")
+    expect(page.locator("#sides-0-mixed_canastas")).to_have_value("1")
     assert page.locator("#sides-0-meld_points").evaluate("box => box.readOnly")
-    column.locator(".red-threes label.chip", has_text="1").tap()
+    page.fill("#sides-0-red_threes", "1")
     page.fill("#sides-1-meld_points", "60")
     page.fill("#sides-1-hand_points", "30")
-    page.locator(".went-out label.chip", has_text="Ann & Bob").tap()
-    assert page.locator('[data-preview-for="0"]').inner_text() == "+1,225"
+    assert page.locator('input[name="went_out"]:checked').get_attribute("value") == "0"
+    expect(page.locator('[data-preview-for="0"]')).to_have_text("+1,225")
     assert no_sideways_scroll(page)
     page.screenshot(path=str(tmp_path / "by-rank-360.png"), full_page=True)
     page.get_by_role("button", name="Save hand").tap()
@@ -70,15 +78,14 @@ def test_a_penalty_at_360_px(make_page, live_server, tmp_path):
     page.fill("#sides-0-natural_canastas", "1")
     page.fill("#sides-1-meld_points", "60")
     page.fill("#sides-1-hand_points", "20")
-    page.locator(".went-out label.chip", has_text="Ann & Bob").tap()
-    column = page.locator('[data-column="1"]')
     assert not page.locator("#sides-1-adjustment").is_visible()  # folded by default
+    column = tools(page, 1)
     column.get_by_text("Penalty or correction").first.tap()
     page.fill("#sides-1-adjustment", "100")  # taken away: the chip's default
     page.fill("#sides-1-adjustment_note", "took the pile illegally")
     # 60 − 20 − 100 = −60, the penalty shown as a part of its own.
-    assert page.locator('[data-preview-for="1"]').inner_text() == "\u221260"
-    assert "\u2212100" in page.locator('[data-parts-for="1"]').inner_text()
+    expect(page.locator('[data-preview-for="1"]')).to_have_text("\u221260")
+    assert "\u2212100" in page.locator("[data-parts-body] tr", has_text="Penalty").text_content()
     assert no_sideways_scroll(page)
     page.screenshot(path=str(tmp_path / "penalty-360.png"), full_page=True)
     page.get_by_role("button", name="Save hand").tap()

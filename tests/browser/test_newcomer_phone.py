@@ -50,7 +50,9 @@ def test_six_player_names_do_not_break_mid_word(make_page, live_server, teams, t
     assert page.eval_on_selector_all(names, SPLIT_WORDS) == []
     page.goto(f"{live_server}/games/{game_id}/hands/new")
     wait_for_hand_form(page)
-    assert page.eval_on_selector_all(".column .side-name, .went-out .chip span", SPLIT_WORDS) == []
+    assert (
+        page.eval_on_selector_all(".side-head .side-name, .went-more .chip span", SPLIT_WORDS) == []
+    )
     page.screenshot(path=str(tmp_path / "six-hand.png"), full_page=True)
 
 

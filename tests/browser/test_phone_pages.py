@@ -63,8 +63,8 @@ def test_three_teams_fit_a_small_phone(make_page, live_server):
     assert no_sideways_scroll(page)
     page.locator(".record-buttons a").nth(2).tap()
     page.wait_for_selector("form.hand-form")
-    assert page.locator(".column").count() == 3
-    assert page.locator('[data-column="0"] .red-threes label.chip').count() == 7  # 0 to 6
+    assert page.locator(".side-cells").count() == 3
+    assert page.locator("#sides-0-red_threes").count() == 1  # a box: 0 to 6 typed
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     assert page.evaluate(SMALL_TARGETS) == []
     assert no_sideways_scroll(page)
@@ -93,15 +93,15 @@ def test_another_variant_brings_its_own_house_rules(make_page, live_server):
     assert "Canastas needed" not in rules
 
 
-def test_red_threes_before_the_melds_keep_the_cursor_home(make_page, live_server):
-    """Moving on to the next side happens only once this side's melds are typed."""
+def test_enter_moves_on_to_the_next_side_once_this_one_is_walked(make_page, live_server):
+    """The sheet's reading order: Enter walks a side's boxes, then the next side's."""
     page = make_page()
     board = start_game(page, live_server, ("Ann", "Bob", "Cy", "Dee"))
     page.goto(board + "/hands/new?out=0")
     wait_for_hand_form(page)
-    page.locator('[data-column="0"] .red-threes label.chip', has_text="2").tap()
-    assert page.evaluate("document.activeElement.id") != "sides-1-meld_points"
-    page.locator("#sides-0-meld_points").tap()
     page.keyboard.type("130")
-    page.locator('[data-column="0"] .red-threes label.chip', has_text="1").tap()
+    for _ in range(4):  # canastas, mixed, red threes, in hand
+        page.keyboard.press("Enter")
+        assert page.evaluate("document.activeElement.id").startswith("sides-0-")
+    page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.id") == "sides-1-meld_points"

@@ -56,7 +56,7 @@ def with_outbox(page: Any, game_id: str) -> None:
 def type_hand(page: Any) -> None:
     page.fill("#sides-0-meld_points", "120")
     page.fill("#sides-1-meld_points", "90")
-    page.locator(".went-out label.chip", has_text="Nobody").tap()
+    page.locator(".nobody-chip").tap()
 
 
 def test_a_hand_saved_offline_waits_and_is_recorded_once(make_page, live_server, live_app):

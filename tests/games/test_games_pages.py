@@ -285,15 +285,16 @@ def test_scoreboard_of_a_new_game(client: FlaskClient) -> None:
     assert " style=" not in page  # CSP: no inline styles
 
 
-def test_hand_form_waits_in_the_meld_points_of_the_side_that_went_out(
+def test_hand_form_waits_in_the_sheets_first_box_with_the_side_that_went_out_chosen(
     client: FlaskClient,
 ) -> None:
+    """The sheet is filled in reading order (each side's boxes, then the next side's): the
+    cursor waits in its first box whichever side went out; that side is chosen."""
     game_id = start(client)
     page = text(client.get(f"/games/{game_id}/hands/new?out=1"))
-    assert re.search(r'<input[^>]*autofocus[^>]*id="sides-1-meld_points"', page) or re.search(
-        r'<input[^>]*id="sides-1-meld_points"[^>]*autofocus', page
-    )
-    assert re.search(r'name="went_out" value="1" checked', page)
+    assert re.search(r'<input autofocus id="sides-0-meld_points"', page)
+    assert page.count("autofocus") == 1
+    assert re.search(r'name="went_out" value="1"[^>]*checked', page)
     assert len(hidden(page, "token")) >= 16
     assert hidden(page, "version") == "1"
     assert 'inputmode="numeric"' in page
@@ -382,8 +383,8 @@ def test_refused_hand_keeps_what_was_typed(app: Flask, client: FlaskClient) -> N
     assert 'role="alert"' in page and "Nothing was saved" in page
     assert input_value(page, "sides-0-meld_points") == "130"
     assert input_value(page, "sides-1-hand_points") == "85"
-    assert re.search(r'name="sides-1-red_threes" value="2" checked', page)
-    assert re.search(r'name="went_out" value="0" checked', page)
+    assert input_value(page, "sides-1-red_threes") == "2"
+    assert re.search(r'name="went_out" value="0"[^>]*checked', page)
     assert loaded(app, game_id).state.results == ()
 
 
@@ -564,7 +565,7 @@ def test_correcting_a_hand_recomputes_what_follows(app: Flask, client: FlaskClie
     assert loaded(app, game_id).state.totals == (1020, 865)
     form = text(client.get(f"/games/{game_id}/hands/1/edit"))
     assert input_value(form, "sides-0-meld_points") == "130"
-    assert re.search(r'name="sides-0-red_threes" value="2" checked', form)
+    assert input_value(form, "sides-0-red_threes") == "2"
     # Correct hand 1: A had a mixed canasta, not a natural one (300 instead of 500).
     fixed = dict(TYPICAL, version=hidden(form, "version"))
     fixed.pop("sides-0-natural_canastas")

@@ -5,6 +5,6 @@ Each module adds its routes to the shared `pages` blueprint (scorer.web.pages.bp
 importing this package registers them; create_app registers the blueprint.
 """
 
-from scorer.games.pages import after_end, board, games, hands, play_again
+from scorer.games.pages import after_end, board, games, hand_grid, hands, play_again
 
-__all__ = ["after_end", "board", "games", "hands", "play_again"]
+__all__ = ["after_end", "board", "games", "hand_grid", "hands", "play_again"]

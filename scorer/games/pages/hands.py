@@ -18,16 +18,16 @@ from flask_babel import gettext as _
 from scorer import store
 from scorer.core.errors import RuleError
 from scorer.core.hands import Hand, SideScore, score_hand, validate_hand
-from scorer.core.irregular import CONFIRMABLE, NeedsConfirmation
+from scorer.core.irregular import NeedsConfirmation
 from scorer.core.limits import MAX_HANDS_PER_GAME
-from scorer.core.meld import MAX_SIDE_MELDS, RANK_GROUPS
+from scorer.core.meld import MAX_SIDE_MELDS
 from scorer.core.rules import VALUE_GROUPS
 from scorer.games.pages.board import full_note, sides_view
+from scorer.games.pages.hand_grid import confirmed_kinds, first_refused, hand_grid_rows
 from scorer.store.cache import keep
 from scorer.store.db import get_db
 from scorer.web.failures import load_game, status_of
 from scorer.web.forms import (
-    MELD_RANKS,
     NOBODY,
     HandForm,
     MeldRowForm,
@@ -43,9 +43,9 @@ from scorer.web.pages import (
     back_to,
     bp,
     confirm_page,
-    field_errors_note,
     game_title,
     label_errors,
+    leaf_fields,
     posted_version,
     remember,
 )
@@ -134,6 +134,7 @@ def hand_page(
         result = state.results[number - 1]
         minimums, dealer = result.minimums, result.dealer
     profile = record.table.profile
+    refused = first_refused(form)
     columns = [
         {"index": i, "name": side.name, "minimum": minimums[i], "form": entry.form}
         for i, (side, entry) in enumerate(zip(record.table.sides, form.sides.entries, strict=True))
@@ -147,17 +148,19 @@ def hand_page(
             columns=columns,
             number=number,
             dealer=dealer,
-            banner=banner or field_errors_note(form),
+            banner=banner or (_("Nothing was saved:") if first_refused(form) else None),
             stale=stale,
             sides=sides_view(record),
             profile=profile,
             red_options=[(str(n), str(n)) for n in range(profile.red_threes_in_packs + 1)],
             went_out_options=[(str(i), side.name) for i, side in enumerate(record.table.sides)]
             + [(NOBODY, _("Nobody: the stock ran out"))],
-            autofocus=autofocus_column(form) if focus else None,
-            card_values={g: profile.card_values.of(g) for g in VALUE_GROUPS},
-            red_sets=dict(profile.red_three_sets),
-            rank_groups={rank: RANK_GROUPS[rank] for rank in MELD_RANKS},
+            rows=hand_grid_rows(profile, form),
+            refusals=refusal_list(form, record),
+            # The cursor waits in the first refused box, else (a new hand) in the sheet's
+            # first box: Enter then walks every side in reading order, and ends on Save.
+            focus_id=refused.id if refused else ("sides-0-meld_points" if focus else None),
+            others_open=bool(form.open_counters) or _others_typed(form),
             melds_max=MAX_SIDE_MELDS,
             question=_question(question),
             compare=compare,
@@ -197,15 +200,34 @@ def _question(asked: NeedsConfirmation | None) -> dict[str, Any] | None:
     return {"column": located[0] if located else 0, "confirm": asked.confirm}
 
 
-def confirmed_kinds() -> frozenset[str]:
-    """What the table confirmed with its "Record it anyway" button (only what can be)."""
-    return frozenset(request.form.getlist("confirm")) & CONFIRMABLE
+def refusal_list(form: HandForm, record: store.ReplayedGame) -> list[dict[str, str]]:
+    """Every refused box's message, with its side's name, for the top of the form: a refusal
+    is read on the first screen, a link away from its box."""
+    found = []
+    for index, entry in enumerate(form.sides.entries):
+        for field in leaf_fields(entry.form):
+            for error in field.errors:
+                found.append(
+                    {"side": record.table.sides[index].name, "text": error, "id": field.id}
+                )
+    for field in (form.went_out, form.concealed):
+        found += [{"side": "", "text": error, "id": field.id} for error in field.errors]
+    return found
 
 
-def autofocus_column(form: HandForm) -> int:
-    """On a new hand, the cursor waits in the meld points of the side that went out."""
-    value = form.went_out.data or ""
-    return int(value) if is_index(value) and int(value) < form.side_count() else 0
+_GRID_FIELDS = frozenset({"meld_points", "red_threes", "hand_points", "adjustment_sign"})
+
+
+def _others_typed(form: HandForm) -> bool:
+    """Something typed in one of the other ways to enter a side (counts, melds, a penalty)."""
+    for entry in form.sides.entries:
+        for field in leaf_fields(entry.form):
+            name = field.short_name
+            if name in _GRID_FIELDS or name.endswith("_canastas") or name == "rank":
+                continue
+            if field._value() not in ("", None):
+                return True
+    return False
 
 
 def _prepare(form: HandForm) -> HandForm:
