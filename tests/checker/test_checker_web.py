@@ -325,10 +325,10 @@ def test_the_hand_form_links_each_side_to_its_checker_and_labels_to_the_rules(
         r'<a class="q" href="/rules/play#([\w-]+)" aria-label="([^"]+)">\?</a>', html
     )
     assert helps == [
-        ("scoring", "How a hand scores"),
-        ("end-of-hand", "How a hand ends"),
+        ("scoring", "How a hand scores"),  # the sheet's rows, in reading order
         ("canastas", "How canastas score"),
         ("red-threes", "How red threes count"),
+        ("end-of-hand", "How a hand ends"),
         ("going-out", "When you may go out"),
         ("going-out", "What going out concealed means"),
     ]

@@ -47,12 +47,14 @@ def test_a_misspelt_field_is_still_refused_by_name(client: Any) -> None:
 
 
 def test_the_pages_show_each_kind_of_canastas_bonus(client: Any) -> None:
-    """The hand form's preview and the rules page read each bonus by its house rule's name
-    (``natural_canasta``): a house rule shows as set."""
+    """The hand form's dry run (the preview) and the rules page read each bonus by its house
+    rule's name (``natural_canasta``): a house rule shows as set."""
     rules = {"natural_canasta": 600, "mixed_canasta": 250}
     game = client.post("/api/games", json={"sides": SIDES, "rules": rules}).get_json()
-    page = client.get(f"/games/{game['id']}/hands/new").get_data(as_text=True)
-    assert 'data-natural="600"' in page and 'data-mixed="250"' in page
+    typed = {"went_out": "0", "sides-0-meld_points": "200", "sides-0-natural_canastas": "1",
+             "sides-0-mixed_canastas": "1", "sides-1-meld_points": "60"}  # fmt: skip
+    verdict = client.post(f"/games/{game['id']}/hands/check", data=typed).get_json()
+    assert verdict["sides"][0]["total"] == 200 + 600 + 250 + 100, verdict
     book = client.get("/rules").get_data(as_text=True)
     natural = book.split("Natural canasta (seven cards or more", 1)[1].split("</tr>", 1)[0]
     assert '<td class="num">500</td>' in natural
