@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bench.context import Bench
 from bench.loadgen import Load, generator
-from bench.measure import Row, Section, fmt_time
+from bench.measure import BenchFailure, Row, Section, answered, fmt_time
 from bench.served import CONNECTIONS, SCOREBOARD_LENGTH, WORKERS
 from bench.site import RECORD, SCOREBOARD
 from bench.wsgi import BARE_PATH, CACHED_SCOREBOARD
@@ -19,12 +19,11 @@ def run(section: Section, bench: Bench) -> None:
     targets = {"bare route (same server)": BARE_PATH}
     scoreboard = SCOREBOARD.format(id=server.game)
     scoreboard_name = f"scoreboard, {SCOREBOARD_LENGTH}-hand game"
-    has_scoreboard = server.status(scoreboard) == 200
-    if has_scoreboard:
-        targets[scoreboard_name] = scoreboard
     cached = CACHED_SCOREBOARD.format(id=server.game)
-    if has_scoreboard and server.status(cached) == 200:
-        targets[EXPERIMENT] = cached
+    for path in (scoreboard, cached):
+        answered(server.status(path), path)  # a row that cannot be measured fails the bench
+    targets[scoreboard_name] = scoreboard
+    targets[EXPERIMENT] = cached
     targets[f"API read, {SCOREBOARD_LENGTH}-hand game"] = f"/api/games/{server.game}"
     record = f"record a hand (API POST), {SCOREBOARD_LENGTH}-hand games"
     recording = server.record_requests()
@@ -36,8 +35,6 @@ def run(section: Section, bench: Bench) -> None:
     bare = Load.median(runs.pop("bare route (same server)"))
     section.rows.append(writes_row("baseline: bare route, same server", bare, bare))
     section.rows[-1].ratio = ""
-    if not has_scoreboard:
-        section.rows.append(Row(scoreboard_name, "not available yet"))
     # Information rows: the share of a bare route's throughput was a goal until issue 21
     # retired it; it never measured what a player feels (the latency and capacity rows do).
     for name, loads in runs.items():
@@ -48,16 +45,15 @@ def run(section: Section, bench: Bench) -> None:
         f"{rounds} run(s) of {seconds} s per target, targets in alternation; the load "
         "generator shares the 2 cores with the server."
     )
-    if EXPERIMENT in runs:
-        section.notes.append(
-            "The experiment is the real scoreboard view with its HTML kept per (game, version, "
-            "language) in the worker (bench/wsgi.py). The app itself caches the replayed game "
-            "and the hands list per version, not the whole page (it carries flashed messages and "
-            "the session): the row shows what caching the whole page would add."
-        )
+    section.notes.append(
+        "The experiment is the real scoreboard view with its HTML kept per (game, version, "
+        "language) in the worker (bench/wsgi.py). The app itself caches the replayed game "
+        "and the hands list per version, not the whole page (it carries flashed messages and "
+        "the session): the row shows what caching the whole page would add."
+    )
     failures = sum(load.errors for loads in runs.values() for load in loads)
     if failures:
-        section.notes.append(f"{failures} requests failed (non-2xx or socket errors).")
+        raise BenchFailure(f"{failures} requests failed (non-2xx or socket errors)")
 
 
 def writes_row(name: str, load: Load, bare: Load) -> Row:

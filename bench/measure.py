@@ -40,10 +40,32 @@ class Section:
     seconds: float = 0.0
     columns: tuple[str, str] = ("Median", "Against the baseline")
 
+    broken: list[str] = field(default_factory=list)  # rows that failed: the bench fails
+
     def unavailable(self, measure: str, error: Exception) -> None:
-        """A row whose page is not there yet (or broke): say so and carry on."""
-        self.rows.append(Row(measure, "not available yet"))
+        """A row that broke (a 500, an exception): said in its place, the other rows still
+        measured, and `make bench` fails at the end (a broken row never drops out unseen)."""
+        self.rows.append(Row(measure, "failed"))
         self.notes.append(f"{measure}: {type(error).__name__}: {str(error)[:160]}")
+        self.broken.append(measure)
+
+    @property
+    def failed(self) -> bool:
+        """The section broke (an exception stopped it) or one of its rows did."""
+        return bool(self.broken) or self.missing.startswith(FAILED)
+
+
+FAILED = "failed: "
+
+
+class BenchFailure(RuntimeError):
+    """A bench row that cannot be measured: its route did not answer as it must."""
+
+
+def answered(status: int, path: str, expected: int = 200) -> None:
+    """Fail the row when `path` did not answer `expected` (a 500 never drops out unseen)."""
+    if status != expected:
+        raise BenchFailure(f"{path} answered {status}, not {expected}")
 
 
 def sample(fn: Callable[[], object], number: int) -> float:

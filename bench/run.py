@@ -26,7 +26,7 @@ from bench import (
     weight,
 )
 from bench.context import Bench
-from bench.measure import Section, machine
+from bench.measure import FAILED, Section, machine
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_write:
         (ROOT / "BENCHMARKS.md").write_text(text)
         print(f"wrote {ROOT / 'BENCHMARKS.md'}")
+    broken = [f"{s.number}. {s.title}" for s in done if s.failed]
+    if broken:  # loudly: a row that broke is a bench that failed, not a missing line
+        print(f"BENCH FAILED: {', '.join(broken)} (see the tracebacks and notes above)")
+        return 1
     return 0
 
 
@@ -87,7 +91,7 @@ def run_section(number: int, title: str, runner: Runner, bench: Bench) -> Sectio
     try:
         runner(section, bench)
     except Exception as error:  # noqa: BLE001 - the report must still be written
-        section.missing = f"failed: {type(error).__name__}: {error}"
+        section.missing = f"{FAILED}{type(error).__name__}: {error}"
         traceback.print_exc()
     section.seconds = time.perf_counter() - start
     return section

@@ -16,8 +16,10 @@ import os
 from flask import Flask, abort
 from flask_babel import get_locale
 
-from scorer import create_app, pages
+from scorer import create_app
+from scorer.games.pages.board import scoreboard
 from scorer.store.db import get_db
+from scorer.web.pages import remember
 
 BARE_PATH = "/bench/bare"
 BARE_BODY = "ok"
@@ -37,9 +39,9 @@ def cached_scoreboard(game_id: str) -> object:
         abort(404)
     key = (game_id, int(row[0]), str(get_locale()))
     if key not in _pages:
-        _pages[key] = pages.scoreboard(game_id)
+        _pages[key] = scoreboard(game_id)
     else:
-        pages.remember(game_id)  # what the view does besides rendering
+        remember(game_id)  # what the view does besides rendering
     return _pages[key]
 
 
