@@ -14,6 +14,8 @@ the port, as before) for the comparisons.
     opened on as many channels, then left waiting; nginx's CPU over a quiet minute (Nchan
     pings each every 20 s) and its memory.
 (c) One publish: scorer.web.push.publish to Nchan's socket, from the app's side.
+(e) Tables held with every screen on push, against the same tables on the 4 s poll
+    (bench/push_tables.py).
 (d) Slow readers: ten clients read a big club's export at about 2 KB/s while other tables
     record hands; their writes' p99 against the writes alone, with the front and without.
 """
@@ -36,7 +38,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from bench import fixtures, launcher
+from bench import fixtures, launcher, push_tables
 from bench.club_limit import import_club
 from bench.context import Bench
 from bench.locks import p99
@@ -483,6 +485,7 @@ def run(section: Section, bench: Bench) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # this client's sockets
             count = min(idle, front.open_files() - 500, hard - 500)
             idle_screens(section, server, count, 10.0 if bench.quick else IDLE_SECONDS)
+            push_tables.run(section, server, database, hand, channel_of, bench.quick)
         slow_readers(section, folder, database, club, tables)
     section.notes.append(
         "The idle screens are plain sockets holding an EventSource request each (read as a "
