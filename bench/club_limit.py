@@ -31,6 +31,7 @@ from scorer.core.limits import GAMES_PER_CLUB
 from scorer.serve import command_line
 from scorer.store import club_games
 from scorer.store.game_json import game_to_export
+from scorer.web.api_contract import parse_export
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = 30
@@ -60,7 +61,7 @@ def import_club(db: sqlite_utils.Database, games: int, game: dict[str, Any]) -> 
         "players": players,
         "games": [game] * games,
     }
-    return club_games.import_club(db, data)
+    return club_games.import_club(db, data, parse_export)  # as POST /api/clubs/import reads it
 
 
 def build(folder: Path) -> tuple[Path, str, str, list[str], float]:
