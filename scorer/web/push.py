@@ -16,8 +16,9 @@ carries nothing but a version number its page already shows.
 - Channel names are an HMAC of the resource with the app's secret key: knowing a game's id
   (or a watch link) does not give another resource's channel, and nobody can guess one.
 - A successful write request publishes once, after the view committed (`after_request`):
-  the game it names (with every night whose table it is), the night it names, the nights of
-  a club whose roster it changed. One place, so no write route can forget it.
+  the game it names (with every night whose table it is), the night it names, the nights
+  and the games a roster write of a club moved (a rename reaches the open boards). One
+  place, so no write route can forget it.
 """
 
 from __future__ import annotations
@@ -31,9 +32,10 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, current_app, g, request
 from markupsafe import Markup
 
+from scorer import store
 from scorer.web.livecheck import version_reader
 
 ENV_PUSH_URL = "SCORER_PUSH_URL"
@@ -130,6 +132,22 @@ def nights_of_club(club_id: str) -> list[str]:
     return [row[0] for row in rows.fetchall()]
 
 
+def games_of_club_since(club_id: str, since: str) -> list[tuple[str, int]]:
+    """(id, version) of the club's games written at `since` or later: those a roster rename
+    just moved (a game another write moved in the same second comes too, which is harmless:
+    its screens check and find their version)."""
+    rows = (
+        version_reader(current_app)
+        .connection()
+        .execute(
+            "select g.id, g.version from club_games c join games g on g.id = c.game_id "
+            "where c.club_id = ? and g.updated_at >= ?",
+            [club_id, since],
+        )
+    )
+    return [(row[0], int(row[1])) for row in rows.fetchall()]
+
+
 def changed_by(view_args: dict[str, Any]) -> list[tuple[str, int | str]]:
     """(channel, version) of what a successful write request changed, from its address."""
     reader = version_reader(current_app)
@@ -144,11 +162,22 @@ def changed_by(view_args: dict[str, Any]) -> list[tuple[str, int | str]]:
         nights.append(night_id)
     if (club_id := view_args.get("club_id")) and "/players" in request.path:
         nights += nights_of_club(club_id)  # a rename moves its nights' versions
+        # ...and its games' (the open boards show the new name): the ones written since
+        # this request began, not every game the club ever played.
+        if since := g.get("push_since"):
+            for game_id, version in games_of_club_since(club_id, since):
+                out.append((channel(GAME, game_id), version))
     for night_id in dict.fromkeys(nights):
         version = reader.one("select version from nights where id = ?", (night_id,))
         if version is not None:
             out.append((channel(NIGHT, night_id), version))
     return out
+
+
+def note_start() -> None:
+    """before_request: when a write began, to find the games it moved (a roster rename)."""
+    if request.method in WRITES:
+        g.push_since = store.now()
 
 
 def publish_write(response: Response) -> Response:
@@ -171,5 +200,6 @@ def live_push(kind: str, resource_id: str) -> Markup:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("PUSH_URL", os.environ.get(ENV_PUSH_URL) or None)
+    app.before_request(note_start)
     app.after_request(publish_write)
     app.jinja_env.globals.update(live_push=live_push, PUSH_GAME=GAME, PUSH_NIGHT=NIGHT)

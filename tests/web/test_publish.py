@@ -61,6 +61,11 @@ def new_game(client: FlaskClient) -> str:
 
 def night_table(client: FlaskClient) -> tuple[str, str, str]:
     """(night id, its wall id, the game of its one table)."""
+    return club_night_table(client)[1:]
+
+
+def club_night_table(client: FlaskClient) -> tuple[str, str, str, str]:
+    """(club id, night id, its wall id, the game of its one table)."""
     club = client.post("/api/clubs", json={"name": "Thursday", "players": FOUR}).json["id"]
     night = client.post(
         f"/api/clubs/{club}/nights",
@@ -72,7 +77,7 @@ def night_table(client: FlaskClient) -> tuple[str, str, str]:
     )
     assert drawn.status_code == 201, drawn.json
     game_id = drawn.json["rounds"][0]["tables"][0]["game"]
-    return night.json["id"], drawn.json["watch_url"].rsplit("/", 1)[1], game_id
+    return club, night.json["id"], drawn.json["watch_url"].rsplit("/", 1)[1], game_id
 
 
 def test_a_channel_is_an_hmac_of_the_id_with_the_secret_key(app):
@@ -143,3 +148,32 @@ def test_a_publish_that_fails_never_fails_the_write(app, client):
     assert len(client.get(f"/api/games/{game_id}").json["hands"]) == 1
     app.config["PUSH_URL"] = "unix:/nonexistent/publish.sock"
     assert client.post(f"/api/games/{game_id}/hands", json=HAND).status_code == 201
+
+
+@pytest.mark.parametrize("way", ["api", "page"])
+def test_a_roster_rename_reaches_the_open_boards_of_the_clubs_games(client, publisher, way):
+    club_id, night_id, _, game_id = club_night_table(client)
+    (board,) = set(PUSH_ATTRIBUTE.findall(client.get(f"/games/{game_id}").text))
+    (night_channel,) = set(PUSH_ATTRIBUTE.findall(client.get(f"/nights/{night_id}").text))
+    before = client.get(f"/api/games/{game_id}").json["version"]
+    publisher.published.clear()
+    if way == "api":
+        renamed = client.patch(f"/api/clubs/{club_id}/players/Ann", json={"name": "Anne"})
+        assert renamed.status_code == 200, renamed.json
+    else:
+        renamed = client.post(
+            f"/clubs/{club_id}/players/rename", data={"old": "Ann", "name": "Anne"}
+        )
+        assert renamed.status_code in (302, 303)
+    game = client.get(f"/api/games/{game_id}").json
+    assert game["version"] == before + 1
+    assert "Anne" in client.get(f"/games/{game_id}").text
+    published = dict(publisher.published)
+    assert published[board] == str(game["version"])  # the board hears the new name
+    assert night_channel in published  # and the night, as before
+    assert len(publisher.published) == len(published)  # each once
+    # A refused rename (a name already in the club) moves nothing and says nothing.
+    publisher.published.clear()
+    clash = client.patch(f"/api/clubs/{club_id}/players/Anne", json={"name": "Bob"})
+    assert clash.status_code == 409
+    assert publisher.published == []
