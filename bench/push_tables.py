@@ -163,13 +163,12 @@ class Screens:
                 buffered += chunk
                 if b"\ndata: " in buffered and b"\n\n" in buffered[buffered.find(b"\ndata: ") :]:
                     del buffered[:]
-                    if table.sent:
-                        self.pool.submit(self._read, table, screen)
+                    if table.sent:  # the hand it tells of: later ones are not this read's
+                        self.pool.submit(self._read, table, screen, table.sent)
                 else:
                     del buffered[: max(0, len(buffered) - 64)]
 
-    def _read(self, table: Table, screen: int) -> None:
-        sent = table.sent
+    def _read(self, table: Table, screen: int, sent: float) -> None:
         check, page = table.reads(screen)
         status, _ = get(f"{self.base}{check}", {"Accept": "application/json"})
         status2, _ = get(f"{self.base}{page}", {"Accept": "text/html"})
