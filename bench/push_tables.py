@@ -20,7 +20,9 @@ the reads; they share the machine's 2 cores with the server (and whatever else r
 from __future__ import annotations
 
 import heapq
+import os
 import random
+import resource
 import selectors
 import statistics
 import threading
@@ -44,6 +46,7 @@ STEPS = (50, 100, 200, 400, 800)
 QUICK_STEPS = (50, 100, 200)
 STEP_SECONDS, QUICK_STEP_SECONDS = 40.0, 12.0
 READERS = 24  # the screens' pool: reads after a message happen at once on a table's screens
+CORES = os.cpu_count() or 1
 START_HANDS = 12  # the games' hands before the run: pages of a game under way
 
 
@@ -269,11 +272,19 @@ def server_cpu(pid: int) -> float:
     return total
 
 
+def client_cpu() -> float:
+    """CPU seconds of this process: the screens' and phones' threads."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
 @dataclass
 class Step:
     tables: int
     times: list[float]
     cpu: float  # % of one core, the server's
+    client: float  # % of one core, this process's (the screens and phones)
+    load: float  # the machine's 1-minute load average at the step's end: its neighbours
 
     @property
     def held(self) -> bool:
@@ -307,10 +318,13 @@ def run(
             on = count
             time.sleep(2.0)  # the new subscriptions are in place
             screens.times.clear()
-            cpu, started = server_cpu(server.process.pid), time.monotonic()
+            cpu, own, started = server_cpu(server.process.pid), client_cpu(), time.monotonic()
             time.sleep(seconds)
-            used = (server_cpu(server.process.pid) - cpu) / (time.monotonic() - started) * 100
-            measured.append(Step(count, list(screens.times), used))
+            spent = time.monotonic() - started
+            used = (server_cpu(server.process.pid) - cpu) / spent * 100
+            mine = (client_cpu() - own) / spent * 100
+            load = os.getloadavg()[0]
+            measured.append(Step(count, list(screens.times), used, mine, load))
             if not measured[-1].held:
                 break
         push_errors = screens.errors
@@ -343,7 +357,8 @@ def run(
     for step in measured:
         section.notes.append(
             f"Push, {step.tables} tables ({step.tables * SCREENS} EventSources + the probe "
-            f"table's): {spread(step.times)}; server CPU {step.cpu:.0f} % of a core."
+            f"table's): {spread(step.times)}; server CPU {step.cpu:.0f} % of a core, the "
+            f"client's {step.client:.0f} %; machine load {step.load:.1f} on {CORES} cores."
         )
     section.rows.append(
         Row(
