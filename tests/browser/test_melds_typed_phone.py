@@ -78,8 +78,8 @@ def test_three_melds_a_side_typed_rank_by_rank(make_page, live_server, tmp_path,
     page.locator(".form-actions button.big").tap()
     page.wait_for_url(BOARD_URL)
     hand = page.request.get(f"{live_server}/api/games/{game_id}/export").json()["hands"][0]
+    fields = ("rank", "naturals", "jokers", "twos")
     for side, melds in SAVED.items():
-        saved = [tuple(m[k] for k in ("rank", "naturals", "jokers", "twos")) for m in hand["sides"][side]["melds"]]
-        assert saved == melds
+        assert [tuple(m[k] for k in fields) for m in hand["sides"][side]["melds"]] == melds
     game = page.request.get(f"{live_server}/api/games/{game_id}").json()
     assert [side["total"] for side in game["sides"]] == [765, 425]

@@ -181,7 +181,8 @@ def test_a_rank_is_typed_in_the_readers_letters_and_a_bad_one_is_refused(
     data = hand_form([side, {"meld_points": 60}], "0")
     french = {"Accept-Language": "fr-FR"}
     assert client.post(f"/games/{game_id}/hands/new", data=data, headers=french).status_code == 303
-    assert [m.rank for m in loaded(app, game_id).state.results[0].hand.sides[0].melds] == ["K", "Q", "10"]
+    saved = loaded(app, game_id).state.results[0].hand.sides[0]
+    assert [meld.rank for meld in saved.melds] == ["K", "Q", "10"]
     page = text(client.get(f"/games/{game_id}/hands/1/edit", headers=french))
     assert [input_value(page, f"sides-0-melds-{j}-rank") for j in range(3)] == ["R", "D", "10"]
 
