@@ -45,7 +45,7 @@ WHOLE_SHEET = "form[data-preview] .hand-grid input, .went-more input, .form-acti
 class Hand:
     """One hand as the table calls it: who went out, and what to type or tap, in order.
 
-    ``steps`` are ("type", box id, text), ("tap", selector) or ("pick", select id, value)."""
+    ``steps`` are ("type", box id, text), or ("tap", selector)."""
 
     out: int | str
     steps: list[tuple[str, ...]]
@@ -134,7 +134,7 @@ def counted_cards() -> Hand:
 
 def meld_by_meld() -> Hand:
     """Three melds a side, rank by rank: side 0 a natural canasta of kings, side 1 a mixed
-    canasta of eights; "Add a meld" for each side's third row."""
+    canasta of eights; each rank typed (one key) in the three rows the form offers."""
     tools = "form[data-preview] .other-ways > summary"
     steps: list[tuple[str, ...]] = [("type", "sides-1-hand_points", "40"), ("tap", tools)]
     melds = {
@@ -143,12 +143,9 @@ def meld_by_meld() -> Hand:
     }
     for side, rows in melds.items():
         steps.append(("tap", f'[data-tools="{side}"] [data-counter="melds"] > summary'))
-        for j, (rank, naturals, jokers, twos) in enumerate(rows):
-            if j >= 2:
-                steps.append(("tap", f'[data-tools="{side}"] [data-add-meld]'))
+        for j, row in enumerate(rows):
             prefix = f"sides-{side}-melds-{j}-"
-            steps.append(("pick", prefix + "rank", rank))
-            for name, text in (("naturals", naturals), ("jokers", jokers), ("twos", twos)):
+            for name, text in zip(("rank", "naturals", "jokers", "twos"), row, strict=True):
                 if text:
                     steps.append(("type", prefix + name, text))
     return Hand(0, steps)
@@ -181,10 +178,6 @@ class Table:
         for step in hand.steps:
             if step[0] == "tap":
                 thumb.tap(page.locator(step[1]))
-            elif step[0] == "pick":  # a tap on the select, a tap on the rank in its list
-                thumb.tap(page.locator(f"#{step[1]}"))
-                page.locator(f"#{step[1]}").select_option(step[2])
-                thumb.count += 1
             else:
                 keys += self._reach(thumb, step[1])
                 before = thumb.count
@@ -328,6 +321,6 @@ def run(section: Section, bench: Bench) -> None:
                 f"≤ {swipes_goal}", tally.swipes <= swipes_goal),
         ]  # fmt: skip
     section.notes.append(
-        "Taps count from the board's record button to Save; a meld's rank costs two (the "
-        "list, then the rank). Keys are digits and Enter."
+        "Taps count from the board's record button to Save; a meld's rank is one key typed "
+        "(K, or R in French). Keys are digits, rank letters and Enter."
     )

@@ -12,6 +12,8 @@
   // Steppers: - and + around the small counts (of `root`, the form or a new meld row).
   function addSteppers(root, words) {
     each(root.querySelectorAll(".count input"), function (input) {
+      // A meld row's four boxes share one line: its counts are typed, not stepped.
+      if (input.closest("[data-meld-row]")) return;
       var box = document.createElement("div");
       box.className = "stepper";
       input.parentNode.insertBefore(box, input);
@@ -213,7 +215,7 @@
         list.appendChild(row);
         addSteppers(row, d);
         if (count + 1 >= toInt(d.meldsMax)) button.hidden = true;
-        row.querySelector("select").focus();
+        row.querySelector("[data-rank]").focus();
       });
     });
   }
@@ -231,9 +233,6 @@
     });
     each(row.querySelectorAll(".field-error"), function (p) { p.remove(); });
     each(row.querySelectorAll(".has-error"), function (el) { el.classList.remove("has-error"); });
-    each(row.querySelectorAll("option"), function (option) {
-      option.selected = option.defaultSelected = option.value === "K";
-    });
     return row;
   }
 
@@ -246,8 +245,10 @@
   // each side's boxes, then the next side's (never a closed counter); after the last, Save.
   function setupEnter(form) {
     var save = form.querySelector(".form-actions button[type=submit]");
+    // A meld's rank (one letter typed) walks with the numbers.
+    var WALKED = '[inputmode="numeric"], [data-rank]';
     function boxes() {
-      return Array.prototype.slice.call(form.querySelectorAll('[inputmode="numeric"]'));
+      return Array.prototype.slice.call(form.querySelectorAll(WALKED));
     }
     function nextOf(box) {
       var all = boxes();
@@ -255,20 +256,20 @@
     }
     form.addEventListener("focusin", function (event) {
       var box = event.target;
-      if (box.getAttribute("inputmode") !== "numeric") return;
+      if (!box.matches(WALKED)) return;
       box.setAttribute("enterkeyhint", nextOf(box) ? "next" : "done");
     });
     form.addEventListener("keydown", function (event) {
       var box = event.target;
       if (event.key !== "Enter" || event.isComposing) return;
-      if (box.getAttribute("inputmode") !== "numeric") return;
+      if (!box.matches(WALKED)) return;
       var next = nextOf(box) || save;
       if (next) { event.preventDefault(); next.focus(); }
     });
   }
 
   // The other ways open where the thumb is: their box comes to the screen's top, a counter
-  // opened waits in its first box, and a meld's rank chosen moves on to its cards.
+  // opened waits in its first box (a meld's rank, typed in one key).
   function setupOtherWays(form) {
     var ways = form.querySelector("[data-other-ways]");
     if (ways) {
@@ -279,16 +280,10 @@
     each(form.querySelectorAll("details.counter"), function (counter) {
       counter.addEventListener("toggle", function () {
         if (!counter.open) return;
-        var first = Array.prototype.slice.call(counter.querySelectorAll("select, [inputmode]"))
+        var first = Array.prototype.slice.call(counter.querySelectorAll("[inputmode]"))
           .find(typable);
         if (first) first.focus();
       });
-    });
-    form.addEventListener("change", function (event) {
-      var select = event.target;
-      if (select.tagName !== "SELECT" || !select.closest("[data-meld-row]")) return;
-      var box = select.closest("[data-meld-row]").querySelector("[inputmode]");
-      if (box) box.focus();
     });
   }
 

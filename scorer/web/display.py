@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
+from flask_babel import ngettext, pgettext
 from markupsafe import Markup, escape
 
 from scorer.core import limits
@@ -41,6 +41,37 @@ RANK_LABELS = {
     "3": N_("Black three"),
     "red-3": N_("Red three"),
 }
+
+
+def rank_letters() -> dict[str, str]:
+    """The letter a rank is typed with in the reader's language ("R" for the king in French);
+    digits stay digits, the black three is "3"."""
+    return {
+        "J": pgettext("letter of the jack", "J"),
+        "Q": pgettext("letter of the queen", "Q"),
+        "K": pgettext("letter of the king", "K"),
+        "A": pgettext("letter of the ace", "A"),
+    }
+
+
+def rank_letter(rank: str) -> str:
+    """How a meld row shows a stored rank: its letter in the reader's language."""
+    return rank_letters().get(rank, rank)
+
+
+def typed_rank(text: str, ranks: Sequence[str]) -> str | None:
+    """The core's rank a meld row's box means, or None: the core's own value (K, 10, 3), the
+    letter of the reader's language (R, D, V in French) or the rank's name (Roi, Dame), in
+    any case. The letters of the reader's language win over the core's (none clash today)."""
+    typed = text.strip().casefold()
+    for rank, letter in rank_letters().items():
+        if typed == letter.casefold():
+            return rank
+    for rank in ranks:
+        name = _(RANK_LABELS[rank]) if rank in RANK_LABELS else rank
+        if typed in (rank.casefold(), name.casefold()):
+            return rank
+    return None
 
 
 def rank_choices(ranks: Sequence[str]) -> list[tuple[str, str]]:

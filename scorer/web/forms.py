@@ -34,7 +34,7 @@ from scorer.core.rules import (
     get_profile,
 )
 from scorer.core.seatings import Seating, blank_seatings, seatings_of
-from scorer.web.display import CARD_GROUP_LABELS, rank_choices, seating_label
+from scorer.web.display import CARD_GROUP_LABELS, rank_letter, seating_label, typed_rank
 from scorer.web.i18n import (
     FIELD_LABELS,
     HOUSE_RULE_CHOICE_LABELS,
@@ -51,8 +51,9 @@ FORM_PLAYERS = 3
 # Rows of the opening-minimum table a table may write (the rule book has 4, or 5).
 MINIMUM_ROWS = 5
 NOBODY = "none"
-# Empty meld rows a side's "meld by meld" entry shows at first ("Add a meld" adds more).
-MELD_ROWS = 2
+# Empty meld rows a side's "meld by meld" entry shows at first ("Add a meld" adds more):
+# three, a usual side's melds, so no tap goes to adding rows.
+MELD_ROWS = 3
 # The ranks a meld row offers: 4 to ace, then black threes (red threes are never melded).
 MELD_RANKS = (*RANKS, BLACK_THREE)
 # Which way an adjustment goes, when its box holds no sign.
@@ -107,12 +108,25 @@ def _name_field(label: Any) -> StringField:
 # --- a hand ----------------------------------------------------------------------------------
 
 
+class RankField(StringField):
+    """A meld's rank typed in one key: the reader's letter (K, or R in French), a digit, or the
+    rank's name; ``data`` is the core's rank ("K", "10", "3"), None when nothing was typed.
+    What cannot be read is kept as typed, for the core to refuse by the row's name."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        text = str(valuelist[0]).strip() if valuelist else ""
+        self.data = (typed_rank(text, MELD_RANKS) or text) if text else None
+
+    def _value(self) -> str:
+        if self.raw_data:
+            return str(self.raw_data[0])
+        return rank_letter(self.data) if self.data else ""
+
+
 class MeldRowForm(Form):
     """One meld of a side, rank by rank: as the opening-meld checker asks it."""
 
-    rank = SelectField(
-        _l("Rank"), choices=lambda: rank_choices(MELD_RANKS), validate_choice=False, default="K"
-    )
+    rank = RankField(_l("Rank"))
     naturals = NumberField(_l("Natural cards"))
     jokers = NumberField(CARD_GROUP_LABELS["jokers"])
     twos = NumberField(_l("Twos"))
@@ -120,7 +134,8 @@ class MeldRowForm(Form):
 
     @property
     def empty(self) -> bool:
-        return not any((self[name].data or 0) for name in self.FIELDS[1:])
+        """Nothing typed in the row: a rank typed alone is a meld to check, not nothing."""
+        return not any((self[name].data or 0) for name in self.FIELDS)
 
 
 def _strip(value: Any) -> Any:

@@ -23,11 +23,10 @@ def tools(page: Any, side: int) -> Any:
     return page.locator(f'[data-tools="{side}"]')
 
 
-def tap_more(page: Any, box: str, times: int) -> None:
-    """One tap of the stepper's + per card added."""
-    more = page.locator(f"#{box}").locator("xpath=following-sibling::button[1]")
-    for _ in range(times):
-        more.tap()
+def type_in(page: Any, box: str, text: str) -> None:
+    """A tap on the box, then its keys, as a thumb does."""
+    page.locator(f"#{box}").tap()
+    page.keyboard.type(text)
 
 
 def test_a_hand_typed_meld_by_meld_at_360_px(make_page, live_server, tmp_path):
@@ -36,17 +35,18 @@ def test_a_hand_typed_meld_by_meld_at_360_px(make_page, live_server, tmp_path):
     open_hand_form(page)
     column = tools(page, 0)
     column.get_by_text("Meld by meld, rank by rank").tap()
-    page.select_option("#sides-0-melds-0-rank", "K")
-    tap_more(page, "sides-0-melds-0-naturals", 7)
-    page.select_option("#sides-0-melds-1-rank", "7")
-    tap_more(page, "sides-0-melds-1-naturals", 5)
-    tap_more(page, "sides-0-melds-1-jokers", 1)
-    tap_more(page, "sides-0-melds-1-twos", 1)
-    # A third meld: added in place, with its own steppers (no round trip).
+    type_in(page, "sides-0-melds-0-rank", "K")
+    type_in(page, "sides-0-melds-0-naturals", "7")
+    type_in(page, "sides-0-melds-1-rank", "7")
+    type_in(page, "sides-0-melds-1-naturals", "5")
+    type_in(page, "sides-0-melds-1-jokers", "1")
+    type_in(page, "sides-0-melds-1-twos", "1")
+    # A fourth row: added in place (no round trip), the cursor in its rank.
     column.get_by_role("button", name="Add a meld").tap()
-    page.select_option("#sides-0-melds-2-rank", "A")
-    tap_more(page, "sides-0-melds-2-naturals", 3)
-    assert column.locator("legend", has_text="Meld 3").count() == 1
+    assert column.locator("legend", has_text="Meld 4").count() == 1
+    assert page.evaluate("document.activeElement.id") == "sides-0-melds-3-rank"
+    page.keyboard.type("A")
+    type_in(page, "sides-0-melds-3-naturals", "3")
     # The melds decide (the server's dry run says what they hold): the meld points and
     # canasta boxes show it, locked.
     expect(page.locator("#sides-0-meld_points")).to_have_value("225")

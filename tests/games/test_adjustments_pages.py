@@ -146,7 +146,7 @@ def test_melds_typed_rank_by_rank_decide_the_hand(app: Flask, client: FlaskClien
     # Kings natural (70 + 500), sevens mixed (25 + 50 + 20 + 300), an empty row, aces (60);
     # whatever the boxes beside them hold, the melds decide.
     side = melds_side(
-        [("K", 7, 0, 0), ("7", 5, 1, 1), ("Q", 0, 0, 0), ("A", 3, 0, 0)],
+        [("K", 7, 0, 0), ("7", 5, 1, 1), ("", 0, 0, 0), ("A", 3, 0, 0)],
         meld_points=999, natural_canastas=3, red_threes=1,
     )  # fmt: skip
     data = hand_form([side, {"meld_points": 60, "hand_points": 30}], "0")
@@ -158,13 +158,39 @@ def test_melds_typed_rank_by_rank_decide_the_hand(app: Flask, client: FlaskClien
     assert '<details class="counter by-rank" data-counter="melds" open>' in page
     assert input_value(page, "sides-0-melds-1-naturals") == "5"
     assert input_value(page, "sides-0-melds-2-naturals") == "3"
-    assert re.search(r'name="sides-0-melds-2-rank">.*?<option selected value="A">', page, re.S)
+    assert input_value(page, "sides-0-melds-2-rank") == "A"
+
+
+def test_a_rank_is_typed_in_the_readers_letters_and_a_bad_one_is_refused(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start(client)
+    # "x" is no rank; a rank typed alone is a meld to check, never dropped unseen.
+    side = melds_side([("x", 7, 0, 0)])
+    response = record(client, game_id, hand_form([side, {"meld_points": 60}], "0"))
+    assert response.status_code == 422
+    page = text(response)
+    assert field_error(page, "sides-0-melds-0-rank").startswith("Rank: must be a rank")
+    assert input_value(page, "sides-0-melds-0-rank") == "x"
+    side = melds_side([("K", 7, 0, 0), ("Q", 0, 0, 0)])
+    response = record(client, game_id, hand_form([side, {"meld_points": 60}], "0"))
+    assert field_error(text(response), "sides-0-melds-1-naturals").startswith("Natural cards:")
+    assert loaded(app, game_id).state.results == ()
+    # In French the king is R, the queen D (or their names); the correction shows the letters.
+    side = melds_side([("r", 7, 0, 0), ("Dame", 3, 0, 0), ("10", 3, 0, 0)])
+    data = hand_form([side, {"meld_points": 60}], "0")
+    french = {"Accept-Language": "fr-FR"}
+    assert client.post(f"/games/{game_id}/hands/new", data=data, headers=french).status_code == 303
+    saved = loaded(app, game_id).state.results[0].hand.sides[0]
+    assert [meld.rank for meld in saved.melds] == ["K", "Q", "10"]
+    page = text(client.get(f"/games/{game_id}/hands/1/edit", headers=french))
+    assert [input_value(page, f"sides-0-melds-{j}-rank") for j in range(3)] == ["R", "D", "10"]
 
 
 def test_a_bad_meld_is_refused_at_its_own_row(app: Flask, client: FlaskClient) -> None:
     game_id = start(client)
     # The second row typed (third row of the form) has one natural card and two jokers.
-    side = melds_side([("K", 7, 0, 0), ("Q", 0, 0, 0), ("8", 1, 2, 0)])
+    side = melds_side([("K", 7, 0, 0), ("", 0, 0, 0), ("8", 1, 2, 0)])
     response = record(client, game_id, hand_form([side, {"meld_points": 60}], "0"))
     assert response.status_code == 422
     page = text(response)
@@ -178,12 +204,14 @@ def test_add_a_meld_without_javascript_adds_a_row_and_saves_nothing(
     app: Flask, client: FlaskClient
 ) -> None:
     game_id = start(client)
-    side = melds_side([("K", 7, 0, 0), ("A", 3, 0, 0)])
+    side = melds_side([("K", 7, 0, 0), ("A", 3, 0, 0), ("Q", 3, 0, 0)])
     response = record(client, game_id, hand_form([side, {}], "", add_meld="0"))
     assert response.status_code == 200
     page = text(response)
-    assert 'name="sides-0-melds-2-naturals"' in page
-    assert 'name="sides-1-melds-2-naturals"' not in page
+    # Three rows are offered at first; "Add a meld" gives that side a fourth.
+    assert 'name="sides-0-melds-3-naturals"' in page
+    assert 'name="sides-1-melds-2-naturals"' in page
+    assert 'name="sides-1-melds-3-naturals"' not in page
     assert input_value(page, "sides-0-melds-1-naturals") == "3"
     assert '<details class="counter by-rank" data-counter="melds" open>' in page
     assert loaded(app, game_id).state.results == ()

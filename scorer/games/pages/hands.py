@@ -26,6 +26,7 @@ from scorer.games.pages.board import full_note, sides_view
 from scorer.games.pages.hand_grid import confirmed_kinds, first_refused, hand_grid_rows
 from scorer.store.cache import keep
 from scorer.store.db import get_db
+from scorer.web.display import rank_letters
 from scorer.web.failures import load_game, status_of
 from scorer.web.forms import (
     NOBODY,
@@ -162,6 +163,7 @@ def hand_page(
             focus_id=refused.id if refused else ("sides-0-meld_points" if focus else None),
             others_open=bool(form.open_counters) or _others_typed(form),
             melds_max=MAX_SIDE_MELDS,
+            rank_letters=", ".join(rank_letters()[rank] for rank in ("J", "Q", "K", "A")),
             question=_question(question),
             compare=compare,
         ),
