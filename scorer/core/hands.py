@@ -354,6 +354,13 @@ def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None
 def _check_family_asks(profile: RuleProfile, side: SideHand, path: str) -> None:
     """The fields only some families ask (black threes, unfinished melds, players holding,
     a special hand): each refused where the family does not ask it, counted where it does."""
+    if type(side.black_threes) is int and (
+        side.black_threes,
+        side.unfinished,
+        side.players_holding,
+        side.special_hand,
+    ) == (0, (), (), None):
+        return  # nothing of it called (every Classic side): no work in a replay
     family = profile.family
     _check_count(path, "black_threes", side.black_threes)
     if side.black_threes and not family.black_threes_bonus:
