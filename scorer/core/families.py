@@ -90,6 +90,9 @@ class CanastaKind:
     bonus: int
     fewest_wild: int
     most_wild: int
+    # Only melds of these ranks make it, before any kind of every rank (Modern American's
+    # sevens and aces); empty: any rank.
+    ranks: tuple[str, ...] = ()
 
     @property
     def field(self) -> str:
@@ -213,15 +216,26 @@ class RuleFamily:
                 return kind
         raise RuleError(CANASTAS_FIELD.format(kind=key), N_("is not a kind of canasta"))
 
-    def canasta_of(self, cards: int, wild: int) -> str | None:
-        """The kind of canasta a meld of ``cards`` cards, ``wild`` of them wild, is (None:
-        not a canasta)."""
+    def canasta_of(self, cards: int, wild: int, rank: str | None = None) -> str | None:
+        """The kind of canasta a meld of ``cards`` cards of ``rank``, ``wild`` of them wild,
+        is (None: not a canasta). A kind of the meld's own rank comes first."""
         if cards < self.meld.canasta_cards:
             return None
-        for kind in self.canastas:
+        kinds = self._kinds_by_rank.get(rank, self._kinds_by_rank[None])
+        for kind in kinds:
             if kind.fewest_wild <= wild <= kind.most_wild:
                 return kind.key
         return None
+
+    @cached_property
+    def _kinds_by_rank(self) -> dict[str | None, tuple[CanastaKind, ...]]:
+        # Worked out once: a replay of melds given rank by rank asks for every meld.
+        every_rank = tuple(kind for kind in self.canastas if not kind.ranks)
+        by_rank: dict[str | None, tuple[CanastaKind, ...]] = {None: every_rank}
+        for rank in self.ranks:
+            own = tuple(kind for kind in self.canastas if rank in kind.ranks)
+            by_rank[rank] = own + every_rank
+        return by_rank
 
     def signs_for(self, canastas: int) -> Signs | None:
         """The signs of a side's parts with this many completed canastas (None: no swing)."""
@@ -364,8 +378,9 @@ MODERN_AMERICAN = RuleFamily(
     canastas=(
         CanastaKind("natural", bonus=500, fewest_wild=0, most_wild=0),
         CanastaKind("mixed", bonus=300, fewest_wild=1, most_wild=2),
-        CanastaKind("sevens", bonus=2500, fewest_wild=0, most_wild=0),
-        CanastaKind("aces", bonus=2500, fewest_wild=0, most_wild=0),
+        CanastaKind("sevens", bonus=2500, fewest_wild=0, most_wild=0, ranks=("7",)),
+        # Mixed aces are an ordinary mixed canasta: only natural aces make this kind.
+        CanastaKind("aces", bonus=2500, fewest_wild=0, most_wild=0, ranks=("A",)),
         # Seven wild cards: one to three jokers; all four jokers and three twos; seven twos.
         CanastaKind("wild", bonus=2000, fewest_wild=7, most_wild=7),
         CanastaKind("wild_four_jokers", bonus=2500, fewest_wild=7, most_wild=7),

@@ -59,7 +59,7 @@ class PlannedMeld:
 
     def canasta(self, family: RuleFamily = FAMILY) -> str | None:
         """The kind of canasta this meld is in the family ("natural", "mixed"), else None."""
-        return family.canasta_of(self.cards, self.wild)
+        return family.canasta_of(self.cards, self.wild, self.rank)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ QUIET = {"meld_points": 40, "hand_points": 30}
 
 def scores(us: dict[str, Any], them: dict[str, Any] = QUIET, **hand: Any) -> Any:
     """Validate and score a hand of two sides in Modern American; our side's score."""
-    played = Hand(sides=(SideHand(**us), SideHand(**them)), **hand)
+    sides = (SideHand(**us, family=MODERN_AMERICAN), SideHand(**them, family=MODERN_AMERICAN))
+    played = Hand(sides=sides, **hand)
     validate_hand(PROFILE, played, 2)
     return score_hand(PROFILE, played)
 
@@ -354,3 +355,26 @@ def test_not_yet_choosable() -> None:
     assert MODERN_AMERICAN.key not in FAMILIES
     with pytest.raises(RuleError):
         get_family("modern-american")
+
+
+@pytest.mark.parametrize(
+    ("melded", "kind"),
+    [
+        (meld("7", 7), "sevens"),
+        (meld("A", 7), "aces"),
+        (meld("A", 5, twos=2), "mixed"),  # mixed aces: an ordinary mixed canasta
+        (meld("K", 7), "natural"),
+        (meld("K", 6, jokers=1), "mixed"),
+        (meld("7", 6), None),
+    ],
+)
+def test_a_meld_given_rank_by_rank_is_its_kind_of_canasta(melded: PlannedMeld, kind: str) -> None:
+    assert melded.canasta(MODERN_AMERICAN) == kind
+    assert meld("7", 7).canasta(CLASSIC) == "natural"  # Classic has no sevens' kind
+
+
+def test_melds_rank_by_rank_score_their_kinds() -> None:
+    side = {"melds": (meld("7", 7), meld("K", 7), meld("Q", 3)), "red_threes": 1}
+    ours, _ = scores(side, went_out=0)
+    assert ours.canastas == 2500 + 500
+    assert ours.total == 35 + 70 + 30 + 2500 + 500 + 100 + 100
