@@ -378,3 +378,29 @@ def test_melds_rank_by_rank_score_their_kinds() -> None:
     ours, _ = scores(side, went_out=0)
     assert ours.canastas == 2500 + 500
     assert ours.total == 35 + 70 + 30 + 2500 + 500 + 100 + 100
+
+
+# The swing as §5a's table has it, by completed canastas: (bonuses and going out, melded
+# cards, threes); penalties and cards in hand always subtracted.
+SWING = {0: (0, -1, -1), 1: (1, 1, 0), 2: (1, 1, 1), 3: (1, 1, 1)}
+
+
+@pytest.mark.parametrize("canastas", sorted(SWING))
+def test_the_swing_row_by_row(canastas: int) -> None:
+    bonuses, cards, threes = SWING[canastas]
+    melded = 70 * canastas + 40  # natural canastas of tens, and a meld of four tens
+    side = dict(
+        meld_points=melded,
+        natural_canastas=canastas,
+        red_threes=1,
+        black_threes=2,
+        unfinished={"wild": 1},
+        hand_points=25,
+    )
+    went_out = 0 if canastas >= 2 else None
+    ours, _ = scores(side, went_out=went_out)
+    going_out = 100 if went_out == 0 else 0
+    expected = (
+        bonuses * (500 * canastas + going_out) + cards * melded + threes * (100 + 300) - 2000 - 25
+    )
+    assert ours.total == expected
