@@ -78,6 +78,8 @@ class MeldRules:
     cards_a_rank: int  # cards of one natural rank in a pack
     black_threes_a_pack: int
     wild_never_counts_alone: bool = True  # no meld of wild cards only
+    # Ranks whose melds never hold a wild card (Modern American's sevens).
+    natural_only_ranks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,9 @@ class CanastaKind:
     bonus: int
     fewest_wild: int
     most_wild: int
+    # Only melds of these ranks make it, before any kind of every rank (Modern American's
+    # sevens and aces); empty: any rank.
+    ranks: tuple[str, ...] = ()
 
     @property
     def field(self) -> str:
@@ -113,6 +118,17 @@ class SeatingRules:
     target: int
     # Sitting out in turn happens in a side larger than this (the team of 3 at five players).
     playing_side_size: int = 2
+
+
+@dataclass(frozen=True)
+class Signs:
+    """How a side's hand counts with so many completed canastas (Modern American's swing):
+    +1 added, -1 subtracted, 0 not counted. Penalties and cards left in hand are always
+    subtracted."""
+
+    bonuses: int  # canasta bonuses and going out
+    cards: int  # the value of the melded cards
+    threes: int  # the threes laid down as bonus cards
 
 
 # A minimum table row: (from_total, minimum). The first row's from_total is None: it covers
@@ -151,6 +167,23 @@ class RuleFamily:
     penalties: tuple[tuple[str, int], ...] = ()
     # Hands that replace a side's whole score (Modern American's straight...); none in Classic.
     special_hands: tuple[tuple[str, int], ...] = ()
+    # Threes of both colours are bonus cards laid down and scored by colour, each colour by
+    # the red threes' values (Modern American); False: black threes are cards (Classic).
+    black_threes_bonus: bool = False
+    # By the side's completed canastas (0, 1, 2 or more: the last row covers every count
+    # above), the signs of its parts; empty: Classic's own rules (red threes against a side
+    # that melded nothing, everything else added).
+    swing: tuple[Signs, ...] = ()
+    # Unfinished melds the family takes points for, by kind ("sevens": 2 500).
+    unfinished_melds: tuple[tuple[str, int], ...] = ()
+    # Each player of a side caught holding this many cards of a rank or more pays (rank, at
+    # least, penalty): ("sevens", 3, 1 500).
+    held_cards: tuple[tuple[str, int, int], ...] = ()
+    # The tournament rule: the opening minimum by the hand's number in a game of so many
+    # hands (hand 1, 2, 3...); empty: the family has none.
+    minimums_by_hand: tuple[int, ...] = ()
+    # House rules the family's books name, as a preset of house rules (name, rules).
+    house_presets: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
 
     def __hash__(self) -> int:
         # By its name only: a family is a cache key on every hand of a replay, and hashing
@@ -183,15 +216,48 @@ class RuleFamily:
                 return kind
         raise RuleError(CANASTAS_FIELD.format(kind=key), N_("is not a kind of canasta"))
 
-    def canasta_of(self, cards: int, wild: int) -> str | None:
-        """The kind of canasta a meld of ``cards`` cards, ``wild`` of them wild, is (None:
-        not a canasta)."""
+    def canasta_of(self, cards: int, wild: int, rank: str | None = None) -> str | None:
+        """The kind of canasta a meld of ``cards`` cards of ``rank``, ``wild`` of them wild,
+        is (None: not a canasta). A kind of the meld's own rank comes first."""
         if cards < self.meld.canasta_cards:
             return None
-        for kind in self.canastas:
+        kinds = self._kinds_by_rank.get(rank, self._kinds_by_rank[None])
+        for kind in kinds:
             if kind.fewest_wild <= wild <= kind.most_wild:
                 return kind.key
         return None
+
+    @cached_property
+    def _kinds_by_rank(self) -> dict[str | None, tuple[CanastaKind, ...]]:
+        # Worked out once: a replay of melds given rank by rank asks for every meld.
+        every_rank = tuple(kind for kind in self.canastas if not kind.ranks)
+        by_rank: dict[str | None, tuple[CanastaKind, ...]] = {None: every_rank}
+        for rank in self.ranks:
+            own = tuple(kind for kind in self.canastas if rank in kind.ranks)
+            by_rank[rank] = own + every_rank
+        return by_rank
+
+    def signs_for(self, canastas: int) -> Signs | None:
+        """The signs of a side's parts with this many completed canastas (None: no swing)."""
+        if not self.swing:
+            return None
+        return self.swing[min(canastas, len(self.swing) - 1)]
+
+    def minimum_for_hand(self, number: int) -> int | None:
+        """The tournament rule's opening minimum for hand ``number`` (from 1); None when the
+        family has no such rule. Hands past the table's last row keep its last value."""
+        if not self.minimums_by_hand:
+            return None
+        if number < 1:
+            raise RuleError("hand", N_("hands are numbered from 1"))
+        return self.minimums_by_hand[min(number, len(self.minimums_by_hand)) - 1]
+
+    def house_preset(self, name: str) -> dict[str, int]:
+        """The house rules of one of the family's presets, as ``with_house_rules`` takes them."""
+        for key, rules in self.house_presets:
+            if key == name:
+                return dict(rules)
+        raise RuleError("rules", N_("is not a house rule this scorer knows"))
 
     def red_three_sets_for(self, packs: int) -> tuple[tuple[int, int], ...]:
         return dict(self.red_three_sets).get(packs, ())
@@ -288,6 +354,91 @@ CLASSIC = RuleFamily(
     ),
 )
 
+# Modern American Canasta (docs/rules.md, "Modern American Canasta"): the pagat values, the
+# League's where pagat is silent. Packs as Classic's: two of them, four jokers in all.
+MODERN_AMERICAN = RuleFamily(
+    key="modern-american",
+    card_values=CLASSIC.card_values,
+    pack=CLASSIC.pack,
+    natural_ranks=CLASSIC.natural_ranks,
+    black_three=CLASSIC.black_three,
+    red_three=CLASSIC.red_three,
+    wild_cards=CLASSIC.wild_cards,
+    meld=MeldRules(
+        min_cards=3,
+        min_naturals=2,
+        max_wild=2,
+        canasta_cards=7,
+        black_threes_going_out=(),  # threes are bonus cards, never melded
+        cards_a_rank=4,
+        black_threes_a_pack=2,
+        wild_never_counts_alone=False,  # seven wild cards make a canasta of their own
+        natural_only_ranks=("7",),
+    ),
+    canastas=(
+        CanastaKind("natural", bonus=500, fewest_wild=0, most_wild=0),
+        CanastaKind("mixed", bonus=300, fewest_wild=1, most_wild=2),
+        CanastaKind("sevens", bonus=2500, fewest_wild=0, most_wild=0, ranks=("7",)),
+        # Mixed aces are an ordinary mixed canasta: only natural aces make this kind.
+        CanastaKind("aces", bonus=2500, fewest_wild=0, most_wild=0, ranks=("A",)),
+        # Seven wild cards: one to three jokers; all four jokers and three twos; seven twos.
+        CanastaKind("wild", bonus=2000, fewest_wild=7, most_wild=7),
+        CanastaKind("wild_four_jokers", bonus=2500, fewest_wild=7, most_wild=7),
+        CanastaKind("deuces", bonus=3000, fewest_wild=7, most_wild=7),
+    ),
+    # Threes of a colour: 1 -> 100, 2 -> 300, 3 -> 500, 4 -> 1 000.
+    red_three_value=100,
+    red_three_sets=((2, ((2, 300), (3, 500), (4, 1000))),),
+    going_out=100,
+    concealed_going_out=100,  # no concealed bonus
+    minimums=((None, 125), (3000, 155), (5000, 180)),
+    # No higher row: a threshold above every target a game may have (rules.TARGET_MAX).
+    high_target=1_000_000,
+    high_minimum_row=(5000, 180),
+    seatings=(
+        SeatingRules(
+            "four-player",
+            players=4,
+            layouts=(Layout((2, 2), 8500),),
+            packs=2,
+            cards_dealt=13,
+            canastas_to_go_out=2,
+            target=8500,
+        ),
+    ),
+    penalties=(
+        ("unfinished_sevens", 2500),
+        ("unfinished_aces", 2500),
+        ("unfinished_wild", 2000),
+        ("unfinished_wild_four_jokers", 2500),
+        ("holding_sevens", 1500),
+        ("holding_aces", 1500),
+    ),
+    # pagat's four; the League's list is a preset a club may choose (not modelled yet).
+    special_hands=(("straight", 3000), ("pairs", 2500), ("wild_pairs", 2000), ("garbage", 2000)),
+    black_threes_bonus=True,
+    swing=(
+        Signs(bonuses=0, cards=-1, threes=-1),
+        Signs(bonuses=1, cards=1, threes=0),
+        Signs(bonuses=1, cards=1, threes=1),
+    ),
+    unfinished_melds=(
+        ("sevens", 2500),
+        ("aces", 2500),
+        ("wild", 2000),
+        ("wild_four_jokers", 2500),
+    ),
+    held_cards=(("sevens", 3, 1500), ("aces", 3, 1500)),
+    minimums_by_hand=(125, 155, 180),
+    house_presets=(
+        ("every_wild_canasta_2000", (("wild_four_jokers_canasta", 2000), ("deuces_canasta", 2000))),
+    ),
+)
+
+# Every family the core knows, the ones a game may not choose yet included.
+ALL_FAMILIES: tuple[RuleFamily, ...] = (CLASSIC, MODERN_AMERICAN)
+# The families a game may be created in (what get_family, and so the API and the store,
+# accept). Modern American joins when its API, pages and store follow it (issue 31).
 FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC,)}
 # The family of every game stored before families existed, and of a game that names none.
 DEFAULT_FAMILY = CLASSIC

@@ -27,6 +27,9 @@ CARDS = "cards"
 ADJUSTMENT = "adjustment"
 NOTE = "note"
 MELDS = "melds"
+# Counts by a kind the family names ({"sevens": 1}), and one of the family's named choices.
+COUNTS_BY_KIND = "counts_by_kind"
+CHOICE = "choice"
 # Of a meld given rank by rank.
 PLANNED_MELD_FIELDS: tuple[str, ...] = ("rank", "naturals", "jokers", "twos")
 
@@ -51,6 +54,7 @@ def side_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
             for kind in family.canastas
         ),
         SideField("red_threes", COUNT),
+        *_family_fields(family),
         SideField("hand_points", POINTS),
         SideField("meld_cards", CARDS, decided_by_melds=True),
         SideField("hand_cards", CARDS),
@@ -58,6 +62,21 @@ def side_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
         SideField("adjustment_note", NOTE),
         SideField("melds", MELDS),
     )
+
+
+def _family_fields(family: RuleFamily) -> tuple[SideField, ...]:
+    """The fields only some families ask (none in Classic): black threes laid down,
+    unfinished melds by kind, players holding by rank, a special hand."""
+    fields = []
+    if family.black_threes_bonus:
+        fields.append(SideField("black_threes", COUNT))
+    if family.unfinished_melds:
+        fields.append(SideField("unfinished", COUNTS_BY_KIND))
+    if family.held_cards:
+        fields.append(SideField("players_holding", COUNTS_BY_KIND))
+    if family.special_hands:
+        fields.append(SideField("special_hand", CHOICE))
+    return tuple(fields)
 
 
 @cache
@@ -107,6 +126,10 @@ def side_hand(values: Mapping[str, Any], family: RuleFamily = DEFAULT_FAMILY) ->
         adjustment=value("adjustment"),
         adjustment_note=value("adjustment_note", ""),
         melds=_melds(values.get("melds")),
+        black_threes=value("black_threes"),
+        unfinished=value("unfinished", ()),
+        players_holding=value("players_holding", ()),
+        special_hand=values.get("special_hand"),
         family=family,
     )
 
@@ -128,6 +151,15 @@ def side_values(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str
             data[field.name] = side.canastas_of(field.canasta)
     data["red_threes"] = side.red_threes
     data["hand_points"] = side.hand_points
+    # What only some families ask, written only when called: Classic's shape never changes.
+    if side.black_threes:
+        data["black_threes"] = side.black_threes
+    for name in ("unfinished", "players_holding"):
+        counts = getattr(side, name)
+        if counts:
+            data[name] = dict(counts)
+    if side.special_hand is not None:
+        data["special_hand"] = side.special_hand
     if side.adjustment or side.adjustment_note:
         data["adjustment"] = side.adjustment
         data["adjustment_note"] = side.adjustment_note

@@ -9,9 +9,9 @@ from typing import Any
 from scorer.core.canastas import cheapest_canastas, cheapest_kind, costs_of, counted_melds_problem
 from scorer.core.errors import N_, N_plural, RuleError
 from scorer.core.families import (
+    ALL_FAMILIES,
     CANASTAS_FIELD,
     DEFAULT_FAMILY,
-    FAMILIES,
     VALUE_GROUPS,
     RuleFamily,
 )
@@ -83,6 +83,13 @@ class SideHand:
     adjustment: int
     adjustment_note: str
     melds: tuple[PlannedMeld, ...] | None
+    # What only some families ask (Modern American), each nothing by default: black threes
+    # laid down as bonus cards, unfinished melds by kind, players caught holding three or
+    # more of a rank (by rank), and a special hand instead of everything else.
+    black_threes: int
+    unfinished: CanastaCounts
+    players_holding: CanastaCounts
+    special_hand: str | None
 
     def __init__(
         self,
@@ -96,6 +103,10 @@ class SideHand:
         adjustment: int = 0,
         adjustment_note: str = "",
         melds: tuple[PlannedMeld, ...] | None = None,
+        black_threes: int = 0,
+        unfinished: Mapping[str, Any] | CanastaCounts = (),
+        players_holding: Mapping[str, Any] | CanastaCounts = (),
+        special_hand: str | None = None,
         family: RuleFamily | None = None,
         **by_kind: Any,
     ) -> None:
@@ -119,6 +130,10 @@ class SideHand:
             adjustment=adjustment,
             adjustment_note=adjustment_note,
             melds=melds,
+            black_threes=black_threes,
+            unfinished=canasta_counts(unfinished),
+            players_holding=canasta_counts(players_holding),
+            special_hand=special_hand,
         )
 
     def canastas_of(self, kind: str) -> Any:
@@ -151,7 +166,7 @@ def _count_of(kind: str) -> property:
 
 # ``side.natural_canastas``: each kind of every family, read by its hand field's name. Made
 # as properties, not a __getattr__, which would slow every attribute of a side in a replay.
-for _kind in sorted({kind for family in FAMILIES.values() for kind in family.kinds}):
+for _kind in sorted({kind for family in ALL_FAMILIES for kind in family.kinds}):
     setattr(SideHand, CANASTAS_FIELD.format(kind=_kind), _count_of(_kind))
 
 
@@ -174,6 +189,11 @@ class SideScore:
     going_out: int
     hand: int
     adjustment: int = 0  # the table's penalty or correction
+    # Parts only some families have (Modern American), 0 elsewhere: black threes laid down,
+    # the family's own penalties (negative), and a special hand's value (the others then 0).
+    black_threes: int = 0
+    penalties: int = 0
+    special: int = 0
 
     @property
     def total(self) -> int:
@@ -182,7 +202,16 @@ class SideScore:
     @property
     def played(self) -> int:
         """The score the cards made, without the table's adjustment (for records)."""
-        return self.cards + self.canastas + self.red_threes + self.going_out + self.hand
+        return (
+            self.cards
+            + self.canastas
+            + self.red_threes
+            + self.going_out
+            + self.hand
+            + self.black_threes
+            + self.penalties
+            + self.special
+        )
 
 
 def score_hand(profile: RuleProfile, hand: Hand) -> tuple[SideScore, ...]:
@@ -192,6 +221,8 @@ def score_hand(profile: RuleProfile, hand: Hand) -> tuple[SideScore, ...]:
 
 def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
     side = hand.sides[index]
+    if profile.family.swing:
+        return _score_swinging_side(profile, hand, index)
     melded = side.melded(profile)
     red_threes = profile.red_threes_score(side.red_threes)
     # Red threes count against a side that melded nothing at all (not merely no canasta),
@@ -212,6 +243,46 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
         going_out=going_out,
         hand=-side.left_in_hand(profile),
         adjustment=side.adjustment,
+    )
+
+
+def _score_swinging_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
+    """A side's score where its completed canastas decide the signs (Modern American):
+    docs/rules.md, "the swing". A special hand's value replaces everything else."""
+    side = hand.sides[index]
+    family = profile.family
+    if side.special_hand is not None:
+        value = dict(family.special_hands)[side.special_hand]
+        return SideScore(0, 0, 0, 0, 0, adjustment=side.adjustment, special=value)
+    signs = family.signs_for(side.canasta_total)
+    assert signs is not None
+    going_out = 0
+    if hand.went_out == index:
+        going_out = profile.concealed_going_out if hand.concealed else profile.going_out
+    return SideScore(
+        cards=signs.cards * side.melded(profile),
+        canastas=signs.bonuses * _canasta_bonuses(profile, side),
+        red_threes=signs.threes * _threes_score(profile, side.red_threes),
+        going_out=signs.bonuses * going_out,
+        hand=-side.left_in_hand(profile),
+        adjustment=side.adjustment,
+        black_threes=signs.threes * _threes_score(profile, side.black_threes),
+        penalties=-family_penalties(family, side),
+    )
+
+
+def _threes_score(profile: RuleProfile, count: int) -> int:
+    # Each colour by the same table (100, 300, 500, 1 000); none laid down scores nothing.
+    return profile.red_threes_score(count) if count else 0
+
+
+def family_penalties(family: RuleFamily, side: SideHand) -> int:
+    """What the family itself takes from a side at the end of a hand (a positive number):
+    its unfinished melds, and each player caught holding too many of a rank."""
+    unfinished = dict(family.unfinished_melds)
+    held = {rank: penalty for rank, _least, penalty in family.held_cards}
+    return sum(count * unfinished[kind] for kind, count in side.unfinished) + sum(
+        count * held[rank] for rank, count in side.players_holding
     )
 
 
@@ -257,6 +328,7 @@ def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None
     for kind, name in family.canasta_fields:
         _check_count(path, name, made.get(kind, 0))
     _check_count(path, "red_threes", side.red_threes)
+    _check_family_asks(profile, side, path)
     for name, counts in (("meld_cards", side.meld_cards), ("hand_cards", side.hand_cards)):
         if counts is not None:
             for group in VALUE_GROUPS:
@@ -277,6 +349,41 @@ def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None
                 limit=profile.card_value_of_packs,
                 packs=profile.packs,
             )
+
+
+def _check_family_asks(profile: RuleProfile, side: SideHand, path: str) -> None:
+    """The fields only some families ask (black threes, unfinished melds, players holding,
+    a special hand): each refused where the family does not ask it, counted where it does."""
+    if type(side.black_threes) is int and (
+        side.black_threes,
+        side.unfinished,
+        side.players_holding,
+        side.special_hand,
+    ) == (0, (), (), None):
+        return  # nothing of it called (every Classic side): no work in a replay
+    family = profile.family
+    _check_count(path, "black_threes", side.black_threes)
+    if side.black_threes and not family.black_threes_bonus:
+        raise RuleError(f"{path}.black_threes", N_("is not asked in this game"))
+    for name, known, made in (
+        ("unfinished", dict(family.unfinished_melds), side.unfinished),
+        ("players_holding", {held[0]: 0 for held in family.held_cards}, side.players_holding),
+    ):
+        for kind, count in made:
+            field = f"{path}.{name}.{kind}"[:100]
+            if kind not in known:
+                raise RuleError(field, N_("is not asked in this game"))
+            _check_count(f"{path}.{name}", kind, count)
+    largest_side = max(max(layout.team_sizes) for layout in profile.layouts)
+    for rank, count in side.players_holding:
+        if count > largest_side:
+            raise RuleError(
+                f"{path}.players_holding.{rank}",
+                N_("a side has at most {count} players"),
+                count=largest_side,
+            )
+    if side.special_hand is not None and side.special_hand not in dict(family.special_hands):
+        raise RuleError(f"{path}.special_hand", N_("is not a special hand of this game"))
 
 
 def _check_count(path: str, name: str, value: object) -> None:
@@ -316,9 +423,17 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
         raise RuleError("went_out", N_("must name one of the sides, or nobody"))
     if hand.concealed and went_out is None:
         raise RuleError("concealed", N_("only the side that went out can go out concealed"))
+    for i, other in enumerate(hand.sides):
+        if other.special_hand is not None and went_out != i:
+            raise RuleError(
+                f"sides[{i}].special_hand",
+                N_("a special hand goes out at once: this side is the one that went out"),
+            )
     if went_out is None:
         return
     side = hand.sides[went_out]
+    if side.special_hand is not None:
+        return  # a special hand goes out with no meld and no canasta
     if side.melded(profile) == 0:
         raise RuleError(
             meld_field(side, f"sides[{went_out}]"), N_("a side that melded nothing cannot go out")
@@ -358,6 +473,11 @@ def _check_side_melds(
 ) -> None:
     melded = side.melded(profile)
     field = meld_field(side, path)
+    if side.special_hand is not None and (melded or side.canasta_total or side.unfinished):
+        raise RuleError(
+            f"{path}.special_hand",
+            N_("a special hand is only for a side that melded nothing: clear its melds"),
+        )
     if melded == 0 and side.canasta_total:
         raise RuleError(field, N_("a side with canastas has melded cards: enter their points"))
     family = profile.family
@@ -387,7 +507,10 @@ def _check_side_melds(
             N_("these canastas hold at least {needed} points of cards"),
             needed=needed,
         )
-    if side.meld_cards is not None and side.melds is None:
+    # The search knows the natural and the mixed kinds only: other kinds (Modern American's
+    # sevens, aces, wild canastas) are not refused on a guess.
+    known = {costs.natural, costs.mixed}
+    if side.meld_cards is not None and side.melds is None and dict(side.canastas).keys() <= known:
         _check_counted_melds(profile, side, field, went_out=went_out)
 
 
@@ -479,6 +602,16 @@ def _check_red_threes(profile: RuleProfile, hand: Hand) -> None:
             f"sides[{last}].red_threes",
             N_("at most {limit} red threes in all with {packs} packs"),
             limit=profile.red_threes_in_packs,
+            packs=profile.packs,
+        )
+    black = sum(side.black_threes for side in hand.sides)
+    limit = profile.family.meld.black_threes_a_pack * profile.packs
+    if black > limit:
+        last = max(i for i, side in enumerate(hand.sides) if side.black_threes)
+        raise RuleError(
+            f"sides[{last}].black_threes",
+            N_("at most {limit} black threes in all with {packs} packs"),
+            limit=limit,
             packs=profile.packs,
         )
 

@@ -59,7 +59,7 @@ class PlannedMeld:
 
     def canasta(self, family: RuleFamily = FAMILY) -> str | None:
         """The kind of canasta this meld is in the family ("natural", "mixed"), else None."""
-        return family.canasta_of(self.cards, self.wild)
+        return family.canasta_of(self.cards, self.wild, self.rank)
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,8 @@ REASONS: dict[str, str] = {
     "too-few-cards": N_("a meld needs at least three cards"),
     "too-few-naturals": N_("a meld needs at least two natural cards"),
     "too-many-wild": N_("a meld holds at most three wild cards"),
+    "too-many-wild-of-two": N_("a meld holds at most two wild cards"),
+    "natural-only-rank": N_("a meld of this rank holds no wild card"),
     "wild-outnumber": N_("house rule: wild cards may not outnumber natural cards"),
     "pile-three-on-top": N_("the pile cannot be taken with a three on top"),
     "pile-needs-pair": N_(
@@ -90,6 +92,10 @@ REASONS: dict[str, str] = {
     "pile-no-meld": N_("no planned meld has the rank of the pile's top card"),
     "same-rank": N_("a side has one meld of each rank: add these cards to the first one"),
 }
+
+
+# The reason for too many wild cards in a meld, by the family's limit.
+TOO_MANY_WILD: dict[int, str] = {3: "too-many-wild", 2: "too-many-wild-of-two"}
 
 
 @dataclass(frozen=True)
@@ -168,8 +174,11 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
         found.append(problem("naturals", "too-few-cards"))
     if meld.naturals < rules.min_naturals:
         found.append(problem("naturals", "too-few-naturals"))
-    if meld.wild > rules.max_wild:
-        found.append(problem(wild_field, "too-many-wild"))
+    if meld.rank in rules.natural_only_ranks and meld.wild:
+        found.append(problem(wild_field, "natural-only-rank"))
+    elif meld.wild > rules.max_wild:
+        # The reason names the family's limit: three in Classic, two in Modern American.
+        found.append(problem(wild_field, TOO_MANY_WILD.get(rules.max_wild, "too-many-wild")))
     elif options.wild_never_outnumber_naturals and meld.wild > meld.naturals:
         found.append(problem(wild_field, "wild-outnumber"))
     return found

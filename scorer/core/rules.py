@@ -13,9 +13,9 @@ from typing import Any
 
 from scorer.core.errors import N_, RuleError
 from scorer.core.families import (
+    ALL_FAMILIES,
     CANASTA_BONUS_RULE,
     DEFAULT_FAMILY,
-    FAMILIES,
     VALUE_GROUPS,
     CardValues,
     Layout,
@@ -187,7 +187,7 @@ def _bonus_of(kind: str) -> property:
 # ``profile.natural_canasta``: each kind of every family's bonus by its house rule's name (as
 # the templates and the house-rule keys name it). Properties, not a __getattr__, which would
 # slow every attribute of a profile in a replay.
-for _kind in sorted({kind for family in FAMILIES.values() for kind in family.kinds}):
+for _kind in sorted({kind for family in ALL_FAMILIES for kind in family.kinds}):
     setattr(RuleProfile, CANASTA_BONUS_RULE.format(kind=_kind), _bonus_of(_kind))
 
 
