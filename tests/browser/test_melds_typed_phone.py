@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from phone import BOARD_URL, no_sideways_scroll, wait_for_hand_form
+from playwright.sync_api import expect
 
 # Each side's three melds: (rank as typed in English, in French, naturals, jokers, twos).
 MELDS = {
@@ -62,10 +63,11 @@ def test_three_melds_a_side_typed_rank_by_rank(make_page, live_server, tmp_path,
             prefix = f"sides-{side}-melds-{j}-"
             if javascript and j == 0:
                 # The counter opened waits in the first rank; Enter goes on to its cards.
-                assert page.evaluate("document.activeElement.id") == prefix + "rank"
+                # (the focus moves on the details' toggle event: waited for, not raced)
+                expect(page.locator(f"#{prefix}rank")).to_be_focused()
                 page.keyboard.type(english if lang == "en" else french)
                 page.keyboard.press("Enter")
-                assert page.evaluate("document.activeElement.id") == prefix + "naturals"
+                expect(page.locator(f"#{prefix}naturals")).to_be_focused()
                 page.keyboard.type(naturals)
             else:
                 type_in(page, prefix + "rank", english if lang == "en" else french)
