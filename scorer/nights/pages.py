@@ -8,6 +8,7 @@ second organiser's tap on "Draw" finds the round already drawn and draws nothing
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -141,13 +142,17 @@ def new_night_page(
     club: clubs.StoredClub, typed: dict[str, Any], status: int = 200, error: Any = None
 ) -> Page:
     field = (error.field or "") if error is not None else ""
+    message = error_text(error) if error is not None else None
+    pair = re.fullmatch(r"pairs\[(\d+)\]", field)
+    if message and pair:  # which line of the pairs' box (blank lines are not counted)
+        message = _("Pair %(n)s: %(error)s", n=int(pair.group(1)) + 1, error=message)
     return (
         render_template(
             "nights/new.html",
             club=club,
             typed=typed,
             targets=target_choices(),
-            error=error_text(error) if error is not None else None,
+            error=message,
             error_field=field.split("[")[0].split(".")[-1] if field else "",
             error_box=field,
         ),

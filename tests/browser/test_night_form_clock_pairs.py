@@ -26,7 +26,7 @@ def test_a_timed_mitchell_night_typed_at_360(make_page, live_server, tmp_path, j
     assert no_sideways_scroll(page)
     page.get_by_role("button", name="Start the night").tap()
     error = page.locator(".movement .field-error")
-    expect(error).to_contain_text("two names")
+    expect(error).to_have_text("Pair 3: must be a pair: two names")
     expect(page.get_by_label("Pairs, one a line")).to_have_value(wrong)
     expect(page.get_by_label("Minutes a round")).to_have_value("50")
     expect(page.get_by_label("Mitchell: fixed pairs")).to_be_checked()
