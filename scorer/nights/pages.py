@@ -8,6 +8,7 @@ second organiser's tap on "Draw" finds the round already drawn and draws nothing
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -28,6 +29,7 @@ from scorer.sheets.cache import cached_sheet
 from scorer.store import clubs, nights, tournaments
 from scorer.store.db import get_db
 from scorer.web.addresses import absolute_url
+from scorer.web.api_contract import PayloadError
 from scorer.web.display import points
 from scorer.web.failures import status_of
 from scorer.web.forms import is_index, number_arg, target_choices
@@ -88,6 +90,10 @@ def typed_night() -> dict[str, Any]:
         "draw": form.get("draw", "random"),
         "ranking": form.get("ranking", "wins_then_points"),
         "odd": form.get("odd", "variants"),
+        "minutes": form.get("minutes", ""),
+        "warning_minutes": form.get("warning_minutes", ""),
+        "movement": form.get("movement", "draw"),
+        "pairs": form.get("pairs", ""),
     }
 
 
@@ -105,7 +111,24 @@ def night_body(typed: dict[str, Any], roster: tuple[str, ...]) -> dict[str, Any]
         body["round"] = {"target": _number(typed["target"])} if typed["target"] else {}
     else:
         body["round"] = {"fixed_hands": _number(typed["fixed_hands"])}
+    # A timed round: the minutes box empty means no clock; a warning alone is refused.
+    for field in ("minutes", "warning_minutes"):
+        if typed[field].strip():
+            body["round"][field] = _number(typed[field])
+    if typed["movement"] == "mitchell":
+        body["movement"] = "mitchell"
+        body["pairs"] = typed_pairs(typed["pairs"])
+        del body["players"]  # a Mitchell night's players are its pairs'
+        if body["rounds"] is None:
+            del body["rounds"]  # one round per table
     return body
+
+
+def typed_pairs(text: str) -> list[list[str]]:
+    """The pairs box: one pair a line, "Ann & Bob" (blank lines skipped); a line that is not
+    two names is sent as it is, for the API's refusal at that pair."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return [[name.strip() for name in line.split("&")] for line in lines]
 
 
 def _number(text: str) -> int | str | None:
@@ -119,13 +142,17 @@ def new_night_page(
     club: clubs.StoredClub, typed: dict[str, Any], status: int = 200, error: Any = None
 ) -> Page:
     field = (error.field or "") if error is not None else ""
+    message = error_text(error) if error is not None else None
+    pair = re.fullmatch(r"pairs\[(\d+)\]", field)
+    if message and pair:  # which line of the pairs' box (blank lines are not counted)
+        message = _("Pair %(n)s: %(error)s", n=int(pair.group(1)) + 1, error=message)
     return (
         render_template(
             "nights/new.html",
             club=club,
             typed=typed,
             targets=target_choices(),
-            error=error_text(error) if error is not None else None,
+            error=message,
             error_field=field.split("[")[0].split(".")[-1] if field else "",
             error_box=field,
         ),
@@ -148,13 +175,17 @@ def new_night(club_id: str) -> Page:
             "draw": "random",
             "ranking": "wins_then_points",
             "odd": "variants",
+            "minutes": "",
+            "warning_minutes": "",
+            "movement": "draw",
+            "pairs": "",
         }
         return new_night_page(club, typed)
     typed = typed_night()
     try:
         players, settings = parse_tournament_night(night_body(typed, club.players))
         night_id = nights.create_night(get_db(), club_id, players, settings)
-    except RuleError as error:
+    except (RuleError, PayloadError) as error:  # a pair typed as one name is the pairs' shape
         return new_night_page(club, typed, status_of(error), error)
     flash(_("Night created. Draw the first round when everyone is here."))
     return redirect(url_for("nights_pages.night", night_id=night_id), code=303)

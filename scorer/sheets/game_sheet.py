@@ -27,6 +27,8 @@ from scorer.sheets.render import (
     render_pdf,
     slug,
 )
+from scorer.store.corrections import corrections_of
+from scorer.store.db import get_db
 from scorer.web import display
 from scorer.web.display import points, result_line, side_label
 from scorer.web.failures import load_game
@@ -183,6 +185,9 @@ def sheet_context(record: store.ReplayedGame, size: str) -> dict[str, Any]:
         adjustments=adjustment_lines(
             rows, [side_label(s, i) for i, s in enumerate(state.table.sides)]
         ),
+        # Every correction and removal of a club game's hands (a tournament sees who changed
+        # what); a correction bumps the game's version, so the cached sheet follows it.
+        corrections=corrections_of(get_db(), record.id),
     )
 
 

@@ -12,7 +12,7 @@ from markupsafe import Markup
 
 from scorer import store
 from scorer.core.limits import MAX_HANDS_PER_GAME
-from scorer.core.round_clock import read_clock
+from scorer.core.round_clock import over_by_time, read_clock, winner_at_time
 from scorer.qr import qr_svg
 from scorer.store import nights, round_time
 from scorer.store.cache import app_cache
@@ -113,6 +113,7 @@ def full_note() -> str:
 
 def board_context(record: store.ReplayedGame) -> dict[str, Any]:
     state = record.state
+    clock = table_clock(record)
     return {
         "game": record,
         "title": game_title(record),
@@ -126,16 +127,30 @@ def board_context(record: store.ReplayedGame) -> dict[str, Any]:
         # A club game's record of corrections (issue 33), shown under its hands.
         "corrections": corrections_of(get_db(), record.id),
         # A table of a timed round: the time left, as the server reads it now.
-        "round_clock": table_clock(record.id),
+        "round_clock": clock,
+        # Time has ended this game (not finished by its own end): no record bar.
+        "time_over": bool(clock and clock["over"]),
     }
 
 
-def table_clock(game_id: str) -> dict[str, Any] | None:
-    """The clock of the timed round this game is a table of (None: not a timed table)."""
-    clock = round_time.clock_of_game(get_db(), game_id)
+def table_clock(record: store.ReplayedGame) -> dict[str, Any] | None:
+    """The clock of the timed round this game is a table of (None: not a timed table), and
+    whether time has ended the game: time called and its last hand recorded, so it takes no
+    new hand; then ``winner`` is the side with the higher total (None on a tie at the top)."""
+    db = get_db()
+    clock = round_time.clock_of_game(db, record.id)
     if clock is None:
         return None
-    return {"reading": read_clock(clock, datetime.now(UTC)), "ends_at": clock.ends_at}
+    now = datetime.now(UTC)
+    hands_at = round_time.hands_at(db, record.id)
+    over = not record.state.finished and over_by_time(clock, now, hands_at)
+    winner = winner_at_time(record.state.totals) if over else None
+    return {
+        "reading": read_clock(clock, now),
+        "ends_at": clock.ends_at,
+        "over": over,
+        "winner": None if winner is None else record.table.sides[winner].name,
+    }
 
 
 def game_exists(game_id: str) -> bool:
