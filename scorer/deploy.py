@@ -110,9 +110,10 @@ def id_prefixes() -> list[str]:
 
 def route_pattern(prefixes: Iterable[str], id_pattern: str) -> str:
     """A regular expression (nginx's PCRE and Python's `re` agree on it) matching a path
-    whose id-carrying segment is `id_pattern`."""
+    whose id-carrying segment is `id_pattern`: the id ends the path, or a `/` or a `.`
+    follows it (`/seasons/<season_id>.csv`; an id never holds a dot)."""
     starts = "|".join(re.escape(prefix) for prefix in prefixes)
-    return f"^(?:{starts}){id_pattern}(?:/|$)"
+    return f"^(?:{starts}){id_pattern}(?:[/.]|$)"
 
 
 def routes(plan: Plan, prefixes: list[str]) -> list[tuple[str, str]]:

@@ -41,7 +41,7 @@ def test_every_route_with_an_id_goes_to_its_shard(tmp_path, shard):
     assert {"/nights/<night_id>", "/nights/watch/<wall_id>"} <= set(routes)
     for rule in routes:
         path = re.sub(r"<(?:[a-z]+:)?(\w+)>", lambda m: "7" if m[1] == "number" else "x", rule)
-        path = re.sub(r"/x(?=/|$)", f"/s{shard}-{TOKEN}", path, count=1)
+        path = re.sub(r"/x(?=[/.]|$)", f"/s{shard}-{TOKEN}", path, count=1)  # .csv, .pdf
         path = path.replace("/x", "/Ann")  # a player's name after the club's id
         assert deploy.upstream_for(path, table) == f"scorer_shard_{shard}", path
 
