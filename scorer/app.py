@@ -78,7 +78,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     config = dict(config or {})
     instance_path = config.get("INSTANCE_PATH") or os.environ.get(ENV_INSTANCE_PATH)
     app = Flask(
-        __name__,
+        "scorer",  # the package, not this module: the instance folder stays scorer-instance
         instance_path=str(Path(instance_path).resolve()) if instance_path else None,
         template_folder=str(TEMPLATE_FOLDER),
         static_folder=str(STATIC_FOLDER),

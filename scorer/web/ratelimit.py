@@ -34,6 +34,7 @@ from typing import Any
 from flask import Flask, Response, current_app, g, request
 from flask_limiter import Limiter
 
+from scorer.core.limits import LARGEST_BODY
 from scorer.web.clients import request_client
 from scorer.web.routes import READS, declared, is_heavy
 
@@ -71,8 +72,13 @@ LIMITS: dict[str, str] = {
 
 
 def body_kib() -> int:
-    """What an import stores, roughly: its body, in KiB (at least 1)."""
-    return max(1, math.ceil((request.content_length or 0) / 1024))
+    """What an import stores, roughly: its body, in KiB (at least 1). A body over the largest
+    cap stores nothing (413 at once) and costs what any refusal does: it must meet its 413,
+    not a 429 for the size it was refused for."""
+    length = request.content_length or 0
+    if length > LARGEST_BODY:
+        return 1
+    return max(1, math.ceil(length / 1024))
 
 
 # Budget -> what one request costs, when it is not 1.
