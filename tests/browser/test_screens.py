@@ -36,8 +36,11 @@ def test_every_page_at_phone_size(make_page, live_server, scheme, tmp_path):
     assert no_sideways_scroll(page)
     page.goto(board + "/hands/new?out=0")
     page.fill("#sides-0-meld_points", "130")
-    page.tap("label.chip:has-text('4') >> nth=0")
-    page.tap("label.chip:has-text('1') >> nth=1")
+    # Five red threes in all (the deck has four): red threes are a box of the sheet now, not chips.
+    page.tap("#sides-0-red_threes")
+    page.keyboard.type("4")
+    page.tap("#sides-1-red_threes")
+    page.keyboard.type("1")
     with page.expect_navigation():
         page.get_by_role("button", name="Save hand").tap()
     shoot(page, tmp_path, f"hand-refused-{scheme}")
