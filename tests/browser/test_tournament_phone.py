@@ -22,7 +22,7 @@ WORDS = {
     },
     "fr-FR": {
         "card": "Points de cartes",
-        "left": "restantes dans ce tour",
+        "left": "restantes dans cette manche",
         "create": "Créer la saison",
         "champion": "Champions",
         "seasons": "Saisons",
