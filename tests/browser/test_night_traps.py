@@ -5,6 +5,7 @@ leads back to the night, a draw that asks first and can be taken back, and a sha
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -86,7 +87,7 @@ def look(page: Any, name: str) -> None:
 
 
 def problems(page: Any) -> list[str]:
-    return split_words(page) + too_wide(page) + page.evaluate(CELLS_OVERFLOW)
+    return settled(lambda p: split_words(p) + too_wide(p) + p.evaluate(CELLS_OVERFLOW), page)
 
 
 # --- point 5: every table at 200 % text keeps whole names and numbers ------------------------
@@ -177,8 +178,22 @@ def rounds_drawn(app: Any, night_id: str) -> int:
     return app.test_client().get(f"/api/nights/{night_id}").json["rounds_drawn"]
 
 
+def settled(measure: Any, page: Any) -> list[str]:
+    """`measure(page)` once the page has settled. After a tap with JavaScript off, a loaded
+    machine may hand over the new page before its stylesheets apply, and a reading then finds
+    an unstyled page too wide: a dirty reading is taken again for up to 5 s, so a page that
+    stays too wide or keeps a split word still fails."""
+    page.wait_for_load_state("load")
+    deadline = time.monotonic() + 5
+    found = measure(page)
+    while found and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        found = measure(page)
+    return found
+
+
 def fits(page: Any) -> None:
-    assert too_wide(page) == [] and split_words(page) == []
+    assert settled(lambda p: too_wide(p) + split_words(p), page) == []
 
 
 @pytest.mark.parametrize(
