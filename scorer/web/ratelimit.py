@@ -55,6 +55,8 @@ ENV_PREFIX = "RATELIMIT_"
 # - club_roster: players added, renamed or removed, games filed: a club's first evening
 #   enters its 60 players at most.
 # - check_meld: the opening checker, a read: a person taps a few times a minute.
+# - preview_hand: the hand form's dry run (the preview), a read asked as a hand is typed:
+#   a few a hand at every table, and a club's tables often share one address (its Wi-Fi's).
 # - heavy_read: what a route marked @heavy_read costs (a club's page, API, export and CSV
 #   parts, a game's export and CSV, every PDF): each can hold a core for a second or more.
 #   A club night's organiser prints a seating per round and the standings, browses the
@@ -67,6 +69,7 @@ LIMITS: dict[str, str] = {
     "create_club": "20/hour;60/day",
     "club_roster": "300/hour;1500/day",
     "check_meld": "60/minute;1200/hour",
+    "preview_hand": "300/minute;6000/hour",
     "heavy_read": "20/minute;200/hour;1000/day",
 }
 

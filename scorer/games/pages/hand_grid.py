@@ -210,7 +210,7 @@ def _refusal(error: RuleError, sides: int) -> dict[str, Any]:
 
 
 @bp.route("/games/<game_id>/hands/check", methods=["POST"])
-@budget("check_meld")  # the hand form's dry run: a read, counted like the checker
+@budget("preview_hand")  # the hand form's dry run: a read with a budget of its own
 def check_hand(game_id: str) -> Any:
     """The preview's dry run: the hand form's fields as Save posts them; answers the verdict
     (ok, refused or ask, the message and its box), each side's figures, and the boxes the
