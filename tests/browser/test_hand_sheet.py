@@ -66,8 +66,11 @@ def checks(page: Any) -> int:
 
 def wait_for_verdict(page: Any, after: int) -> str:
     """The verdict of the first dry run after `after`, as shown by the Save bar."""
+    # The answer counted and its words shown: a loaded machine can count a stale answer (to
+    # the first keys typed) a moment before the last one's words are in the bar.
     page.wait_for_function(
-        "n => Number(document.querySelector('form[data-preview]').dataset.checked || 0) > n",
+        """n => Number(document.querySelector('form[data-preview]').dataset.checked || 0) > n
+            && document.querySelector('[data-verdict]').textContent.trim() !== ''""",
         arg=after,
     )
     return page.locator("[data-verdict]").inner_text()
