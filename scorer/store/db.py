@@ -7,6 +7,7 @@ import contextlib
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -360,13 +361,32 @@ def make_private(path: str | Path) -> None:
                 file.chmod(FILE_MODE)
 
 
+def switch_to_wal(db: sqlite_utils.Database) -> None:
+    """Put the file in WAL mode, waiting out another process switching it at the same time.
+
+    The switch needs the file to itself, and when two connections each hold a read lock and
+    want it, SQLite refuses one at once instead of calling the busy timeout (waiting could
+    deadlock). gunicorn's workers all prepare the file as they boot, so a fresh file sees
+    exactly that: the refused worker died and took its server down.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            db.enable_wal()
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 def prepare(path: str | Path) -> None:
     """Create the database file if needed and apply pending migrations (never drops data)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     make_private(path)
     db = connect(path)
     try:
-        db.enable_wal()
+        switch_to_wal(db)
         if migrations.pending(db):
             # Under the write lock: gunicorn workers start together, and only the first one
             # may apply a migration; the others wait, then find nothing left to do.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import multiprocessing
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -341,3 +342,24 @@ def test_the_club_games_version_migration_keeps_every_row_and_counts_from_then(t
     store.record_hand(db, game_id, HAND_ONE)
     assert db.execute("select games_version from clubs").fetchone() == (1,)
     db.close()
+
+
+def _prepare_at_once(path: str, barrier) -> None:
+    barrier.wait()
+    dbmod.prepare(path)
+
+
+def test_workers_switching_a_fresh_file_to_wal_at_the_same_instant_all_come_up(tmp_path):
+    """gunicorn's workers all run prepare() as they boot. Switching a new file to WAL needs
+    it alone, and SQLite refuses a second switcher at once rather than through its busy
+    timeout: one worker died with "database is locked" and took its shard down (CI)."""
+    context = multiprocessing.get_context("fork")  # no import to wait for: a true race
+    for attempt in range(40):
+        path = str(tmp_path / f"fresh-{attempt}.sqlite3")
+        barrier = context.Barrier(6)
+        workers = [context.Process(target=_prepare_at_once, args=(path, barrier)) for _ in range(6)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join(60)
+        assert [worker.exitcode for worker in workers] == [0] * 6, f"attempt {attempt}"
