@@ -20,8 +20,9 @@ from werkzeug.wrappers import Response
 from scorer.core.draw import shapes_for
 from scorer.core.errors import RuleError
 from scorer.core.limits import check_club_name
+from scorer.core.round_clock import ClockReading
 from scorer.nights.api import table_name, tables_to_draw, tables_to_redraw
-from scorer.nights.tournament import parse_tournament_night
+from scorer.nights.tournament import parse_tournament_night, phase_tag, tournament_page
 from scorer.nights.view import NightView, TableView, night_json, night_view
 from scorer.qr import qr_svg
 from scorer.sheets import render
@@ -385,6 +386,19 @@ def standings_pdf(night_id: str) -> Response:
 # --- the wall --------------------------------------------------------------------------------
 
 
+# Without JavaScript the wall reloads itself: every half minute, more often while a round's
+# clock runs (its seconds stay near right), and a second after the clock's next phase begins.
+WALL_RELOAD = 30
+CLOCK_RELOAD = 15
+
+
+def reload_seconds(clock: ClockReading | None) -> int:
+    """How soon the wall drawn now reloads itself (JavaScript off)."""
+    if clock is None or clock.next_phase_in is None:
+        return WALL_RELOAD
+    return min(CLOCK_RELOAD, clock.next_phase_in + 1)
+
+
 @bp.get("/nights/watch/<wall_id>")
 def watch(wall_id: str) -> Response | str:
     """The leaderboard and each table's progress, large; as JSON for the live updates."""
@@ -393,18 +407,28 @@ def watch(wall_id: str) -> Response | str:
     except nights.NightNotFound:
         abort(404)
     view = load_view(night_id)
+    tour = tournament_page(view)  # one reading of the clock for the page and its tag
+    # The clock's phase is in the tag: a wall that asks at the warning or the call gets the
+    # page anew, though no hand was recorded.
+    tag = view.watch_etag + phase_tag(tour.clock)
     wants_json = request.accept_mimetypes.best == "application/json"
-    if wants_json and view.watch_etag in request.if_none_match:
+    if wants_json and tag in request.if_none_match:
         response = Response(status=304)
     elif wants_json:
         # "version" is what live.js compares: any table's change moves it.
-        response = jsonify({**night_json(view, public=True), "version": view.watch_etag})
+        response = jsonify({**night_json(view, public=True), "version": tag})
     else:
-        response = Response(
-            render_template("nights/watch.html", view=view, night=view.night, watch_id=wall_id),
-            mimetype="text/html",
+        page = render_template(
+            "nights/watch.html",
+            view=view,
+            night=view.night,
+            watch_id=wall_id,
+            tour=tour,
+            tag=tag,
+            reload_seconds=reload_seconds(tour.clock),
         )
-    response.set_etag(view.watch_etag)
+        response = Response(page, mimetype="text/html")
+    response.set_etag(tag)
     response.headers["Cache-Control"] = "no-cache"
     response.vary.add("Accept")
     return response

@@ -225,6 +225,11 @@ def clock_tag(extras: dict[str, Any]) -> str:
     return "." + "".join(clock["phase"][0] for clock in clocks.values()) if clocks else ""
 
 
+def phase_tag(reading: ClockReading | None) -> str:
+    """What the wall's ETag adds for the last round's clock: its phase (as clock_tag)."""
+    return f".{reading.phase[0]}" if reading else ""
+
+
 def clock_json(clock: RoundClock, now: datetime) -> dict[str, Any]:
     """A timed round's clock as the API and the wall show it."""
     reading = read_clock(clock, now)
