@@ -389,7 +389,7 @@ def standings_pdf(night_id: str) -> Response:
 # Without JavaScript the wall reloads itself: every half minute, more often while a round's
 # clock runs (its seconds stay near right), and a second after the clock's next phase begins.
 WALL_RELOAD = 30
-CLOCK_RELOAD = 15
+CLOCK_RELOAD = 10
 
 
 def reload_seconds(clock: ClockReading | None) -> int:
