@@ -262,3 +262,28 @@ def test_time_called_on_the_wall_and_a_table_at_360(make_page, live_server, live
         expect(page.locator(".round-clock.phase-time")).to_contain_text(CALLED[locale])
         shoot(page, None, f"{name}-time-{locale}")
         assert too_wide(page) == [] and split_words(page) == [], name
+
+
+@pytest.mark.parametrize("size", [TV, LAPTOP], ids=["tv", "laptop"])
+def test_a_timed_tables_big_screen_shows_its_clock(screen, live_server, live_app, tmp_path, size):
+    """The table's own watch page on a big screen ("Follow this table" on the wall): its
+    clock between the title and the next dealer, the last five hands still on the screen."""
+    night = timed_night(live_app, SIXTEEN[:4], {**SHORT, "fixed_hands": 8, "minutes": 50})
+    game_id = night["tables"][0]["game"]
+    for meld in range(100, 170, 10):  # seven hands
+        play(live_app, game_id, meld, 100)
+    watch = live_app.test_client().get(f"/api/games/{game_id}").json["watch_url"]
+    page = screen(size)
+    page.goto(f"{live_server}{watch}?size=large")
+    expect(page.locator(".round-clock")).to_contain_text("left in this round")
+    shoot(page, tmp_path, f"table-watch-{size['width']}", full=False)
+    scale = size["height"] / TV["height"]
+    assert px(page, ".round-clock .clock-left") >= 60 * scale
+    clock = page.locator(".round-clock").bounding_box()
+    totals = page.locator(".totals").bounding_box()
+    assert clock["y"] + clock["height"] <= totals["y"] + 1  # in the head, above the totals
+    rows = page.locator(".hand-row:visible")
+    assert rows.count() == 5
+    for box in (row.bounding_box() for row in rows.all()):
+        assert box["y"] + box["height"] <= size["height"]
+    assert too_wide(page) == [] and split_words(page) == []
