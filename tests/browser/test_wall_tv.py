@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from phone import Watcher, shoot, split_words, too_wide
 from playwright.sync_api import expect
+from test_axe import grave_violations
 
 from scorer.store.db import connect
 
@@ -160,6 +161,8 @@ def test_a_night_of_four_tables_reads_from_across_the_room(
     assert overflow(page) == []
     assert too_wide(page) == [] and split_words(page) == []
     assert watcher.problems == []
+    if javascript:  # axe runs in the page
+        assert grave_violations(page) == []
 
 
 def later(app: Any, night_id: str, pages: tuple[Any, ...], seconds: int) -> None:
