@@ -46,17 +46,25 @@
   function show(clock, phase) {
     each(PHASES, function (name) { clock.classList.remove("phase-" + name); });
     clock.classList.add("phase-" + phase);
+    var news = clock.querySelector("[data-clock-news]");
     if (phase === "time") {
       var hint = document.createElement("span");
       hint.className = "hint";
       hint.textContent = clock.getAttribute("data-time-called-hint");
       clock.replaceChildren(strong(clock.getAttribute("data-time-called")), " ", hint);
+      if (news) clock.append(news);
       clock.removeAttribute("data-seconds-left");
     } else if (phase === "warning") {
       var words = clock.querySelector(".hint");
       if (words && !words.querySelector("strong")) {
         words.append(" · ", strong(clock.getAttribute("data-last-minutes")));
       }
+    }
+    // A screen reader hears the new phase once (the timer itself stays silent).
+    if (news) {
+      news.textContent = phase === "time"
+        ? clock.getAttribute("data-time-called") + ". " + clock.getAttribute("data-time-called-hint")
+        : clock.getAttribute("data-last-minutes");
     }
     each(LOOKS, function (delay) {
       setTimeout(function () { document.dispatchEvent(new CustomEvent("live:look")); }, delay);
