@@ -18,6 +18,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 
+from scorer.core.families import RuleFamily
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.meld import PlannedMeld, PlannedSequence
 
@@ -350,35 +351,28 @@ def _common(end: EndOfHand, side: int) -> dict:
     return common
 
 
-def typed_hand(end: EndOfHand, family) -> Hand:
-    sides = tuple(
-        SideHand(
-            meld_points=points(end.laid[i].cards()),
-            hand_points=points(counted_held(end, i)),
-            **_canasta_fields(end, i),
-            **_common(end, i),
-            family=family,
-        )
-        for i in (0, 1)
-    )
-    return Hand(sides, end.went_out)
+def called_hand(end: EndOfHand, family: RuleFamily, *, counted: bool) -> Hand:
+    """The hand as points typed in, or (``counted``) as cards counted by value group."""
+    sides = []
+    for i in (0, 1):
+        melded, left = end.laid[i].cards(), counted_held(end, i)
+        if counted:
+            cards: dict = {"meld_cards": count(melded), "hand_cards": count(left)}
+        else:
+            cards = {"meld_points": points(melded), "hand_points": points(left)}
+        sides.append(SideHand(**cards, **_canasta_fields(end, i), **_common(end, i), family=family))
+    return Hand(tuple(sides), end.went_out)
 
 
-def counted_hand(end: EndOfHand, family) -> Hand:
-    sides = tuple(
-        SideHand(
-            meld_cards=count(end.laid[i].cards()),
-            hand_cards=count(counted_held(end, i)),
-            **_canasta_fields(end, i),
-            **_common(end, i),
-            family=family,
-        )
-        for i in (0, 1)
-    )
-    return Hand(sides, end.went_out)
+def typed_hand(end: EndOfHand, family: RuleFamily) -> Hand:
+    return called_hand(end, family, counted=False)
 
 
-def meld_by_meld_hand(end: EndOfHand, family) -> Hand:
+def counted_hand(end: EndOfHand, family: RuleFamily) -> Hand:
+    return called_hand(end, family, counted=True)
+
+
+def meld_by_meld_hand(end: EndOfHand, family: RuleFamily) -> Hand:
     sides = []
     for i in (0, 1):
         laid = end.laid[i]

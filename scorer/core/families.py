@@ -13,7 +13,7 @@ more :class:`RuleFamily` value in :data:`FAMILIES` (and its words and tests), ne
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -490,16 +490,20 @@ SAMBA_BICYCLE_MINIMUMS: tuple[MinimumRow, ...] = (*CLASSIC.minimums, (7000, 160)
 # Three packs, 162 cards: a pack's contents are Classic's, three times over.
 THREE_PACKS = 3
 
+# Sequences of three to seven cards of a suit, 4 to ace; seven make a samba.
+SAMBA_SEQUENCES = SequenceRules(
+    ranks=tuple(rank for rank, _group in CLASSIC.natural_ranks),
+    min_cards=3,
+    max_cards=7,
+    canasta="samba",
+)
+
 # Samba (docs/rules.md, "Samba"): three packs, fifteen cards, groups of at most two wild
 # cards and sequences of one suit; a sequence of seven is a samba.
-SAMBA = RuleFamily(
+# Classic's cards, values and packs; everything else its own.
+SAMBA = replace(
+    CLASSIC,
     key="samba",
-    card_values=CLASSIC.card_values,
-    pack=CLASSIC.pack,
-    natural_ranks=CLASSIC.natural_ranks,
-    black_three=CLASSIC.black_three,
-    red_three=CLASSIC.red_three,
-    wild_cards=CLASSIC.wild_cards,
     meld=MeldRules(
         min_cards=3,
         min_naturals=2,
@@ -536,71 +540,27 @@ SAMBA = RuleFamily(
         ),
     ),
     house_presets=(("bicycle_minimums", (("minimums", SAMBA_BICYCLE_MINIMUMS),)),),
-    sequences=SequenceRules(
-        ranks=tuple(rank for rank, _group in CLASSIC.natural_ranks),
-        min_cards=3,
-        max_cards=7,
-        canasta="samba",
-    ),
+    sequences=SAMBA_SEQUENCES,
     red_threes_against=("too_few_canastas", "no_meld"),
     draws=2,
 )
 
 # Bolivia (docs/rules.md, "Bolivia"): Samba with melds of wild cards (seven: a bolivia),
 # the samba called an escalera, an escalera to go out and black threes costly in hand.
-BOLIVIA = RuleFamily(
+BOLIVIA = replace(
+    SAMBA,
     key="bolivia",
-    card_values=SAMBA.card_values,
-    pack=SAMBA.pack,
-    natural_ranks=SAMBA.natural_ranks,
-    black_three=SAMBA.black_three,
-    red_three=SAMBA.red_three,
-    wild_cards=SAMBA.wild_cards,
-    meld=MeldRules(
-        min_cards=3,
-        min_naturals=2,
-        max_wild=2,
-        canasta_cards=7,
-        black_threes_going_out=(3, 4, 5, 6),
-        cards_a_rank=4,
-        black_threes_a_pack=2,
-        wild_never_counts_alone=False,
-        wild_meld_cards=7,
-    ),
+    meld=replace(SAMBA.meld, wild_never_counts_alone=False, wild_meld_cards=7),
     canastas=(
-        CanastaKind("natural", bonus=500, fewest_wild=0, most_wild=0),
-        CanastaKind("mixed", bonus=300, fewest_wild=1, most_wild=2),
+        *SAMBA.canastas[:2],  # natural and mixed groups, as Samba's
         CanastaKind("escalera", bonus=1500, fewest_wild=0, most_wild=0, made_of=SEQUENCE),
         CanastaKind("bolivia", bonus=2500, fewest_wild=7, most_wild=7, made_of=WILD_MELD),
     ),
-    red_three_value=SAMBA.red_three_value,
-    red_three_sets=SAMBA.red_three_sets,
-    going_out=200,
-    concealed_going_out=200,
-    minimums=SAMBA_MINIMUMS,
-    high_target=1_000_000,
-    high_minimum_row=SAMBA_MINIMUMS[-1],
-    seatings=(
-        SeatingRules(
-            "four-player",
-            players=4,
-            layouts=(Layout((2, 2), 15000),),
-            packs=THREE_PACKS,
-            cards_dealt=15,
-            canastas_to_go_out=2,
-            target=15000,
-        ),
-    ),
-    sequences=SequenceRules(
-        ranks=SAMBA.ranks,
-        min_cards=3,
-        max_cards=7,
-        canasta="escalera",
-    ),
+    seatings=(replace(SAMBA.seatings[0], layouts=(Layout((2, 2), 15000),), target=15000),),
+    house_presets=(),  # 160 from 7 000 is Bicycle's Samba, not its Bolivia
+    sequences=replace(SAMBA_SEQUENCES, canasta="escalera"),
     going_out_needs=("escalera",),
-    red_threes_against=SAMBA.red_threes_against,
     black_three_in_hand=100,
-    draws=2,
 )
 
 # Every family the core knows, the ones a game may not choose yet included.

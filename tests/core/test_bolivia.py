@@ -4,38 +4,23 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from three_packs import QUIET, assert_refused, book_profile, meld, two_sides
 
 from scorer.core.canastas import counted_melds_problem
 from scorer.core.errors import RuleError
 from scorer.core.families import BOLIVIA, FAMILIES, SAMBA, get_family
 from scorer.core.hand_schema import side_fields, side_hand, side_values
-from scorer.core.hands import CardCounts, Hand, SideHand, score_hand, validate_hand
+from scorer.core.hands import CardCounts, SideHand
 from scorer.core.meld import PlannedMeld, PlannedSequence
-from scorer.core.rules import profile_of
 
-PROFILE = profile_of(BOLIVIA, BOLIVIA.seatings[0])
-# The other side of most hands below: one meld of kings and one of queens (70), holds 30.
-QUIET = {"meld_points": 70, "hand_points": 30}
+PROFILE = book_profile(BOLIVIA)
 # An escalera of spades 8 to ace: six cards worth 10 and the ace, 80.
 ESCALERA = PlannedSequence(suit="spades", first="8", last="A")
 
 
-def meld(rank: str, naturals: int, jokers: int = 0, twos: int = 0) -> PlannedMeld:
-    return PlannedMeld(rank=rank, naturals=naturals, jokers=jokers, twos=twos)
-
-
 def wild(jokers: int, twos: int) -> PlannedMeld:
     return meld("wild", 0, jokers=jokers, twos=twos)
-
-
-def scores(us: dict[str, Any], them: dict[str, Any] = QUIET, **hand: Any):
-    sides = (SideHand(**us, family=BOLIVIA), SideHand(**them, family=BOLIVIA))
-    played = Hand(sides=sides, **hand)
-    validate_hand(PROFILE, played, 2)
-    return score_hand(PROFILE, played)
 
 
 TOTALS = [
@@ -112,13 +97,13 @@ TOTALS = [
 
 @pytest.mark.parametrize(("side", "went_out", "total"), TOTALS)
 def test_a_side_scores_as_the_rule_book_adds_it(side: dict, went_out: bool, total: int) -> None:
-    ours, _theirs = scores(side, went_out=0 if went_out else None)
+    ours, _theirs = two_sides(PROFILE, side, went_out=0 if went_out else None)
     assert ours.total == total
 
 
 def test_black_threes_in_hand_are_apart_from_the_other_cards() -> None:
     # The stock ran out: 70 melded, two black threes held -200, 30 other points: -160.
-    ours, _ = scores({"meld_points": 70, "black_threes_in_hand": 2, "hand_points": 30})
+    ours, _ = two_sides(PROFILE, {"meld_points": 70, "black_threes_in_hand": 2, "hand_points": 30})
     assert (ours.hand, ours.penalties, ours.total) == (-30, -200, 70 - 200 - 30)
 
 
@@ -286,10 +271,7 @@ REFUSED = [
 
 @pytest.mark.parametrize(("us", "them", "went_out", "field", "reason"), REFUSED)
 def test_refused_at_its_field(us: dict, them: dict, went_out: int | None, field: str, reason: str):
-    with pytest.raises(RuleError) as refused:
-        scores(us, them, went_out=went_out)
-    assert refused.value.field == field
-    assert reason in str(refused.value)
+    assert_refused(PROFILE, us, them, went_out, field, reason)
 
 
 def test_the_hand_schema_names_bolivia_s_fields() -> None:

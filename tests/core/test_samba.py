@@ -4,38 +4,19 @@ which field. Every total below is added up by hand from the rule book, in its co
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from three_packs import QUIET, assert_refused, book_profile, meld, run, two_sides
 
 from scorer.core.canastas import counted_melds_problem
 from scorer.core.errors import RuleError
 from scorer.core.families import CLASSIC, FAMILIES, SAMBA, get_family
 from scorer.core.hand_schema import field_names, side_fields, side_hand, side_values
-from scorer.core.hands import CardCounts, Hand, SideHand, score_hand, validate_hand
-from scorer.core.meld import PlannedMeld, PlannedSequence, sequence_value
+from scorer.core.hands import CardCounts, Hand, SideHand, validate_hand
+from scorer.core.meld import PlannedSequence, sequence_value
 from scorer.core.rules import house_rule_choices, profile_of, with_house_rules
 
-PROFILE = profile_of(SAMBA, SAMBA.seatings[0])
+PROFILE = book_profile(SAMBA)
 CLASSIC_PROFILE = profile_of(CLASSIC, CLASSIC.seatings[0])
-# The other side of most hands below: one meld of kings and one of queens (70), holds 30.
-QUIET = {"meld_points": 70, "hand_points": 30}
-
-
-def meld(rank: str, naturals: int, jokers: int = 0, twos: int = 0) -> PlannedMeld:
-    return PlannedMeld(rank=rank, naturals=naturals, jokers=jokers, twos=twos)
-
-
-def run(suit: str, first: str, last: str, **wild: int) -> PlannedSequence:
-    return PlannedSequence(suit=suit, first=first, last=last, **wild)
-
-
-def scores(us: dict[str, Any], them: dict[str, Any] = QUIET, profile=PROFILE, **hand: Any):
-    """Validate and score a hand of two sides in Samba; both sides' scores."""
-    sides = (SideHand(**us, family=SAMBA), SideHand(**them, family=SAMBA))
-    played = Hand(sides=sides, **hand)
-    validate_hand(profile, played, 2)
-    return score_hand(profile, played)
 
 
 # (what the side called, did it go out, its total): every line a sum of §5b.
@@ -132,20 +113,20 @@ TOTALS = [
 
 @pytest.mark.parametrize(("side", "went_out", "total"), TOTALS)
 def test_a_side_scores_as_the_rule_book_adds_it(side: dict, went_out: bool, total: int) -> None:
-    ours, _theirs = scores(side, went_out=0 if went_out else None)
+    ours, _theirs = two_sides(PROFILE, side, went_out=0 if went_out else None)
     assert ours.total == total
 
 
 def test_the_other_side_keeps_its_red_threes_against_it() -> None:
     # No canasta: 70 melded, one red three -100, 30 in hand: -60.
-    _ours, theirs = scores({"meld_points": 40}, {**QUIET, "red_threes": 1})
+    _ours, theirs = two_sides(PROFILE, {"meld_points": 40}, {**QUIET, "red_threes": 1})
     assert (theirs.red_threes, theirs.total) == (-100, 70 - 100 - 30)
 
 
 def test_house_rule_red_threes_against_a_side_that_melded_nothing() -> None:
     house = with_house_rules(PROFILE, {"red_threes_count_against": "no_meld"})
     side = dict(meld_points=70, natural_canastas=1, red_threes=2, hand_points=20)
-    ours, _ = scores(side, profile=house)
+    ours, _ = two_sides(house, side)
     assert ours.total == 70 + 500 + 200 - 20
     assert house.house_rules == ("red_threes_count_against",)
     assert house_rule_choices(SAMBA)["red_threes_count_against"] == ("too_few_canastas", "no_meld")
@@ -161,8 +142,8 @@ def test_classic_keeps_its_red_threes_choices() -> None:
 
 def test_no_concealed_bonus() -> None:
     side = dict(meld_points=140, natural_canastas=2)
-    plain, _ = scores(side, went_out=0)
-    concealed, _ = scores(side, went_out=0, concealed=True)
+    plain, _ = two_sides(PROFILE, side, went_out=0)
+    concealed, _ = two_sides(PROFILE, side, went_out=0, concealed=True)
     assert plain.going_out == concealed.going_out == 200
 
 
@@ -261,7 +242,7 @@ def test_a_counted_side_with_a_samba_is_scored() -> None:
     # Counted: four 5s and ten 10s = 20 + 100 = 120; a samba and a natural canasta, went
     # out: 120 + 1 500 + 500 + 200 = 2 320.
     side = dict(meld_cards=CardCounts(five=4, ten=10), samba_canastas=1, natural_canastas=1)
-    ours, _ = scores(side, went_out=0)
+    ours, _ = two_sides(PROFILE, side, went_out=0)
     assert ours.total == 2320
 
 
@@ -443,10 +424,7 @@ REFUSED = [
 
 @pytest.mark.parametrize(("us", "them", "went_out", "field", "reason"), REFUSED)
 def test_refused_at_its_field(us: dict, them: dict, went_out: int | None, field: str, reason: str):
-    with pytest.raises(RuleError) as refused:
-        scores(us, them, went_out=went_out)
-    assert refused.value.field == field
-    assert reason in str(refused.value)
+    assert_refused(PROFILE, us, them, went_out, field, reason)
 
 
 def test_classic_has_no_sequences() -> None:
