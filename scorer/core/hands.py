@@ -441,11 +441,11 @@ def _check_melds(profile: RuleProfile, hand: Hand) -> None:
     for i, side in enumerate(hand.sides):
         if side.melds is None:
             continue
-        if len(side.melds) > MAX_SIDE_MELDS:
+        if len(side.melds) > max_melds(profile):
             raise RuleError(
                 f"sides[{i}].melds",
                 N_("a side has at most {limit} melds: one per rank"),
-                limit=MAX_SIDE_MELDS,
+                limit=max_melds(profile),
             )
         problems = side_meld_problems(side.melds, hand.went_out == i, profile.family)
         if len(side.sequences) > max_sequences(profile):
@@ -459,6 +459,20 @@ def _check_melds(profile: RuleProfile, hand: Hand) -> None:
         if problems:
             first = problems[0]
             raise RuleError(f"sides[{i}].{first.field}", first.template)
+
+
+def max_melds(profile: RuleProfile) -> int:
+    """A side's melds at most: one per rank, and in Bolivia its melds of wild cards beside
+    them (each of three at least: six with three packs)."""
+    rules = profile.family.meld
+    if not rules.wild_meld_cards:
+        return MAX_SIDE_MELDS
+    return MAX_SIDE_MELDS + wild_in_packs(profile) // rules.min_cards
+
+
+def wild_in_packs(profile: RuleProfile) -> int:
+    """Jokers and twos in the packs: 18 with three."""
+    return profile.cards_in_packs("jokers") + profile.packs * profile.family.meld.cards_a_rank
 
 
 def max_sequences(profile: RuleProfile) -> int:
@@ -626,8 +640,7 @@ def most_laid_apart(profile: RuleProfile, kind: str) -> int:
     family = profile.family
     if family.canasta(kind).made_of == SEQUENCE:
         return profile.packs * len(SUITS)
-    wild = profile.cards_in_packs("jokers") + profile.packs * family.meld.cards_a_rank
-    return wild // family.meld.canasta_cards
+    return wild_in_packs(profile) // family.meld.canasta_cards
 
 
 def _check_laid_apart(profile: RuleProfile, side: SideHand, path: str) -> None:

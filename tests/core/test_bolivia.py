@@ -300,3 +300,20 @@ def test_not_yet_choosable() -> None:
     assert BOLIVIA.key not in FAMILIES
     with pytest.raises(RuleError):
         get_family("bolivia")
+
+
+def test_a_side_may_meld_every_rank_and_its_wild_cards_beside() -> None:
+    # Eleven groups of three (4 to ace), three black threes going out, and three melds of
+    # wild cards (a bolivia and two of three cards: 7 + 3 + 3 = 13 of the 18): 15 melds,
+    # more than Classic's twelve (one per rank), and an escalera to go out.
+    groups = tuple(
+        meld(rank, 3) for rank in ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+    )
+    side = dict(
+        melds=(*groups, meld("3", 3), wild(3, 4), wild(0, 3), wild(0, 3)),
+        sequences=(ESCALERA,),
+    )
+    ours, _ = two_sides(PROFILE, side, went_out=0)
+    # Groups: 4 x 15 + 6 x 30 + 60 = 300; threes 15; wild 230 + 60 + 60; escalera 80.
+    cards = 300 + 15 + 230 + 60 + 60 + 80
+    assert ours.total == cards + 2500 + 1500 + 200
