@@ -36,7 +36,8 @@ class RankGroup:
     mixed: int  # six natural cards and a two (four aces and three twos for aces)
 
 
-@dataclass(frozen=True)
+# Compared and hashed by identity: one per family (costs_of), a key of every search's cache.
+@dataclass(frozen=True, eq=False)
 class CanastaCosts:
     """A family's ranks by value group, its natural and its mixed kind of canasta."""
 
@@ -301,11 +302,11 @@ def _windows(
 
 @dataclass(frozen=True)
 class SequenceTakes:
-    """Every (five, ten, twenty) natural cards some sequences can take together, as a set
-    of bits over a box (what the packs hold of each value group)."""
+    """Every (five, ten, twenty) natural cards some sequences can take together, one byte
+    a point of a box (what the packs hold of each value group): 1 where they can."""
 
     bound: tuple[int, ...]
-    bits: int
+    points: bytes
 
     def index(self, point: tuple[int, ...]) -> int:
         index = 0
@@ -314,7 +315,7 @@ class SequenceTakes:
         return index
 
     def holds(self, point: tuple[int, ...]) -> bool:
-        return bool(self.bits >> self.index(point) & 1)
+        return bool(self.points[self.index(point)])
 
 
 def _room(bound: tuple[int, ...], shape: tuple[int, ...]) -> int:
@@ -341,7 +342,7 @@ def _sequence_takes(family: RuleFamily, packs: int, canastas: int) -> SequenceTa
     assert family.sequences is not None
     short, full = _windows(costs, family.sequences, family)
     bound = tuple(g.ranks * family.meld.cards_a_rank * packs for g in costs.groups)
-    empty = SequenceTakes(bound, 0)
+    empty = SequenceTakes(bound, b"")
 
     def moves(shapes: tuple[tuple[int, ...], ...]) -> list[tuple[int, int]]:
         return [(_room(bound, shape), empty.index(shape)) for shape in shapes]
@@ -360,7 +361,12 @@ def _sequence_takes(family: RuleFamily, packs: int, canastas: int) -> SequenceTa
     while frontier:  # any number of shorter sequences
         frontier = grow(frontier, steps) & ~reached
         reached |= frontier
-    return SequenceTakes(bound, reached)
+    size = 1
+    for most in bound:
+        size *= most + 1
+    # Bit i of ``reached`` -> byte i: a point is then read without shifting a big integer.
+    bits = format(reached, "b")[::-1].ljust(size, "0")
+    return SequenceTakes(bound, bytes(int(bit) for bit in bits))
 
 
 def _wild_meld_takes(rules: MeldRules, wild: int, canastas: int) -> range | tuple[int, ...]:
@@ -423,12 +429,16 @@ def _rests(takes: SequenceTakes | None, naturals: tuple[int, ...]) -> Iterator[t
     five, ten, twenty = naturals
     if any(n > most for n, most in zip(naturals, takes.bound, strict=True)):
         return  # more than the packs hold: rule 7 says so at its own box
+    points = takes.points
+    rows, cols = (takes.bound[1] + 1) * (takes.bound[2] + 1), takes.bound[2] + 1
     for size in range(five + ten + twenty + 1):
         for a in range(min(twenty, size) + 1):
             for f in range(min(five, size - a) + 1):
                 t = size - a - f
-                if t <= ten and takes.holds((f, t, a)):
-                    yield (five - f, ten - t, twenty - a)
+                # A group holds two natural cards at least: one left alone is no fit.
+                rest = (five - f, ten - t, twenty - a)
+                if t <= ten and 1 not in rest and points[f * rows + t * cols + a]:
+                    yield rest
 
 
 @lru_cache(maxsize=16384)
@@ -438,15 +448,28 @@ def _group_wilds(
     """The numbers of wild cards groups can hold beside these natural cards (five, ten,
     twenty), making exactly these canastas: :func:`_groups_fit` for every wild count."""
     five, ten, twenty = (
-        _group_options(costs.meld, g.ranks, cap, n)
+        _option_index(costs.meld, g.ranks, cap, n)
         for g, n in zip(costs.groups, naturals, strict=True)
     )
-    tens: dict[tuple[int, int], set[int]] = {}
-    for n, m, w in ten:
-        tens.setdefault((n, m), set()).add(w)
     found: set[int] = set()
-    for n20, m20, w20 in twenty:
-        for n5, m5, w5 in five:
-            for w10 in tens.get((natural - n20 - n5, mixed - m20 - m5), ()):
-                found.add(w20 + w5 + w10)
+    # Only the ways that make no more canastas than declared: a handful of keys each.
+    for (n20, m20), w20s in twenty.items():
+        if n20 > natural or m20 > mixed:
+            continue
+        for (n5, m5), w5s in five.items():
+            w10s = ten.get((natural - n20 - n5, mixed - m20 - m5))
+            if w10s:
+                found.update(a + b + c for a in w20s for b in w5s for c in w10s)
     return frozenset(found)
+
+
+@lru_cache(maxsize=4096)
+def _option_index(
+    rules: MeldRules, ranks: int, cap: int, naturals: int
+) -> dict[tuple[int, int], frozenset[int]]:
+    """:func:`_group_options` by (natural canastas, mixed canastas): the wild cards each
+    way can hold."""
+    index: dict[tuple[int, int], set[int]] = {}
+    for n, m, w in _group_options(rules, ranks, cap, naturals):
+        index.setdefault((n, m), set()).add(w)
+    return {key: frozenset(wild) for key, wild in index.items()}

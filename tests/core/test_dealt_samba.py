@@ -54,8 +54,8 @@ def deal_and_check(name: str, seeds: range) -> Counter[str]:
 
 @pytest.mark.parametrize("name", sorted(BOOKS))
 def test_a_few_dealt_hands_are_accepted_every_way(name: str) -> None:
-    seen = deal_and_check(name, range(25))
-    assert seen["hands"] == 25
+    seen = deal_and_check(name, range(10))
+    assert seen["hands"] == 10
 
 
 @pytest.mark.slow
@@ -92,7 +92,7 @@ def test_dealt_hands_made_impossible_are_refused_where_typed(name: str) -> None:
     book, family = BOOKS[name]
     profile = profile_of(family, family.seatings[0])
     tried: Counter[str] = Counter()
-    for seed in range(40):
+    for seed in range(20):
         end = play_hand(book, random.Random(seed))
         hand = FORMS["meld by meld"](end, family)
         for i, side in enumerate(hand.sides):
@@ -115,7 +115,7 @@ def test_dealt_hands_made_impossible_are_refused_where_typed(name: str) -> None:
         changed = _sides(hand, family, 1, red_threes=hand.sides[1].red_threes + extra)
         assert _refused_at(profile, changed) == "sides[1].red_threes"
         tried["red threes"] += 1
-    assert tried["wild card"] and tried["eighth card"] and tried["red threes"] == 40
+    assert tried["wild card"] and tried["eighth card"] and tried["red threes"] == 20
 
 
 def replace_sequence(sequence: PlannedSequence, **changes: Any) -> PlannedSequence:
