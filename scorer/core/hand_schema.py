@@ -3,7 +3,9 @@
 The API's body, the hand form, the stored rows, the export and the CSV all name a side's call
 by these fields: its meld points, one count per kind of canasta the family has
 (``natural_canastas``, ``mixed_canastas`` in Classic), its red threes, its points left in
-hand, its cards counted by value group, its adjustment and note, and its melds rank by rank.
+hand, its cards counted by value group, its adjustment and note, and its melds rank by rank;
+and, where the family has them, more (Modern American's threes and penalties, the sequences
+of Samba and Bolivia, Bolivia's black threes left in hand).
 Each reader checks the types its medium brings (JSON, a form's boxes), then hands the values
 to :func:`side_hand`; each writer takes :func:`side_values`. Pure: no Flask, no SQL.
 """

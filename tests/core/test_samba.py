@@ -9,7 +9,7 @@ from three_packs import QUIET, assert_refused, book_profile, meld, run, two_side
 
 from scorer.core.canastas import counted_melds_problem
 from scorer.core.errors import RuleError
-from scorer.core.families import CLASSIC, FAMILIES, SAMBA, get_family
+from scorer.core.families import ALL_FAMILIES, BOLIVIA, CLASSIC, FAMILIES, SAMBA, get_family
 from scorer.core.hand_schema import field_names, side_fields, side_hand, side_values
 from scorer.core.hands import CardCounts, Hand, SideHand, validate_hand
 from scorer.core.meld import PlannedSequence, sequence_value
@@ -468,5 +468,6 @@ def test_not_yet_choosable() -> None:
     # The API, the store and the pages accept the families in FAMILIES: Samba joins when
     # they follow it (issue 32's next step).
     assert SAMBA.key not in FAMILIES
+    assert SAMBA in ALL_FAMILIES and BOLIVIA in ALL_FAMILIES
     with pytest.raises(RuleError):
         get_family("samba")
