@@ -10,6 +10,7 @@ from three_packs import QUIET, assert_refused, book_profile, meld, run, two_side
 from scorer.core.canastas import counted_melds_problem
 from scorer.core.errors import RuleError
 from scorer.core.families import ALL_FAMILIES, BOLIVIA, CLASSIC, FAMILIES, SAMBA, get_family
+from scorer.core.game import Side, make_table, play
 from scorer.core.hand_schema import field_names, side_fields, side_hand, side_values
 from scorer.core.hands import CardCounts, Hand, SideHand, validate_hand
 from scorer.core.meld import PlannedSequence, sequence_value
@@ -471,3 +472,22 @@ def test_not_yet_choosable() -> None:
     assert SAMBA in ALL_FAMILIES and BOLIVIA in ALL_FAMILIES
     with pytest.raises(RuleError):
         get_family("samba")
+
+
+def test_a_game_of_samba_plays_to_10_000() -> None:
+    # Four hands of two sambas, a natural canasta, all six red threes and going out:
+    # 55 + 65 + 70 + 3 000 + 500 + 1 000 + 200 = 4 890 a hand; the other side -30 each.
+    table = make_table(PROFILE, (Side("us", ("a", "c")), Side("them", ("b", "d"))))
+    big = SideHand(
+        melds=(meld("K", 7),),
+        sequences=(run("hearts", "5", "J"), run("spades", "7", "K")),
+        red_threes=6,
+        family=SAMBA,
+    )
+    hand = Hand(sides=(big, SideHand(hand_points=30, family=SAMBA)), went_out=0)
+    state = play(table, [hand, hand])
+    assert state.totals == (9780, -60) and state.winner is None
+    # The minimum of 7 000 and more: 150.
+    assert state.minimums == (150, 15)
+    state = play(table, [hand, hand, hand])
+    assert state.totals == (3 * 4890, -90) and state.winner == 0
