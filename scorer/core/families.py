@@ -529,8 +529,10 @@ SAMBA = replace(
     high_target=1_000_000,
     high_minimum_row=SAMBA_MINIMUMS[-1],
     seatings=(
+        # Its own key, not Modern American's "four-player": a game's variant names its
+        # family too (no two families share a seating's key).
         SeatingRules(
-            "four-player",
+            "samba",
             players=4,
             layouts=(Layout((2, 2), 10000),),
             packs=THREE_PACKS,
@@ -556,7 +558,9 @@ BOLIVIA = replace(
         CanastaKind("escalera", bonus=1500, fewest_wild=0, most_wild=0, made_of=SEQUENCE),
         CanastaKind("bolivia", bonus=2500, fewest_wild=7, most_wild=7, made_of=WILD_MELD),
     ),
-    seatings=(replace(SAMBA.seatings[0], layouts=(Layout((2, 2), 15000),), target=15000),),
+    seatings=(
+        replace(SAMBA.seatings[0], key="bolivia", layouts=(Layout((2, 2), 15000),), target=15000),
+    ),
     house_presets=(),  # 160 from 7 000 is Bicycle's Samba, not its Bolivia
     sequences=replace(SAMBA_SEQUENCES, canasta="escalera"),
     going_out_needs=("escalera",),

@@ -9,7 +9,7 @@ from three_packs import QUIET, assert_refused, book_profile, meld, two_sides
 
 from scorer.core.canastas import counted_melds_problem
 from scorer.core.errors import RuleError
-from scorer.core.families import BOLIVIA, FAMILIES, SAMBA, get_family
+from scorer.core.families import ALL_FAMILIES, BOLIVIA, FAMILIES, SAMBA, get_family
 from scorer.core.hand_schema import side_fields, side_hand, side_values
 from scorer.core.hands import CardCounts, SideHand
 from scorer.core.meld import PlannedMeld, PlannedSequence
@@ -317,3 +317,10 @@ def test_a_side_may_meld_every_rank_and_its_wild_cards_beside() -> None:
     # Groups: 4 x 15 + 6 x 30 + 60 = 300; threes 15; wild 230 + 60 + 60; escalera 80.
     cards = 300 + 15 + 230 + 60 + 60 + 80
     assert ours.total == cards + 2500 + 1500 + 200
+
+
+def test_no_two_families_share_a_seating_s_key() -> None:
+    # A game's variant ("profile") names its family too, once every family is choosable.
+    keys = [seating.key for family in ALL_FAMILIES for seating in family.seatings]
+    assert len(keys) == len(set(keys))
+    assert (SAMBA.seatings[0].key, BOLIVIA.seatings[0].key) == ("samba", "bolivia")
