@@ -18,13 +18,12 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import store
 from scorer.core.draw import DrawnTable, Round, draw_round
 from scorer.core.errors import N_, GameFinished
 from scorer.core.game import Side
 from scorer.core.limits import NIGHT_PLAYERS_MAX, check_new_night, default_side_name, same_name
 from scorer.core.ratings import Rating
-from scorer.store import ids
+from scorer.store import ids, writes
 from scorer.store.club_games import link_game
 from scorer.store.clubs import (
     ClubNotFound,
@@ -34,17 +33,17 @@ from scorer.store.clubs import (
     touch_club,
 )
 from scorer.store.db import snapshot, transaction
-from scorer.store.idempotency import digest
+from scorer.store.idempotency import KeyReused, digest
 
 
-class NightNotFound(store.NotFound):
+class NightNotFound(writes.NotFound):
     """No night at that address."""
 
     def __init__(self, address: str) -> None:
         super().__init__(address, N_("no club night at this address"))
 
 
-class StaleNight(store.StaleGame):
+class StaleNight(writes.StaleGame):
     """The night changed since the organiser read it (another one drew the round)."""
 
 
@@ -307,7 +306,7 @@ def create_night(
     """
     request = digest([list(players), settings.to_json()])
     night_id = ids.mint()  # carries this server's shard, as the club's games do
-    stamp = store.now()
+    stamp = writes.now()
     with transaction(db):
         club = read_club(db, club_id)
         if idempotency_key is not None:
@@ -317,7 +316,7 @@ def create_night(
             ).fetchone()
             if first is not None:
                 if first[1] != request:
-                    raise store.KeyReused(
+                    raise KeyReused(
                         "Idempotency-Key", N_("this key was already used for a different night")
                     )
                 return str(first[0])
@@ -367,7 +366,7 @@ def _check_version(night: StoredNight, expected: int | None) -> None:
 def _bump(db: sqlite_utils.Database, night_id: str) -> None:
     db.execute(
         "update nights set version = version + 1, updated_at = ? where id = ?",
-        [store.now(), night_id],
+        [writes.now(), night_id],
     )
 
 
@@ -476,7 +475,7 @@ def _remove_last_round(db: sqlite_utils.Database, night: StoredNight) -> NightRo
             number=last.number,
         )
     for table in last.tables:
-        store.delete_game_rows(db, table.game_id)
+        writes.delete_game_rows(db, table.game_id)
     db.execute("delete from night_tables where night_id = ? and round = ?", [night.id, last.number])
     db.execute(
         "delete from night_rounds where night_id = ? and number = ?", [night.id, last.number]
@@ -516,16 +515,16 @@ def _insert_round(
     # Each table is a game of the club, so it plays by the club's house rules, as the
     # club's other new games do (the variant is the table's: it follows the seating).
     house_rules = read_club(db, night.club_id).settings.get("rules") or None
-    stamp = store.now()
+    stamp = writes.now()
     for position, table in enumerate(drawn.tables, 1):
         sides = [
             Side(default_side_name(players, k), players) for k, players in enumerate(table.sides)
         ]
-        built = store.build_table(
+        built = writes.build_table(
             table.profile, settings.target, house_rules, sides, None, settings.fixed_hands
         )
-        game_id = store.new_game_id()
-        store.insert_game(db, game_id, table_name(number, position), built, house_rules, stamp)
+        game_id = writes.new_game_id()
+        writes.insert_game(db, game_id, table_name(number, position), built, house_rules, stamp)
         link_game(db, night.club_id, game_id)
         db["night_tables"].insert(
             {"night_id": night.id, "round": number, "position": position, "game_id": game_id}

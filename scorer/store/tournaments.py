@@ -19,12 +19,11 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import store
 from scorer.core.draw import Round
 from scorer.core.errors import N_, RuleError
 from scorer.core.movements import final_table, mitchell_pairs, mitchell_round
 from scorer.core.round_clock import RoundClock
-from scorer.store import nights
+from scorer.store import nights, writes
 from scorer.store.db import transaction
 from scorer.store.nights import NightNotFound, NightSettings, RoundUnderWay, StoredNight
 
@@ -206,7 +205,7 @@ def set_forfeit(
                     "round": number,
                     "position": position,
                     "absent": absent,
-                    "created_at": store.now(),
+                    "created_at": writes.now(),
                 }
             )
         nights._bump(db, night_id)

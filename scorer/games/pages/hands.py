@@ -34,8 +34,7 @@ from scorer.games.forms import (
 from scorer.games.pages.blueprint import back_to, bp, confirm_page, game_title, posted_version
 from scorer.games.pages.board import full_note, sides_view
 from scorer.games.pages.hand_grid import confirmed_kinds, first_refused, hand_grid_rows
-from scorer.store.cache import keep
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web.display import rank_letters
 from scorer.web.failures import load_game, status_of
 from scorer.web.forms import is_index
@@ -364,7 +363,6 @@ def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None)
         return hand_page(
             record, form, number=number, banner=banner, status=status_of(error), question=asked
         )
-    keep(saved)
     remember(record.id)
     return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
 
