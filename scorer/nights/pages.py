@@ -32,7 +32,7 @@ from scorer.web.addresses import absolute_url
 from scorer.web.api_contract import PayloadError
 from scorer.web.display import points
 from scorer.web.failures import status_of
-from scorer.web.forms import is_index, number_arg
+from scorer.web.forms import is_index, list_page
 from scorer.web.game_setup import target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page
@@ -59,18 +59,16 @@ def club_nights(club_id: str) -> Page:
     start one."""
     club = load_club(club_id)
     count, _today = store.night_counts(get_db(), club_id, "")
-    pages = max(1, -(-count // NIGHTS_PER_PAGE))
-    page = number_arg("page", pages)
-    first = (page - 1) * NIGHTS_PER_PAGE
-    shown = store.nights_of_club(get_db(), club_id, NIGHTS_PER_PAGE, first)
+    shown = list_page(count, NIGHTS_PER_PAGE)
+    nights = store.nights_of_club(get_db(), club_id, NIGHTS_PER_PAGE, shown.first)
     return render_template(
         "nights/list.html",
         club=club,
-        nights=shown,
+        nights=nights,
         count=count,
-        page=page,
-        pages=pages,
-        first=first,
+        page=shown.page,
+        pages=shown.pages,
+        first=shown.first,
     )
 
 

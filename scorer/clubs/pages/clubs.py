@@ -26,7 +26,7 @@ from scorer.qr import qr_svg
 from scorer.store import ClubBoard, board_cache, get_db, load_club_board
 from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.failures import status_of
-from scorer.web.forms import is_index, number_arg
+from scorer.web.forms import is_index, list_page
 from scorer.web.game_setup import (
     RULE_CHOICES,
     RULE_NUMBERS,
@@ -109,9 +109,7 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
     """The club's page; `forms` carries a refused form's typed values and messages."""
     board = load_board(club_id)
     newest_first = list(reversed(board.games))
-    pages = max(1, -(-len(newest_first) // GAMES_PER_PAGE))
-    page = number_arg("page", pages)
-    first = (page - 1) * GAMES_PER_PAGE
+    shown = list_page(len(newest_first), GAMES_PER_PAGE)
     remember_club(club_id)
     head = board.stats.head_to_head
     return (
@@ -125,10 +123,10 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
             rating_charts=rating_charts(board.stats.ratings.history, board.club.players),
-            games=newest_first[first : first + GAMES_PER_PAGE],
-            page=page,
-            pages=pages,
-            first=first,
+            games=newest_first[shown.first : shown.end],
+            page=shown.page,
+            pages=shown.pages,
+            first=shown.first,
             csv_parts=len(board.hand_parts()),
             rate=rate,
             per_hand=per_hand,
