@@ -1,63 +1,28 @@
-"""The forms of the pages (Flask-WTF: CSRF on every POST).
+"""The forms' toolkit of the pages (Flask-WTF: CSRF on every POST).
 
 Numbers are typed on a phone keypad, so every number is a :class:`NumberField`: empty means
 "nothing typed" and text that is not a whole number is refused at the field, in our words.
 The rules engine judges everything else (multiples of 5, red threes in the packs...).
+A feature's own forms live in it (scorer.games.forms, scorer.clubs.forms); what a game's
+setup shares across features (the house rules, the seats) is scorer.web.game_setup's.
 """
 
 from __future__ import annotations
 
-import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, abort, request
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
+from wtforms import StringField
 from wtforms.validators import Optional
-
-from scorer.core.errors import RuleError
-from scorer.core.families import DEFAULT_FAMILY, RuleFamily
-from scorer.core.hand_schema import canasta_fields, side_hand
-from scorer.core.hands import CardCounts, Hand, SideHand
-from scorer.core.limits import ALLOWED_TARGETS
-from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
-from scorer.core.rules import (
-    DEFAULT_PROFILE,
-    HOUSE_RULE_CHOICES,
-    HOUSE_RULE_FIELDS,
-    PROFILES,
-    VALUE_GROUPS,
-    RuleProfile,
-    effective_rules,
-    get_profile,
-)
-from scorer.core.seatings import Seating, blank_seatings, seatings_of
-from scorer.web.display import CARD_GROUP_LABELS, rank_letter, seating_label, typed_rank
-from scorer.web.i18n import (
-    FIELD_LABELS,
-    HOUSE_RULE_CHOICE_LABELS,
-    HOUSE_RULE_LABELS,
-    PROFILE_LABELS,
-    number,
-)
 
 # A number longer than this is no score anybody typed on purpose.
 NUMBER_MAX_DIGITS = 7
-# The new-game form seats up to this many sides of this many players (six alone, 3+3).
-FORM_SIDES = 6
-FORM_PLAYERS = 3
-# Rows of the opening-minimum table a table may write (the rule book has 4, or 5).
-MINIMUM_ROWS = 5
-NOBODY = "none"
-# Empty meld rows a side's "meld by meld" entry shows at first ("Add a meld" adds more):
-# three, a usual side's melds, so no tap goes to adding rows.
-MELD_ROWS = 3
-# The ranks a meld row offers: 4 to ace, then black threes (red threes are never melded).
-MELD_RANKS = (*RANKS, BLACK_THREE)
-# Which way an adjustment goes, when its box holds no sign.
-TAKE_AWAY, ADD = "-", "+"
+# The methods by which a browser submits a form (as Flask-WTF counts them).
+SUBMIT_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def is_index(text: str | None) -> bool:
@@ -73,6 +38,29 @@ def number_arg(field: str, most: int) -> int:
         message = gettext("%(field)s must be a number from 1 to %(most)s", field=field, most=most)
         abort(Response(message, 400, mimetype="text/plain"))
     return int(raw)
+
+
+@dataclass(frozen=True)
+class ListPage:
+    """One page of a long list (a club's games, its nights): which, of how many, and where
+    it starts (0-based)."""
+
+    page: int
+    pages: int
+    first: int
+    per_page: int
+
+    @property
+    def end(self) -> int:
+        return self.first + self.per_page
+
+
+def list_page(count: int, per_page: int) -> ListPage:
+    """?page= of a list of `count` items, `per_page` a page; at least one page, even empty
+    (400 past the last, as number_arg answers)."""
+    pages = max(1, -(-count // per_page))
+    page = number_arg("page", pages)
+    return ListPage(page, pages, (page - 1) * per_page, per_page)
 
 
 class NumberField(StringField):
@@ -96,135 +84,13 @@ class NumberField(StringField):
         return "" if self.data is None else str(self.data)
 
 
-def _name_field(label: Any) -> StringField:
-    """A name; its limits are scorer.core.limits', checked with the game (as the API does)."""
-    return StringField(
-        label,
-        validators=[Optional()],
-        filters=[lambda value: value.strip() if isinstance(value, str) else value],
-    )
-
-
-# --- a hand ----------------------------------------------------------------------------------
-
-
-class RankField(StringField):
-    """A meld's rank typed in one key: the reader's letter (K, or R in French), a digit, or the
-    rank's name; ``data`` is the core's rank ("K", "10", "3"), None when nothing was typed.
-    What cannot be read is kept as typed, for the core to refuse by the row's name."""
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        text = str(valuelist[0]).strip() if valuelist else ""
-        self.data = (typed_rank(text, MELD_RANKS) or text) if text else None
-
-    def _value(self) -> str:
-        if self.raw_data:
-            return str(self.raw_data[0])
-        return rank_letter(self.data) if self.data else ""
-
-
-class MeldRowForm(Form):
-    """One meld of a side, rank by rank: as the opening-meld checker asks it."""
-
-    rank = RankField(_l("Rank"))
-    naturals = NumberField(_l("Natural cards"))
-    jokers = NumberField(CARD_GROUP_LABELS["jokers"])
-    twos = NumberField(_l("Twos"))
-    FIELDS = ("rank", "naturals", "jokers", "twos")
-
-    @property
-    def empty(self) -> bool:
-        """Nothing typed in the row: a rank typed alone is a meld to check, not nothing."""
-        return not any((self[name].data or 0) for name in self.FIELDS)
-
-
-def _strip(value: Any) -> Any:
+def stripped(value: Any) -> Any:
     return value.strip() if isinstance(value, str) else value
 
 
-class SideHandForm(Form):
-    """One side's call at the end of a hand (a column of the hand form)."""
-
-    meld_points = NumberField(FIELD_LABELS["meld_points"])
-    natural_canastas = NumberField(FIELD_LABELS["natural_canastas"])
-    mixed_canastas = NumberField(FIELD_LABELS["mixed_canastas"])
-    red_threes = NumberField(FIELD_LABELS["red_threes"])
-    hand_points = NumberField(FIELD_LABELS["hand_points"])
-    meld_jokers = NumberField(CARD_GROUP_LABELS["jokers"])
-    meld_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
-    meld_ten = NumberField(CARD_GROUP_LABELS["ten"])
-    meld_five = NumberField(CARD_GROUP_LABELS["five"])
-    hand_jokers = NumberField(CARD_GROUP_LABELS["jokers"])
-    hand_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
-    hand_ten = NumberField(CARD_GROUP_LABELS["ten"])
-    hand_five = NumberField(CARD_GROUP_LABELS["five"])
-    melds = FieldList(FormField(MeldRowForm), min_entries=MELD_ROWS, max_entries=MAX_SIDE_MELDS)
-    # A penalty is the usual case, and a phone's number pad has no minus sign: the chips say
-    # which way the points go, unless the box itself holds a sign ("-100", "+50").
-    adjustment_sign = StringField(_l("Points"), default=TAKE_AWAY)
-    adjustment = NumberField(_l("Points added or taken away"))
-    adjustment_note = StringField(_l("Why"), filters=[_strip])
-
-    def adjustment_points(self) -> int:
-        """The adjustment as signed points (0 when nothing was typed)."""
-        amount = self.adjustment.data
-        if not amount:
-            return 0
-        typed = str(self.adjustment.raw_data[0] if self.adjustment.raw_data else "").strip()
-        if typed[:1] in ("-", "+", "\u2212"):
-            return amount
-        return -abs(amount) if self.adjustment_sign.data != ADD else abs(amount)
-
-    def planned_melds(self) -> tuple[PlannedMeld, ...] | None:
-        """The melds typed rank by rank, empty rows left out; None when none was typed.
-
-        ``meld_rows`` keeps each meld's row, so a refusal of meld j finds its row.
-        """
-        self.meld_rows = [i for i, entry in enumerate(self.melds.entries) if not entry.form.empty]
-        if not self.meld_rows:
-            return None
-        return tuple(
-            planned_meld(
-                j,
-                self.melds.entries[row].form.rank.data,
-                self.melds.entries[row].form.naturals.data or 0,
-                self.melds.entries[row].form.jokers.data or 0,
-                self.melds.entries[row].form.twos.data or 0,
-            )
-            for j, row in enumerate(self.meld_rows)
-        )
-
-    def counts(self, part: str) -> CardCounts | None:
-        """The card counter of `part` ("meld" or "hand"); None when nothing was counted."""
-        values = {group: self[f"{part}_{group}"].data for group in VALUE_GROUPS}
-        if all(value is None for value in values.values()):
-            return None
-        return CardCounts(**{group: value or 0 for group, value in values.items()})
-
-    def side_hand(self, family: RuleFamily = DEFAULT_FAMILY) -> SideHand:
-        """The side's call, by the hand schema (each canasta box is its kind's field:
-        ``natural_canastas``...); RuleError (naming ``melds[j]``) for a meld row that cannot
-        be read."""
-        meld_cards = self.counts("meld")
-        hand_cards = self.counts("hand")
-        values = {
-            # Counted cards decide the points (the API does the same with meld_cards).
-            "meld_points": 0 if meld_cards else self.meld_points.data or 0,
-            **{field.name: self[field.name].data or 0 for field in canasta_fields(family)},
-            "red_threes": self.red_threes.data or 0,
-            "hand_points": 0 if hand_cards else self.hand_points.data or 0,
-            "meld_cards": meld_cards,
-            "hand_cards": hand_cards,
-            "adjustment": self.adjustment_points(),
-            "adjustment_note": self.adjustment_note.data or "",
-            # Melds typed rank by rank decide the meld points and canastas (as in the API).
-            "melds": self.planned_melds(),
-        }
-        return side_hand(values, family)
-
-
-# The methods by which a browser submits a form (as Flask-WTF counts them).
-SUBMIT_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+def name_field(label: Any) -> StringField:
+    """A name; its limits are scorer.core.limits', checked with the game (as the API does)."""
+    return StringField(label, validators=[Optional()], filters=[stripped])
 
 
 class PageForm(FlaskForm):
@@ -239,275 +105,3 @@ class PageForm(FlaskForm):
             if request.is_json and request.method in SUBMIT_METHODS:
                 formdata = request.form  # empty: the form is refused as not filled in
             return super().wrap_formdata(form, formdata)
-
-
-class HandForm(PageForm):
-    """A whole hand: a column per side, who went out, concealed, and the two guards."""
-
-    sides = FieldList(FormField(SideHandForm), min_entries=0, max_entries=6)
-    went_out = StringField(_l("Who went out"))
-    concealed = BooleanField(_l("Went out concealed"))
-    # A fresh one-time token per rendering: a double tap or a resubmit records the hand once.
-    token = HiddenField()
-    # The game's version when the form was shown: a stale save is refused, never merged.
-    version = HiddenField()
-
-    def side_count(self) -> int:
-        return len(self.sides.entries)
-
-    def went_out_index(self) -> int | None:
-        """The side that went out; None for nobody. ValueError when not chosen."""
-        value = (self.went_out.data or "").strip()
-        if value == NOBODY:
-            return None
-        if is_index(value) and int(value) < self.side_count():
-            return int(value)
-        raise ValueError(value)
-
-    def hand(self) -> Hand:
-        """The hand typed; ValueError when nobody was chosen as going out, RuleError (a
-        ValueError too) naming ``sides[i].melds[j]...`` for a meld row that cannot be read."""
-        return Hand(
-            sides=tuple(_side_hand(i, entry.form) for i, entry in enumerate(self.sides.entries)),
-            went_out=self.went_out_index(),
-            concealed=bool(self.concealed.data),
-        )
-
-    def version_number(self) -> int | None:
-        value = (self.version.data or "").strip()
-        return int(value) if is_index(value) else None
-
-    def token_value(self) -> str | None:
-        value = (self.token.data or "").strip()
-        return value if value and len(value) <= 64 and value.isascii() else None
-
-
-def _side_hand(index: int, form: SideHandForm) -> SideHand:
-    try:
-        return form.side_hand()
-    except RuleError as error:
-        raise RuleError(f"sides[{index}].{error.field}", error.template, **error.params) from error
-
-
-def hand_form(sides: int, **kwargs: Any) -> HandForm:
-    """A hand form with exactly one column per side of the game."""
-
-    class GameHandForm(HandForm):
-        pass
-
-    GameHandForm.sides = FieldList(FormField(SideHandForm), min_entries=sides, max_entries=sides)
-    return GameHandForm(**kwargs)
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(16)
-
-
-def hand_data(hand: Hand) -> dict[str, Any]:
-    """The inputs of a stored hand, as the form shows them for a correction."""
-    sides = []
-    for side in hand.sides:
-        data: dict[str, Any] = {
-            **{field.name: side.canastas_of(field.canasta) for field in canasta_fields()},
-            "red_threes": side.red_threes,
-        }
-        if side.melds is not None:
-            data["melds"] = [dict(vars(meld)) for meld in side.melds]
-            data["melds"] += [{}] * max(0, MELD_ROWS - len(side.melds))
-        if side.adjustment or side.adjustment_note:
-            data["adjustment"] = abs(side.adjustment) or None
-            data["adjustment_sign"] = ADD if side.adjustment > 0 else TAKE_AWAY
-            data["adjustment_note"] = side.adjustment_note
-        for part, points, counts in (
-            ("meld", side.meld_points, side.meld_cards),
-            ("hand", side.hand_points, side.hand_cards),
-        ):
-            if counts is None:
-                data[f"{part}_points"] = points or None
-            else:
-                data.update({f"{part}_{group}": counts.of(group) for group in VALUE_GROUPS})
-        sides.append(data)
-    return {
-        "sides": sides,
-        "went_out": NOBODY if hand.went_out is None else str(hand.went_out),
-        "concealed": hand.concealed,
-    }
-
-
-# --- a new game ------------------------------------------------------------------------------
-
-
-class SideNamesForm(Form):
-    name = _name_field(_l("Team name"))
-    players = FieldList(
-        _name_field(_l("Player")), min_entries=FORM_PLAYERS, max_entries=FORM_PLAYERS
-    )
-
-
-class MinimumRowForm(Form):
-    start = NumberField(_l("From a total of"))
-    minimum = NumberField(_l("Minimum"))
-
-
-# The house rules the form offers, in order: numbers, then ways of playing (chosen among a
-# few), and the minimums as their own table.
-RULE_NUMBERS = tuple(
-    key for key in HOUSE_RULE_FIELDS if key != "minimums" and key not in HOUSE_RULE_CHOICES
-)
-RULE_CHOICES = tuple(HOUSE_RULE_CHOICES)
-
-
-# --- the seats of the new-game forms (a plain game's and a club's lay them out alike) ------
-
-
-def seat_boxes() -> list[int]:
-    """How many player boxes each team of the form holds: its most in any seating."""
-    return [
-        max(s.team_sizes[i] for s in blank_seatings() if s.sides > i) for i in range(FORM_SIDES)
-    ]
-
-
-def usual_target(seating: Seating) -> str:
-    return gettext("%(target)s (usual target)", target=number(seating.target))
-
-
-def seating_choices() -> dict[str, list[dict[str, object]]]:
-    """Each variant's seatings for the form's JavaScript: key, words, sizes, usual target."""
-    return {
-        key: [
-            {
-                "key": s.key,
-                "label": seating_label(s),
-                "sizes": s.team_sizes,
-                "target": number(s.target),
-            }
-            for s in seatings_of(profile)
-        ]
-        for key, profile in PROFILES.items()
-    }
-
-
-def profile_choices() -> list[tuple[str, Any]]:
-    return [(key, PROFILE_LABELS.get(key, key)) for key in PROFILES]
-
-
-def target_choices() -> list[tuple[str, Any]]:
-    return [("", _l("The variant's usual target"))] + [
-        (str(target), number(target)) for target in ALLOWED_TARGETS
-    ]
-
-
-class HouseRulesFields:
-    """The house-rules editor, shared by the new-game and the new-club forms.
-
-    Which variant's values the inputs showed is kept in ``rules_for``: only what the user
-    changed from them counts as a house rule.
-    """
-
-    rules_for = HiddenField(default=DEFAULT_PROFILE)
-    # The numbers, in the order the editor shows them (each kind of canasta's bonus is
-    # added below, from the family).
-    rule_numbers = RULE_NUMBERS
-    going_out = NumberField(_l("Going-out bonus"))
-    concealed_going_out = NumberField(_l("Concealed going-out bonus"))
-    red_three = NumberField(_l("Each red three"))
-    all_red_threes = NumberField(_l("All the red threes"))
-    canastas_to_go_out = NumberField(_l("Canastas needed to go out"))
-    # Ways of playing, one tap each (chips): the rule book's is the default. The engine
-    # checks the value, so that a refusal names the rule as the API's does.
-    tie = StringField(_l("A tie at the top"), default="play_on")
-    red_threes_count_against = StringField(_l("Red threes count against"), default="no_meld")
-    minimums = FieldList(
-        FormField(MinimumRowForm), min_entries=MINIMUM_ROWS, max_entries=MINIMUM_ROWS
-    )
-
-    def set_rule_choices(self) -> None:
-        """The chips of each way of playing: (value, label) in the reader's language."""
-        for key in RULE_CHOICES:
-            self[key].choices = list(HOUSE_RULE_CHOICE_LABELS[key].items())
-
-    def shown_profile(self) -> RuleProfile:
-        """The profile whose values the house-rule inputs were rendered with."""
-        return PROFILES.get(self.rules_for.data or "", PROFILES[DEFAULT_PROFILE])
-
-    def house_rules(self) -> dict[str, Any]:
-        """Only the rules the user changed from the values the form showed."""
-        shown = effective_rules(self.shown_profile())
-        rules: dict[str, Any] = {}
-        for key in RULE_NUMBERS + RULE_CHOICES:
-            value = self[key].data
-            if isinstance(value, str):
-                value = value.strip()
-            if value not in (None, "") and value != shown[key]:
-                rules[key] = value
-        rows = self.minimum_rows()
-        if rows and rows != [list(row) for row in shown["minimums"]]:
-            rules["minimums"] = rows
-        return rules
-
-    def minimum_rows(self) -> list[list[int | None]]:
-        """The minimum table as typed: the first row covers every total below the second."""
-        rows: list[list[int | None]] = []
-        for index, entry in enumerate(self.minimums.entries):
-            start, minimum = entry.form.start.data, entry.form.minimum.data
-            if minimum is None:
-                continue
-            rows.append([None if index == 0 else start, minimum])
-        return rows
-
-
-# A bonus box per kind of canasta of the family ("natural_canasta", "mixed_canasta").
-for _kind in DEFAULT_FAMILY.canastas:
-    setattr(HouseRulesFields, _kind.bonus_rule, NumberField(HOUSE_RULE_LABELS[_kind.bonus_rule]))
-
-
-class NewGameForm(HouseRulesFields, PageForm):
-    name = _name_field(_l("Name of the game"))
-    profile = SelectField(_l("Variant"), validate_choice=False, default=DEFAULT_PROFILE)
-    target = SelectField(_l("Play to"), validate_choice=False, default="")
-    # A game of N hands instead of a target (a tournament round): empty plays to the target.
-    fixed_hands = NumberField(_l("Or play a set number of hands"))
-    solo = BooleanField(_l("Every player for themselves"))
-    # How the table sits (a key of scorer.core.seatings: "2-2", "3-2", "alone"...); the boxes
-    # shown follow it, and only those are read.
-    seating = SelectField(_l("Seating"), validate_choice=False, default="")
-    sides = FieldList(FormField(SideNamesForm), min_entries=FORM_SIDES, max_entries=FORM_SIDES)
-    first_dealer = _name_field(_l("Deals first"))
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.profile.choices = profile_choices()
-        self.target.choices = target_choices()
-        self.set_rule_choices()
-
-
-class ClubRulesForm(HouseRulesFields, Form):
-    """The new-club form's house rules: the club's own preset for its new games (the page
-    checks the CSRF token itself)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.set_rule_choices()
-
-
-def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
-    """The house-rule inputs' values for a profile (also given to JS to switch variants)."""
-    rules = effective_rules(profile)
-    values: dict[str, Any] = {key: rules[key] for key in RULE_NUMBERS + RULE_CHOICES}
-    rows = list(rules["minimums"]) + [[None, None]] * MINIMUM_ROWS
-    values["minimums"] = [list(row) for row in rows[:MINIMUM_ROWS]]
-    return values
-
-
-def new_game_data(profile_key: str = DEFAULT_PROFILE) -> dict[str, Any]:
-    """The new-game form's starting values: two teams of two, the variant's own rules."""
-    profile = get_profile(profile_key)
-    defaults = rules_defaults(profile)
-    data: dict[str, Any] = {key: defaults[key] for key in RULE_NUMBERS + RULE_CHOICES}
-    data["minimums"] = [
-        {"start": start, "minimum": minimum} for start, minimum in defaults["minimums"]
-    ]
-    data["profile"] = profile.key
-    data["rules_for"] = profile.key
-    data["target"] = ""
-    return data
