@@ -7,6 +7,8 @@
 (function () {
   "use strict";
   var PHASES = ["playing", "warning", "time"];
+  // The class each phase gives the clock (app.css and nights.css style them by name).
+  var CLASS = { playing: "phase-playing", warning: "phase-warning", time: "phase-time" };
   // A look a moment after the change, and another in case the first came back unchanged
   // (a server a little behind, a network blip): no poll runs while push is connected.
   var LOOKS = [250, 2500];
@@ -26,7 +28,7 @@
 
   function shownPhase(clock) {
     for (var k = PHASES.length - 1; k >= 0; k--) {
-      if (clock.classList.contains("phase-" + PHASES[k])) return PHASES[k];
+      if (clock.classList.contains(CLASS[PHASES[k]])) return PHASES[k];
     }
     return "playing";
   }
@@ -44,8 +46,8 @@
   }
 
   function show(clock, phase) {
-    each(PHASES, function (name) { clock.classList.remove("phase-" + name); });
-    clock.classList.add("phase-" + phase);
+    each(PHASES, function (name) { clock.classList.remove(CLASS[name]); });
+    clock.classList.add(CLASS[phase]);
     var news = clock.querySelector("[data-clock-news]");
     if (phase === "time") {
       var hint = document.createElement("span");

@@ -14,10 +14,11 @@ from scorer.web.folders import STATIC_FOLDER
 STYLESHEETS = sorted(path.name for path in Path(STATIC_FOLDER).glob("*.css"))
 SCRIPTS = sorted(path.name for path in Path(STATIC_FOLDER).glob("*.js"))
 # Tokens a space beside them never changes: in a rule, and in a function's arguments
-# (calc(1rem + 2px) needs its spaces).
+# (calc(1rem + 2px) needs its spaces; a selector's child or sibling combinator in :has() or
+# :not() does not, and no value of a function holds > or ~).
 SPACES = {
     " ": {",", ":", ";", ">", "+", "~", "!", "{", "}", "(", ")", "[", "]"},
-    "␣": {",", "(", ")", "/"},
+    "␣": {",", "(", ")", "/", ">", "~"},
 }
 
 
