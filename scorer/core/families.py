@@ -24,6 +24,8 @@ VALUE_GROUPS: tuple[str, ...] = ("jokers", "twenty", "ten", "five")
 CANASTAS_FIELD = "{kind}_canastas"
 # The house rule that changes one kind of canasta's bonus ("natural" -> "natural_canasta").
 CANASTA_BONUS_RULE = "{kind}_canasta"
+# The "rank" of a meld of wild cards only, where a family has them (Modern American).
+WILD_MELD = "wild"
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,9 @@ class MeldRules:
     wild_never_counts_alone: bool = True  # no meld of wild cards only
     # Ranks whose melds never hold a wild card (Modern American's sevens).
     natural_only_ranks: tuple[str, ...] = ()
+    # A meld is never more than this many cards (Modern American: a canasta is closed at
+    # seven); None: melds grow past a canasta (Classic).
+    most_cards: int | None = None
 
 
 @dataclass(frozen=True)
@@ -91,8 +96,14 @@ class CanastaKind:
     fewest_wild: int
     most_wild: int
     # Only melds of these ranks make it, before any kind of every rank (Modern American's
-    # sevens and aces); empty: any rank.
+    # sevens and aces; WILD_MELD for a canasta of wild cards); empty: any rank.
     ranks: tuple[str, ...] = ()
+    # How many of its wild cards are jokers (Modern American's three wild canastas).
+    fewest_jokers: int = 0
+    most_jokers: int = 99
+    # The family's penalty (unfinished_melds) a meld on its way to this kind takes when the
+    # hand ends before it is one; None: an unfinished meld of this kind costs nothing extra.
+    unfinished: str | None = None
 
     @property
     def field(self) -> str:
@@ -216,23 +227,51 @@ class RuleFamily:
                 return kind
         raise RuleError(CANASTAS_FIELD.format(kind=key), N_("is not a kind of canasta"))
 
-    def canasta_of(self, cards: int, wild: int, rank: str | None = None) -> str | None:
-        """The kind of canasta a meld of ``cards`` cards of ``rank``, ``wild`` of them wild,
-        is (None: not a canasta). A kind of the meld's own rank comes first."""
+    def canasta_of(
+        self, cards: int, wild: int, rank: str | None = None, jokers: int = 0
+    ) -> str | None:
+        """The kind of canasta a meld of ``cards`` cards of ``rank``, ``wild`` of them wild
+        (``jokers`` of those jokers), is (None: not a canasta). A kind of the meld's own rank
+        comes first."""
         if cards < self.meld.canasta_cards:
             return None
+        kind = self._kind_for(wild, rank, jokers)
+        return None if kind is None else kind.key
+
+    def _kind_for(self, wild: int, rank: str | None, jokers: int) -> CanastaKind | None:
         kinds = self._kinds_by_rank.get(rank, self._kinds_by_rank[None])
         for kind in kinds:
-            if kind.fewest_wild <= wild <= kind.most_wild:
-                return kind.key
+            if kind.fewest_wild <= wild <= kind.most_wild and (
+                kind.fewest_jokers <= jokers <= kind.most_jokers
+            ):
+                return kind
         return None
+
+    def unfinished_of(self, wild: int, rank: str | None, jokers: int = 0) -> str | None:
+        """The penalty (a key of unfinished_melds) a meld short of a canasta takes at the end
+        of a hand: the one of the kind of its own rank it is on its way to (a meld of sevens,
+        of natural aces, of wild cards); None: it costs only its cards."""
+        for kind in self._kinds_by_rank.get(rank, ()):
+            if not kind.ranks:
+                break  # past the rank's own kinds: an ordinary meld
+            fits = wild <= kind.most_wild and kind.fewest_jokers <= jokers <= kind.most_jokers
+            if kind.unfinished and fits:
+                return kind.unfinished
+        return None
+
+    @cached_property
+    def meld_ranks(self) -> tuple[str, ...]:
+        """Every "rank" a side may meld: the natural ranks, and wild cards where they make a
+        meld of their own."""
+        wild = () if self.meld.wild_never_counts_alone else (WILD_MELD,)
+        return (*self.ranks, *wild)
 
     @cached_property
     def _kinds_by_rank(self) -> dict[str | None, tuple[CanastaKind, ...]]:
         # Worked out once: a replay of melds given rank by rank asks for every meld.
         every_rank = tuple(kind for kind in self.canastas if not kind.ranks)
         by_rank: dict[str | None, tuple[CanastaKind, ...]] = {None: every_rank}
-        for rank in self.ranks:
+        for rank in self.meld_ranks:
             own = tuple(kind for kind in self.canastas if rank in kind.ranks)
             by_rank[rank] = own + every_rank
         return by_rank
@@ -374,17 +413,49 @@ MODERN_AMERICAN = RuleFamily(
         black_threes_a_pack=2,
         wild_never_counts_alone=False,  # seven wild cards make a canasta of their own
         natural_only_ranks=("7",),
+        most_cards=7,
     ),
     canastas=(
         CanastaKind("natural", bonus=500, fewest_wild=0, most_wild=0),
         CanastaKind("mixed", bonus=300, fewest_wild=1, most_wild=2),
-        CanastaKind("sevens", bonus=2500, fewest_wild=0, most_wild=0, ranks=("7",)),
+        CanastaKind(
+            "sevens", bonus=2500, fewest_wild=0, most_wild=0, ranks=("7",), unfinished="sevens"
+        ),
         # Mixed aces are an ordinary mixed canasta: only natural aces make this kind.
-        CanastaKind("aces", bonus=2500, fewest_wild=0, most_wild=0, ranks=("A",)),
+        CanastaKind(
+            "aces", bonus=2500, fewest_wild=0, most_wild=0, ranks=("A",), unfinished="aces"
+        ),
         # Seven wild cards: one to three jokers; all four jokers and three twos; seven twos.
-        CanastaKind("wild", bonus=2000, fewest_wild=7, most_wild=7),
-        CanastaKind("wild_four_jokers", bonus=2500, fewest_wild=7, most_wild=7),
-        CanastaKind("deuces", bonus=3000, fewest_wild=7, most_wild=7),
+        # Unfinished, a meld of wild cards costs 2 000, 2 500 when it holds all four jokers.
+        CanastaKind(
+            "wild",
+            bonus=2000,
+            fewest_wild=7,
+            most_wild=7,
+            ranks=(WILD_MELD,),
+            fewest_jokers=1,
+            most_jokers=3,
+            unfinished="wild",
+        ),
+        CanastaKind(
+            "wild_four_jokers",
+            bonus=2500,
+            fewest_wild=7,
+            most_wild=7,
+            ranks=(WILD_MELD,),
+            fewest_jokers=4,
+            most_jokers=4,
+            unfinished="wild_four_jokers",
+        ),
+        CanastaKind(
+            "deuces",
+            bonus=3000,
+            fewest_wild=7,
+            most_wild=7,
+            ranks=(WILD_MELD,),
+            most_jokers=0,
+            unfinished="wild",
+        ),
     ),
     # Threes of a colour: 1 -> 100, 2 -> 300, 3 -> 500, 4 -> 1 000.
     red_three_value=100,

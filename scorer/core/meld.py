@@ -9,11 +9,12 @@ A meld the rules refuse counts for nothing: its points are left out of the total
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from scorer.core.errors import N_, RuleError
-from scorer.core.families import DEFAULT_FAMILY, MeldRules, RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, WILD_MELD, MeldRules, RuleFamily
 
 # The checker's family (the opening-meld checker and the rule book's page play the default
 # family); a game's hands are checked by their own family's rules.
@@ -59,7 +60,14 @@ class PlannedMeld:
 
     def canasta(self, family: RuleFamily = FAMILY) -> str | None:
         """The kind of canasta this meld is in the family ("natural", "mixed"), else None."""
-        return family.canasta_of(self.cards, self.wild, self.rank)
+        return family.canasta_of(self.cards, self.wild, self.rank, self.jokers)
+
+    def unfinished(self, family: RuleFamily = FAMILY) -> str | None:
+        """The family's penalty this meld takes if the hand ends with it short of a canasta
+        (Modern American's unfinished sevens, aces, wild cards), else None."""
+        if self.canasta(family) is not None:
+            return None
+        return family.unfinished_of(self.wild, self.rank, self.jokers)
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,12 @@ REASONS: dict[str, str] = {
     "black-three-not-going-out": N_("black threes are melded only by the player going out"),
     "black-three-count": N_("black threes go down three or four at a time"),
     "black-three-wild": N_("no wild card goes with black threes"),
+    "threes-never-melded": N_(
+        "threes are never melded in this game: each one is laid down alone, as a bonus"
+    ),
+    "wild-meld-natural": N_("a meld of wild cards holds only jokers and twos"),
+    "wild-meld-refused": N_("wild cards never make a meld of their own in this game"),
+    "too-many-cards": N_("a meld is at most seven cards: a canasta is closed"),
     "too-few-cards": N_("a meld needs at least three cards"),
     "too-few-naturals": N_("a meld needs at least two natural cards"),
     "too-many-wild": N_("a meld holds at most three wild cards"),
@@ -161,6 +175,8 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
     if meld.rank == RED_THREE:
         return [problem("rank", "red-three")]
     if meld.rank == BLACK_THREE:
+        if not rules.black_threes_going_out:
+            return [problem("rank", "threes-never-melded")]
         if not options.going_out:
             return [problem("rank", "black-three-not-going-out")]
         found = []
@@ -169,9 +185,13 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
         if meld.wild:
             found.append(problem(wild_field, "black-three-wild"))
         return found
+    if meld.rank == WILD_MELD:
+        return _wild_meld_problems(meld, rules, problem)
     found = []
     if meld.cards < rules.min_cards:
         found.append(problem("naturals", "too-few-cards"))
+    if rules.most_cards is not None and meld.cards > rules.most_cards:
+        found.append(problem(wild_field if meld.wild else "naturals", "too-many-cards"))
     if meld.naturals < rules.min_naturals:
         found.append(problem("naturals", "too-few-naturals"))
     if meld.rank in rules.natural_only_ranks and meld.wild:
@@ -182,6 +202,22 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
     elif options.wild_never_outnumber_naturals and meld.wild > meld.naturals:
         found.append(problem(wild_field, "wild-outnumber"))
     return found
+
+
+def _wild_meld_problems(
+    meld: PlannedMeld, rules: MeldRules, problem: Callable[[str, str], MeldProblem]
+) -> list[MeldProblem]:
+    """A meld of wild cards only, where the family has them: three to a canasta's cards."""
+    if rules.wild_never_counts_alone:
+        return [problem("rank", "wild-meld-refused")]
+    if meld.naturals:
+        return [problem("naturals", "wild-meld-natural")]
+    wild_field = "jokers" if meld.jokers else "twos"
+    if meld.cards < rules.min_cards:
+        return [problem(wild_field, "too-few-cards")]
+    if rules.most_cards is not None and meld.cards > rules.most_cards:
+        return [problem(wild_field, "too-many-cards")]
+    return []
 
 
 def side_meld_problems(
@@ -203,6 +239,17 @@ def canastas_of(melds: tuple[PlannedMeld, ...], family: RuleFamily = FAMILY) -> 
     """How many canastas of each of the family's kinds these melds hold."""
     kinds = [meld.canasta(family) for meld in melds]
     return {kind: kinds.count(kind) for kind in family.kinds}
+
+
+def unfinished_of(melds: tuple[PlannedMeld, ...], family: RuleFamily = FAMILY) -> dict[str, int]:
+    """How many melds short of a canasta take each of the family's unfinished-meld
+    penalties (none in Classic)."""
+    found: dict[str, int] = {}
+    for meld in melds:
+        kind = meld.unfinished(family)
+        if kind is not None:
+            found[kind] = found.get(kind, 0) + 1
+    return found
 
 
 def discard_top_problems(melds: tuple[PlannedMeld, ...], top: str) -> list[MeldProblem]:
@@ -243,13 +290,19 @@ def check_opening(
 # --- reading input (shared by the JSON endpoint and the form) --------------------------------
 
 
-def parse_rank(name: str, value: Any) -> str:
+def ranks_of(family: RuleFamily) -> tuple[str, ...]:
+    """Every rank a planned meld may name in a family (its refusals come later, by rule):
+    the ranks 4 to ace, wild cards where they meld alone, black and red threes."""
+    return (*family.meld_ranks, family.black_three[0], family.red_three)
+
+
+def parse_rank(name: str, value: Any, family: RuleFamily = FAMILY) -> str:
     text = value.strip().upper() if isinstance(value, str) else None
-    if text == RED_THREE.upper():
-        return RED_THREE
-    if text not in ALL_RANKS:
-        raise RuleError(name, N_("must be a rank: {ranks}"), ranks=", ".join(ALL_RANKS))
-    return text
+    known = ranks_of(family)
+    for rank in known:
+        if text == rank.upper():
+            return rank
+    raise RuleError(name, N_("must be a rank: {ranks}"), ranks=", ".join(known))
 
 
 def parse_count(name: str, value: Any, high: int) -> int:
@@ -267,12 +320,17 @@ def parse_minimum(value: Any) -> int:
 
 
 def planned_meld(
-    index: int, rank: Any, naturals: Any, jokers: Any = 0, twos: Any = 0
+    index: int,
+    rank: Any,
+    naturals: Any,
+    jokers: Any = 0,
+    twos: Any = 0,
+    family: RuleFamily = FAMILY,
 ) -> PlannedMeld:
     """A PlannedMeld from raw values; RuleError names the field at fault."""
     where = f"melds[{index}]"
     return PlannedMeld(
-        rank=parse_rank(f"{where}.rank", rank),
+        rank=parse_rank(f"{where}.rank", rank, family),
         naturals=parse_count(f"{where}.naturals", naturals, MAX_NATURALS),
         jokers=parse_count(f"{where}.jokers", jokers, MAX_JOKERS),
         twos=parse_count(f"{where}.twos", twos, MAX_TWOS),
