@@ -213,6 +213,12 @@ def build_melds(cards: list[str], rng: random.Random, *, eager: bool) -> list[Me
     naturals = Counter(card for card in cards if card in NATURAL_RANKS)
     wilds = [card for card in cards if card in WILD]
     rng.shuffle(wilds)
+    kept: list[str] = []
+    if len(wilds) >= MELD and rng.random() < 0.35:
+        # Some tables save their wild cards for a canasta of wild cards (a strategy §5a's
+        # bonuses reward), melding them on their own.
+        size = rng.randint(MELD, min(len(wilds), CANASTA))
+        kept, wilds = wilds[:size], wilds[size:]
     ranks = {
         r: [r] * min(n, CANASTA)  # an eighth card of a rank stays in hand: a canasta is closed
         for r, n in naturals.items()
@@ -236,7 +242,9 @@ def build_melds(cards: list[str], rng: random.Random, *, eager: bool) -> list[Me
         ):
             meld.append(wilds.pop())
     melds = [Meld(r, tuple(meld)) for r, meld in ranks.items() if len(meld) >= MELD]
-    if len(wilds) >= MELD and (eager or rng.random() < 0.5):
+    if kept:
+        melds.append(Meld("wild", tuple(kept)))
+    elif len(wilds) >= MELD and (eager or rng.random() < 0.5):
         size = min(len(wilds), CANASTA) if eager else rng.randint(MELD, min(len(wilds), CANASTA))
         melds.append(Meld("wild", tuple(wilds[:size])))
     return melds

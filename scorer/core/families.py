@@ -85,6 +85,12 @@ class MeldRules:
     # A meld is never more than this many cards (Modern American: a canasta is closed at
     # seven); None: melds grow past a canasta (Classic).
     most_cards: int | None = None
+    # An opening needs a meld of at least this many natural cards (Modern American's
+    # natural triple); 0: none.
+    opening_naturals: int = 0
+    # Whether the pile's top card, taken to open, counts toward the minimum (Classic: it does;
+    # Modern American: never).
+    pile_top_counts: bool = True
 
 
 @dataclass(frozen=True)
@@ -414,6 +420,8 @@ MODERN_AMERICAN = RuleFamily(
         wild_never_counts_alone=False,  # seven wild cards make a canasta of their own
         natural_only_ranks=("7",),
         most_cards=7,
+        opening_naturals=3,
+        pile_top_counts=False,
     ),
     canastas=(
         CanastaKind("natural", bonus=500, fewest_wild=0, most_wild=0),

@@ -105,6 +105,10 @@ REASONS: dict[str, str] = {
     ),
     "pile-no-meld": N_("no planned meld has the rank of the pile's top card"),
     "same-rank": N_("a side has one meld of each rank: add these cards to the first one"),
+    "needs-natural-triple": N_(
+        "an opening needs a meld of at least three natural cards of one rank (no wild card "
+        "among them)"
+    ),
 }
 
 
@@ -282,9 +286,34 @@ def check_opening(
         counted.append(not found)
     if options.discard_top is not None:
         problems.extend(discard_top_problems(melds, options.discard_top))
+    rules = options.rules
+    if (
+        melds
+        and rules.opening_naturals
+        and not any(
+            meld.naturals >= rules.opening_naturals and ok
+            for meld, ok in zip(melds, counted, strict=True)
+        )
+    ):
+        problems.append(MeldProblem(None, "melds", "needs-natural-triple"))
     meld_points = tuple(meld_value(meld, family) for meld in melds)
     points = sum(p for p, ok in zip(meld_points, counted, strict=True) if ok)
+    points -= _uncounted_top(melds, counted, options, family)
     return MeldCheck(points, minimum, meld_points, tuple(counted), tuple(problems))
+
+
+def _uncounted_top(
+    melds: tuple[PlannedMeld, ...], counted: list[bool], options: MeldOptions, family: RuleFamily
+) -> int:
+    """The pile's top card's value where the family never counts it toward the minimum (it
+    is one of the natural cards of the meld of its rank); 0 where it counts."""
+    top = options.discard_top
+    if top is None or options.rules.pile_top_counts:
+        return 0
+    for meld, ok in zip(melds, counted, strict=True):
+        if meld.rank == top and ok and meld.naturals:
+            return meld_value(PlannedMeld(top, 1), family)
+    return 0
 
 
 # --- reading input (shared by the JSON endpoint and the form) --------------------------------

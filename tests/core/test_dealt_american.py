@@ -71,8 +71,12 @@ def deals(draw: st.DrawFn) -> Deal:
     assert state.minimums == minimums  # §5a's minimum table
     event("special hand" if any(s.special for s in end.sides) else "played")
     event("stock ran out" if end.went_out is None else "out")
-    kinds = {kind for side in end.sides for kind in side.canastas}
-    event("own kinds" if kinds - {"natural", "mixed"} else "natural and mixed only")
+    for kind in sorted({kind for side in end.sides for kind in side.canastas}):
+        event(f"a {kind} canasta")
+    for kind in sorted({kind for side in end.sides for kind in side.unfinished}):
+        event(f"an unfinished {kind} meld")
+    if any(side.players_holding for side in end.sides):
+        event("a player holding three sevens or aces")
     return Deal(state, end)
 
 
