@@ -4,7 +4,9 @@ page and the rules of play show each other game from its data."""
 
 from __future__ import annotations
 
+import pytest
 from flask.testing import FlaskClient
+from languages import Detector, translated_messages, visible_text
 
 API = "/api/opening-meld"
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
@@ -83,3 +85,15 @@ def test_the_rule_book_and_the_rules_of_play_show_modern_american(client: FlaskC
             "−1,500",
         ):
             assert words in html, (path, words)
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_the_other_games_speak_the_readers_language(client: FlaskClient, language: str) -> None:
+    headers = {"Accept-Language": f"{language};q=1"}
+    detector = Detector(translated_messages())
+    for path in ("/rules", "/rules/play", "/check-meld?family=modern-american"):
+        html = client.get(path, headers=headers).get_data(as_text=True)
+        section = html[html.find("<article") :]
+        assert detector.leaks(visible_text(section), language) == [], path
+    french = client.get("/rules", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "Canasta de sept (jamais de carte frimée)" in french
