@@ -652,7 +652,8 @@ def _check_own_ranks(profile: RuleProfile, hand: Hand) -> None:
     table of two packs). Wild cards: every meld's fewest, within the packs' jokers and twos."""
     family = profile.family
     rules = family.meld
-    wild_in_packs = sum(profile.cards_in_packs(group) for _name, group in family.wild_cards)
+    # Jokers, and twos (one rank of the 20 group: not its aces).
+    wild_in_packs = (family.pack.jokers + rules.cards_a_rank) * profile.packs
     wild_seen = 0
     for i, side in enumerate(hand.sides):
         path = f"sides[{i}]"

@@ -26,9 +26,8 @@ from hypothesis import strategies as st
 from scorer.core.errors import RuleError
 from scorer.core.families import MODERN_AMERICAN
 from scorer.core.game import GameState, Side, add_hand, check_hand, make_table, new_game
-from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.hands import Hand, SideHand
 from scorer.core.irregular import NeedsConfirmation
-from scorer.core.meld import PlannedMeld
 from scorer.core.rules import profile_of
 
 # Hundreds of shuffled packs a test: `make test` runs them, `make test-fast` not.
@@ -97,21 +96,13 @@ def test_every_real_hand_is_accepted_and_scored_in_every_entry_mode(deal: Deal) 
         assert tuple(s.total for s in after.results[-1].scores) == expected, form
 
 
-def test_the_melds_decide_the_unfinished_ones() -> None:
-    side = SideHand(
-        melds=(PlannedMeld("7", 4), PlannedMeld("A", 3), PlannedMeld("wild", 0, 4, 1)),
-        unfinished={"sevens": 5},  # typed beside the melds: the melds decide
-        family=MODERN_AMERICAN,
-    )
-    assert dict(side.unfinished) == {"sevens": 1, "aces": 1, "wild_four_jokers": 1}
-
-
 # --- one impossible thing at a time ---------------------------------------------------------
 
 
 def _side(hand: Hand, index: int, **changes: object) -> Hand:
     sides = list(hand.sides)
-    sides[index] = replace(sides[index], **changes)
+    # The family again: melds given rank by rank are read by it.
+    sides[index] = replace(sides[index], **changes, family=MODERN_AMERICAN)
     return replace(hand, sides=tuple(sides))
 
 
@@ -203,38 +194,3 @@ def test_counted_cards_that_cannot_hold_one_more_canasta_of_sevens(deal: Deal) -
         error = refused(deal, _side(hand, i, canastas=tuple(sorted(more.items()))))
         assert error.field == f"sides[{i}].meld_cards"
         return
-
-
-# Counted melds no table can lay down in Modern American (the search by kind), and ones it can.
-COUNTED = [
-    # (meld_cards, canastas, unfinished, lays down?)
-    (dict(five=7), {"sevens": 1}, {}, True),
-    (dict(five=7, twenty=1), {"sevens": 1}, {}, False),  # a two with sevens: nowhere to go
-    (dict(five=6, twenty=1), {"mixed": 1}, {}, True),  # six fours and a two
-    (dict(five=5, twenty=2), {"mixed": 1}, {}, True),  # five fours and two twos
-    (dict(five=4, twenty=3), {"mixed": 1}, {}, False),  # 4 fives + 3 twos, or aces unmelded
-    (dict(ten=4, jokers=3), {}, {"wild": 1}, True),  # four tens; three jokers on their own
-    (dict(ten=4, jokers=3), {}, {}, True),  # or two melds of tens... no: tens and 2 jokers
-    (dict(ten=1, twenty=2), {}, {}, False),  # one natural card and two wild cards
-    (dict(twenty=7), {"deuces": 1}, {}, True),
-    (dict(twenty=7), {"aces": 1}, {}, True),
-    (dict(twenty=8, jokers=2), {}, {"aces": 1}, False),  # eight aces: a meld is seven at most
-    (dict(jokers=4, twenty=3), {"wild_four_jokers": 1}, {}, True),
-    (dict(jokers=3), {}, {"wild": 1}, True),
-    (dict(jokers=3), {}, {}, False),  # three jokers are an unfinished wild meld: say so
-    (dict(five=3), {}, {"sevens": 1}, True),
-    (dict(ten=7, twenty=2), {"natural": 1}, {}, False),  # two twos need a meld of two naturals
-]
-
-
-@pytest.mark.parametrize(("cards", "canastas", "unfinished", "fits"), COUNTED)
-def test_counted_melds_by_kind(cards: dict, canastas: dict, unfinished: dict, fits: bool) -> None:
-    side = SideHand(meld_cards=CardCounts(**cards), canastas=canastas, unfinished=unfinished)
-    hand = Hand((side, SideHand(meld_points=40, hand_points=30)), went_out=None)
-    state = game_at((0, 0))
-    if fits:
-        check_hand(state, hand, CONFIRMED)
-    else:
-        with pytest.raises(RuleError) as error:
-            check_hand(state, hand, CONFIRMED)
-        assert error.value.field == "sides[0].meld_cards"
