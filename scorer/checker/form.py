@@ -16,7 +16,7 @@ from scorer import store
 from scorer.checker.api import CHECKER_FAMILIES, FORM_ROWS, bp, checker_family, lowest_minimum
 from scorer.checker.rulebook import family_label, other_families
 from scorer.core.errors import N_, RuleError
-from scorer.core.families import DEFAULT_FAMILY, RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, WILD_MELD, RuleFamily
 from scorer.core.meld import (
     REASONS,
     MeldCheck,
@@ -150,7 +150,7 @@ def check_meld_page() -> tuple[str, int]:
         side=side,
         rows=rows,
         # A red three is never melded (rule 4): rows offer the ranks a meld can be of.
-        ranks=display.rank_choices((*family.meld_ranks, *threes)),
+        ranks=_rank_choices((*family.meld_ranks, *threes)),
         tops=display.rank_choices((*family.ranks, "3", "red-3")),
         family=family,
         families=[(key, family_label(key)) for key in CHECKER_FAMILIES],
@@ -170,6 +170,12 @@ def check_meld_page() -> tuple[str, int]:
         reasons={code: error_text(RuleError(None, template)) for code, template in REASONS.items()},
     )
     return page, 422 if unreadable else 200
+
+
+def _rank_choices(ranks: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The rows' ranks in the reader's words, a meld of wild cards only included."""
+    words = {WILD_MELD: gettext("Wild cards only")}
+    return [(value, words.get(value, label)) for value, label in display.rank_choices(ranks)]
 
 
 def _form_family(text: str | None) -> tuple[RuleFamily, str | None]:

@@ -55,7 +55,8 @@ def test_the_form_in_modern_american(client: FlaskClient) -> None:
     page = client.get("/check-meld?family=modern-american", headers=ENGLISH)
     html = page.get_data(as_text=True)
     assert 'value="125"' in html  # the family's lowest minimum
-    assert '<option value="wild">' in html and "data-live-family" not in html
+    assert '<option value="wild">Wild cards only</option>' in html
+    assert "data-live-family" not in html and 'name="going_out"' not in html
     form = {"family": "modern-american", "minimum": "125", "rank-0": "K", "naturals-0": "2"}
     form |= {"jokers-0": "1", "rank-1": "Q", "naturals-1": "4"}
     answer = client.post("/check-meld", data=form, headers=ENGLISH).get_data(as_text=True)
