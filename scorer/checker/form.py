@@ -16,7 +16,7 @@ from scorer import store
 from scorer.checker.api import CHECKER_FAMILIES, FORM_ROWS, bp, checker_family, lowest_minimum
 from scorer.checker.rulebook import family_label, other_families
 from scorer.core.errors import N_, RuleError
-from scorer.core.families import DEFAULT_FAMILY, WILD_MELD, RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, WILD_RANK, RuleFamily
 from scorer.core.meld import (
     REASONS,
     MeldCheck,
@@ -174,7 +174,7 @@ def check_meld_page() -> tuple[str, int]:
 
 def _rank_choices(ranks: tuple[str, ...]) -> list[tuple[str, str]]:
     """The rows' ranks in the reader's words, a meld of wild cards only included."""
-    words = {WILD_MELD: gettext("Wild cards only")}
+    words = {WILD_RANK: gettext("Wild cards only")}
     return [(value, words.get(value, label)) for value, label in display.rank_choices(ranks)]
 
 

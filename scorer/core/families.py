@@ -24,8 +24,8 @@ VALUE_GROUPS: tuple[str, ...] = ("jokers", "twenty", "ten", "five")
 CANASTAS_FIELD = "{kind}_canastas"
 # The house rule that changes one kind of canasta's bonus ("natural" -> "natural_canasta").
 CANASTA_BONUS_RULE = "{kind}_canasta"
-# The "rank" of a meld of wild cards only, where a family has them (Modern American).
-WILD_MELD = "wild"
+# The rank a meld of wild cards only is given as, meld by meld (Modern American).
+WILD_RANK = "wild"
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ class CanastaKind:
     fewest_wild: int
     most_wild: int
     # Only melds of these ranks make it, before any kind of every rank (Modern American's
-    # sevens and aces; WILD_MELD for a canasta of wild cards); empty: any rank.
+    # sevens and aces; WILD_RANK for a canasta of wild cards); empty: any rank.
     ranks: tuple[str, ...] = ()
     # How many of its wild cards are jokers (Modern American's three wild canastas).
     fewest_jokers: int = 0
@@ -269,7 +269,7 @@ class RuleFamily:
     def meld_ranks(self) -> tuple[str, ...]:
         """Every "rank" a side may meld: the natural ranks, and wild cards where they make a
         meld of their own."""
-        wild = () if self.meld.wild_never_counts_alone else (WILD_MELD,)
+        wild = () if self.meld.wild_never_counts_alone else (WILD_RANK,)
         return (*self.ranks, *wild)
 
     @cached_property
@@ -440,7 +440,7 @@ MODERN_AMERICAN = RuleFamily(
             bonus=2000,
             fewest_wild=7,
             most_wild=7,
-            ranks=(WILD_MELD,),
+            ranks=(WILD_RANK,),
             fewest_jokers=1,
             most_jokers=3,
             unfinished="wild",
@@ -450,7 +450,7 @@ MODERN_AMERICAN = RuleFamily(
             bonus=2500,
             fewest_wild=7,
             most_wild=7,
-            ranks=(WILD_MELD,),
+            ranks=(WILD_RANK,),
             fewest_jokers=4,
             most_jokers=4,
             unfinished="wild_four_jokers",
@@ -460,7 +460,7 @@ MODERN_AMERICAN = RuleFamily(
             bonus=3000,
             fewest_wild=7,
             most_wild=7,
-            ranks=(WILD_MELD,),
+            ranks=(WILD_RANK,),
             most_jokers=0,
             unfinished="wild",
         ),

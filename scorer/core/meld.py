@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.core.errors import N_, RuleError
-from scorer.core.families import DEFAULT_FAMILY, WILD_MELD, MeldRules, RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, WILD_RANK, MeldRules, RuleFamily
 
 # The checker's family (the opening-meld checker and the rule book's page play the default
 # family); a game's hands are checked by their own family's rules.
@@ -189,7 +189,7 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
         if meld.wild:
             found.append(problem(wild_field, "black-three-wild"))
         return found
-    if meld.rank == WILD_MELD:
+    if meld.rank == WILD_RANK:
         return _wild_meld_problems(meld, rules, problem)
     found = []
     if meld.cards < rules.min_cards:
