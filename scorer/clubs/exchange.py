@@ -78,6 +78,7 @@ def club_json(view: ClubView) -> dict[str, Any]:
     return {
         "id": view.club.id,
         "name": view.club.name,
+        "family": view.club.family,
         "settings": view.club.settings,
         "version": view.club.version,
         "created_at": view.club.created_at,

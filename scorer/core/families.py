@@ -307,6 +307,15 @@ class RuleFamily:
     def red_three_sets_for(self, packs: int) -> tuple[tuple[int, int], ...]:
         return dict(self.red_three_sets).get(packs, ())
 
+    def seating_for(self, team_sizes: tuple[int, ...]) -> str | None:
+        """The seating a table of sides this size plays in the family (a club night's
+        tables: (2, 2) is Classic's "classic", Modern American's "four-player"); None when
+        the family seats no such table."""
+        for seating in self.seatings:
+            if any(layout.team_sizes == team_sizes for layout in seating.layouts):
+                return seating.key
+        return None
+
     def seating(self, key: str) -> SeatingRules:
         for seating in self.seatings:
             if seating.key == key:

@@ -22,6 +22,7 @@ import sqlite_utils
 
 from scorer import store
 from scorer.core.errors import N_, RuleError
+from scorer.core.families import DEFAULT_FAMILY, get_family
 from scorer.core.game import Side
 from scorer.core.limits import (
     GAMES_PER_CLUB,
@@ -84,6 +85,8 @@ class StoredClub:
     updated_at: str
     players: tuple[str, ...]
     game_ids: tuple[str, ...]
+    # The game of the Canasta family the club plays: its games' and nights' default.
+    family: str = DEFAULT_FAMILY.key
 
     def roster_name(self, name: str) -> str | None:
         """The roster's spelling of `name` (case folded), None when nobody matches."""
@@ -141,6 +144,7 @@ def read_club(db: sqlite_utils.Database, club_id: str) -> StoredClub:
         updated_at=row["updated_at"],
         players=players,
         game_ids=game_ids,
+        family=row.get("family") or DEFAULT_FAMILY.key,
     )
 
 
@@ -154,8 +158,18 @@ def club_of_game(db: sqlite_utils.Database, game_id: str) -> str | None:
 SETTINGS_FIELDS = ("profile", "target", "rules")
 
 
-def check_settings(settings: Any) -> dict[str, Any]:
-    """The club's usual variant, target and house rules, checked like a new game's."""
+def check_family(family: Any) -> str:
+    """The game a club plays, by its key (the default family when not named)."""
+    if family is None:
+        return DEFAULT_FAMILY.key
+    if not isinstance(family, str):
+        raise RuleError("family", N_("must be text"))
+    return get_family(family).key
+
+
+def check_settings(settings: Any, family: str | None = None) -> dict[str, Any]:
+    """The club's usual variant, target and house rules, checked like a new game's (in the
+    club's family)."""
     if settings is None:
         return {}
     if not isinstance(settings, dict):
@@ -166,7 +180,7 @@ def check_settings(settings: Any) -> dict[str, Any]:
     profile_key = settings.get("profile")
     if profile_key is not None and not isinstance(profile_key, str):
         raise RuleError("settings.profile", N_("must be text"))
-    profile = _prefixed(get_profile, profile_key)
+    profile = _prefixed(get_profile, profile_key, family)
     target = settings.get("target")
     if target is not None:
         _prefixed(validate_target, target)
@@ -216,7 +230,11 @@ def touch_club(db: sqlite_utils.Database, club_id: str) -> None:
 
 
 def insert_club(
-    db: sqlite_utils.Database, name: str, players: list[str], settings: dict[str, Any]
+    db: sqlite_utils.Database,
+    name: str,
+    players: list[str],
+    settings: dict[str, Any],
+    family: str = DEFAULT_FAMILY.key,
 ) -> str:
     club_id = store.new_game_id()  # the same 128 random bits as a game's address
     stamp = store.now()
@@ -225,6 +243,7 @@ def insert_club(
             "id": club_id,
             "name": name,
             "settings": json.dumps(settings),
+            "family": family,
             "version": 1,
             "created_at": stamp,
             "updated_at": stamp,
@@ -237,14 +256,20 @@ def insert_club(
 
 
 def create_club(
-    db: sqlite_utils.Database, *, name: Any, players: Any = (), settings: Any = None
+    db: sqlite_utils.Database,
+    *,
+    name: Any,
+    players: Any = (),
+    settings: Any = None,
+    family: Any = None,
 ) -> str:
     """Store a new club and return its id (RuleError names a bad field)."""
     name = check_name(name, "name")
     roster = check_roster(list(players) if isinstance(players, tuple) else players, "players")
-    settings = check_settings(settings)
+    family = check_family(family)
+    settings = check_settings(settings, family)
     with transaction(db):
-        return insert_club(db, name, roster, settings)
+        return insert_club(db, name, roster, settings, family)
 
 
 def join_roster(
