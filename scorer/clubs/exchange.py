@@ -64,6 +64,11 @@ def records_json(records: ClubRecords) -> dict[str, Any]:
         "best_hand": hand_json(records.best_hand),
         "best_game": hand_json(records.best_game),
         "biggest_comeback": comeback_json(records.comeback),
+        # Each family the club played, its best hand and game compared within it.
+        "by_family": {
+            family: {"best_hand": hand_json(hand), "best_game": hand_json(total)}
+            for family, hand, total in records.by_family
+        },
     }
 
 
