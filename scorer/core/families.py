@@ -532,6 +532,16 @@ FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC,)}
 DEFAULT_FAMILY = CLASSIC
 
 
+def family_of_seating(key: str) -> RuleFamily | None:
+    """The family a game may be created in that has a seating of this key (each seating's
+    key names one family's: "classic" Classic's, "four-player" Modern American's); None
+    when none has."""
+    for family in FAMILIES.values():
+        if any(seating.key == key for seating in family.seatings):
+            return family
+    return None
+
+
 def get_family(key: str | None) -> RuleFamily:
     """The family named key (the default when None); RuleError for an unknown name."""
     if key is None:

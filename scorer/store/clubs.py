@@ -22,7 +22,7 @@ import sqlite_utils
 
 from scorer import store
 from scorer.core.errors import N_, RuleError
-from scorer.core.families import DEFAULT_FAMILY, get_family
+from scorer.core.families import DEFAULT_FAMILY, family_of_seating, get_family
 from scorer.core.game import Side
 from scorer.core.limits import (
     GAMES_PER_CLUB,
@@ -167,6 +167,14 @@ def check_family(family: Any) -> str:
     return get_family(family).key
 
 
+def _family_of_settings(settings: Any) -> str | None:
+    """A club that names no game plays its usual variant's (the new-club form's one choice:
+    each variant is one family's seating); None: the default."""
+    profile = settings.get("profile") if isinstance(settings, dict) else None
+    family = family_of_seating(profile) if isinstance(profile, str) else None
+    return None if family is None else family.key
+
+
 def check_settings(settings: Any, family: str | None = None) -> dict[str, Any]:
     """The club's usual variant, target and house rules, checked like a new game's (in the
     club's family)."""
@@ -266,7 +274,7 @@ def create_club(
     """Store a new club and return its id (RuleError names a bad field)."""
     name = check_name(name, "name")
     roster = check_roster(list(players) if isinstance(players, tuple) else players, "players")
-    family = check_family(family)
+    family = check_family(family if family is not None else _family_of_settings(settings))
     settings = check_settings(settings, family)
     with transaction(db):
         return insert_club(db, name, roster, settings, family)

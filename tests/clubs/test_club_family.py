@@ -118,3 +118,22 @@ def test_the_export_carries_the_game_and_the_import_keeps_it(
     older = {key: value for key, value in exported.items() if key != "family"}
     older["games"] = []
     assert client.post("/api/clubs/import", json=older).json["family"] == "classic"
+
+
+def test_a_club_that_names_no_game_plays_its_usual_variants(
+    client: FlaskClient, american: None
+) -> None:
+    club = new_club(client, settings={"profile": "four-player"})
+    assert club["family"] == "modern-american"
+    assert new_club(client, settings={"profile": "six-player"})["family"] == "classic"
+
+
+def test_the_new_club_form_keeps_the_game_of_its_usual_variant(
+    client: FlaskClient, american: None
+) -> None:
+    form = {"name": "Tuesday", "players": FOUR, "profile": "four-player", "target": "8500"}
+    answer = client.post("/clubs/new", data=form)
+    assert answer.status_code in (302, 303), answer.get_data(as_text=True)[:500]
+    club_id = answer.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    club = client.get(f"/api/clubs/{club_id}").json
+    assert (club["family"], club["settings"]["profile"]) == ("modern-american", "four-player")
