@@ -17,7 +17,11 @@ import random
 from collections import Counter
 from dataclasses import dataclass
 
-from scorer.core.hands import CardCounts, Hand, SideHand
+# The same card names and values as Classic's (§5a): a discard, melds taken from the hands,
+# cards added up and counted by value group (threes never stay in a hand here: laid at once).
+from deal import count, discard, points, take
+
+from scorer.core.hands import Hand, SideHand
 from scorer.core.meld import PlannedMeld
 
 # --- the cards (docs/rules.md §5a) ------------------------------------------------------------
@@ -28,7 +32,6 @@ RED_THREE, BLACK_THREE = "red3", "black3"
 VALUE = {"joker": 50, "2": 20, "A": 20, RED_THREE: 5, BLACK_THREE: 5}
 VALUE.update({rank: 10 for rank in ("8", "9", "10", "J", "Q", "K")})
 VALUE.update({rank: 5 for rank in ("4", "5", "6", "7")})
-GROUP_OF_VALUE = {50: "jokers", 20: "twenty", 10: "ten", 5: "five"}
 PLAYERS, DEALT, DRAWS, TO_GO_OUT, TARGET = 4, 13, 2, 2, 8500
 CANASTA, MELD, MOST_WILD = 7, 3, 2
 NATURAL, MIXED, SEVENS, ACES = 500, 300, 2500, 2500
@@ -196,16 +199,6 @@ def draw(seat: Seat, stock: list[str], threes: list[Counter[str]]) -> None:
     lay_threes(seat, stock, threes)
 
 
-def discard(seat: Seat, rng: random.Random) -> None:
-    """Throw the card least use: the rank held fewest of, never a wild card."""
-    if len(seat.cards) <= 1:
-        return
-    held = Counter(seat.cards)
-    plain = [card for card in seat.cards if card not in WILD] or seat.cards
-    fewest = min(held[card] for card in plain)
-    seat.cards.remove(rng.choice([card for card in plain if held[card] == fewest]))
-
-
 def build_melds(cards: list[str], rng: random.Random, *, eager: bool) -> list[Meld]:
     """Melds by §5a from a side's cards: one a rank, 3 to 7 cards, 2+ natural, at most 2 wild,
     sevens natural only; wild cards first complete canastas, then join pairs, then may make a
@@ -248,13 +241,6 @@ def build_melds(cards: list[str], rng: random.Random, *, eager: bool) -> list[Me
         size = min(len(wilds), CANASTA) if eager else rng.randint(MELD, min(len(wilds), CANASTA))
         melds.append(Meld("wild", tuple(wilds[:size])))
     return melds
-
-
-def take(melds: list[Meld], seats: list[Seat]) -> None:
-    """Remove the melded cards from the hands, the first seat's first."""
-    for card in (card for meld in melds for card in meld.cards):
-        holder = next(seat for seat in seats if card in seat.cards)
-        holder.cards.remove(card)
 
 
 def canastas(melds: list[Meld]) -> int:
@@ -355,15 +341,6 @@ def play_hand(minimums: tuple[int, int], rng: random.Random) -> EndOfHand:
 # --- what the table calls out, and what it scores ------------------------------------------
 
 
-def points(cards: tuple[str, ...]) -> int:
-    return sum(VALUE[card] for card in cards)
-
-
-def count(cards: tuple[str, ...]) -> CardCounts:
-    groups = Counter(GROUP_OF_VALUE[VALUE[card]] for card in cards)
-    return CardCounts(**groups)
-
-
 def planned(meld: Meld) -> PlannedMeld:
     return PlannedMeld(
         rank=meld.rank,
@@ -385,32 +362,23 @@ def _calls(side: SideEnd) -> dict[str, object]:
 
 def typed_hand(end: EndOfHand) -> Hand:
     """Meld points typed, canastas and unfinished melds by kind, points left in hand."""
-    sides = tuple(
-        SideHand(
-            meld_points=points(s.melded),
-            canastas=s.canastas,
-            unfinished=s.unfinished,
-            hand_points=points(s.held),
-            **_calls(s),
-        )
-        for s in end.sides
-    )
-    return Hand(sides, end.went_out)
+    return _called_hand(end, counted=False)
 
 
 def counted_hand(end: EndOfHand) -> Hand:
     """Cards counted by value group, melded and left in hand."""
-    sides = tuple(
-        SideHand(
-            meld_cards=count(s.melded),
-            canastas=s.canastas,
-            unfinished=s.unfinished,
-            hand_cards=count(s.held),
-            **_calls(s),
-        )
-        for s in end.sides
-    )
-    return Hand(sides, end.went_out)
+    return _called_hand(end, counted=True)
+
+
+def _called_hand(end: EndOfHand, *, counted: bool) -> Hand:
+    sides = []
+    for s in end.sides:
+        if counted:
+            cards: dict[str, object] = {"meld_cards": count(s.melded), "hand_cards": count(s.held)}
+        else:
+            cards = {"meld_points": points(s.melded), "hand_points": points(s.held)}
+        sides.append(SideHand(canastas=s.canastas, unfinished=s.unfinished, **cards, **_calls(s)))
+    return Hand(tuple(sides), end.went_out)
 
 
 def ranked_hand(end: EndOfHand, family) -> Hand:  # noqa: ANN001 (the core's RuleFamily)
