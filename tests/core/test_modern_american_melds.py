@@ -9,6 +9,7 @@ import pytest
 
 from scorer.core.errors import RuleError
 from scorer.core.families import MODERN_AMERICAN
+from scorer.core.hand_schema import decided_by_melds, side_hand, side_values
 from scorer.core.hands import CardCounts, Hand, SideHand, validate_hand
 from scorer.core.meld import PlannedMeld
 from scorer.core.rules import profile_of
@@ -28,6 +29,19 @@ def test_the_melds_decide_the_unfinished_ones() -> None:
         family=MODERN_AMERICAN,
     )
     assert dict(side.unfinished) == {"sevens": 1, "aces": 1, "wild_four_jokers": 1}
+
+
+def test_melds_read_back_as_written_without_their_unfinished_count() -> None:
+    side = SideHand(
+        melds=(PlannedMeld("7", 3), PlannedMeld("K", 7)),
+        players_holding={"aces": 1},
+        family=MODERN_AMERICAN,
+    )
+    values = side_values(side, MODERN_AMERICAN)
+    assert "unfinished" not in values and values["players_holding"] == {"aces": 1}
+    assert side_hand(values, MODERN_AMERICAN) == side
+    assert dict(side_hand(values, MODERN_AMERICAN).unfinished) == {"sevens": 1}
+    assert "unfinished" in decided_by_melds(MODERN_AMERICAN)
 
 
 # Counted melds no table can lay down in Modern American (the search by kind), and ones it can.
