@@ -167,12 +167,34 @@ class EndOfHand:
 # --- playing the hand -----------------------------------------------------------------------
 
 
+# Deals a shuffle gives rarely, each as possible as any other: the first player is dealt
+# seven twos, all four jokers and three twos, seven sevens, seven aces... (the rare kinds of
+# canasta of §5a, which plain shuffles reach too seldom to be tried often).
+RARE_DEALS: tuple[tuple[str, ...], ...] = (
+    ("2",) * 7,
+    ("joker",) * 4 + ("2",) * 3,
+    ("joker",) * 2 + ("2",) * 5,
+    ("7",) * 7,
+    ("A",) * 7,
+    ("7",) * 4 + ("A",) * 4,
+)
+RARE = 0.25  # how often a deal is one of them
+# Which wild cards a side saving them for a meld of their own lays first: twos, jokers, or
+# as they come (a stable sort keeps the shuffle).
+SAVING = (lambda card: card == "joker", lambda card: card == "2", lambda card: 0)
+
+
 def shuffled_packs(rng: random.Random) -> list[str]:
-    """Two packs of 52 cards and two jokers each: 108 cards."""
+    """Two packs of 52 cards and two jokers each: 108 cards, the last ones dealt first."""
     pack = ["joker"] * 2 + [RED_THREE] * 2 + [BLACK_THREE] * 2
     pack += [rank for rank in ("2", *NATURAL_RANKS) for _suit in range(4)]
     stock = pack * 2
     rng.shuffle(stock)
+    if rng.random() < RARE:
+        rare = list(rng.choice(RARE_DEALS))
+        for card in rare:
+            stock.remove(card)
+        stock += rare  # on top: into the first player's hand
     return stock
 
 
@@ -210,7 +232,10 @@ def build_melds(cards: list[str], rng: random.Random, *, eager: bool) -> list[Me
     if len(wilds) >= MELD and rng.random() < 0.35:
         # Some tables save their wild cards for a canasta of wild cards (a strategy §5a's
         # bonuses reward), melding them on their own.
-        size = rng.randint(MELD, min(len(wilds), CANASTA))
+        # Saving its twos, or its jokers, for the canasta they make (seven twos: 3 000).
+        wilds.sort(key=rng.choice(SAVING))
+        most = min(len(wilds), CANASTA)
+        size = most if rng.random() < 0.5 else rng.randint(MELD, most)
         kept, wilds = wilds[:size], wilds[size:]
     ranks = {
         r: [r] * min(n, CANASTA)  # an eighth card of a rank stays in hand: a canasta is closed

@@ -71,9 +71,9 @@ def deals(draw: st.DrawFn) -> Deal:
     event("special hand" if any(s.special for s in end.sides) else "played")
     event("stock ran out" if end.went_out is None else "out")
     for kind in sorted({kind for side in end.sides for kind in side.canastas}):
-        event(f"a {kind} canasta")
+        event(f"canasta: {kind}")
     for kind in sorted({kind for side in end.sides for kind in side.unfinished}):
-        event(f"an unfinished {kind} meld")
+        event(f"unfinished meld: {kind}")
     if any(side.players_holding for side in end.sides):
         event("a player holding three sevens or aces")
     return Deal(state, end)
