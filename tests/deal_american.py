@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 # The same card names and values as Classic's (§5a): a discard, melds taken from the hands,
 # cards added up and counted by value group (threes never stay in a hand here: laid at once).
+import deal
 from deal import count, discard, points, take
 
 from scorer.core.hands import Hand, SideHand
@@ -54,15 +55,9 @@ def opening_minimum(total: int) -> int:
 
 
 @dataclass(frozen=True)
-class Meld:
-    """Cards of one rank laid by a side ("wild": wild cards only)."""
-
-    rank: str
-    cards: tuple[str, ...]
-
-    @property
-    def wild(self) -> int:
-        return sum(card in WILD for card in self.cards)
+class Meld(deal.Meld):
+    """Cards of one rank laid by a side ("wild": wild cards only), as deal.py's with §5a's
+    kinds."""
 
     @property
     def jokers(self) -> int:
@@ -121,22 +116,13 @@ UNFINISHED = {
 
 
 @dataclass(frozen=True)
-class SideEnd:
-    """A side at the end of the hand: melds, each player's cards, threes by colour."""
+class SideEnd(deal.SideEnd):
+    """A side at the end of the hand, as deal.py's (melds, each player's cards, red threes),
+    with its black threes and a special hand."""
 
     melds: tuple[Meld, ...]
-    hands: tuple[tuple[str, ...], ...]
-    red_threes: int
-    black_threes: int
+    black_threes: int = 0
     special: str | None = None
-
-    @property
-    def melded(self) -> tuple[str, ...]:
-        return tuple(card for meld in self.melds for card in meld.cards)
-
-    @property
-    def held(self) -> tuple[str, ...]:
-        return tuple(card for hand in self.hands for card in hand)
 
     @property
     def canastas(self) -> dict[str, int]:
