@@ -282,11 +282,12 @@ class _Tally:
     reds: int = 0
     went_out: int = 0
     concealed: int = 0
-    best_hand: HandRef | None = None
+    # The best hand in each family's games: a family's scores are compared only among them.
+    best_hands: dict[str, HandRef | None] = field(default_factory=dict)
     comeback: Comeback | None = None
     results: list[bool] = field(default_factory=list)
 
-    def freeze(self) -> Standing:
+    def freeze(self, family: str = DEFAULT_FAMILY.key) -> Standing:
         return Standing(
             players=self.players,
             games=self.games,
@@ -299,7 +300,7 @@ class _Tally:
             red_threes=self.reds,
             went_out=self.went_out,
             concealed=self.concealed,
-            best_hand=self.best_hand,
+            best_hand=self.best_hands.get(family),
             comeback=self.comeback,
             streak=streak(self.results),
         )
@@ -355,9 +356,7 @@ def _better_comeback(best: Comeback | None, candidate: Comeback | None) -> Comeb
     return candidate if best is None or candidate.deficit > best.deficit else best
 
 
-def _add_side(
-    tally: _Tally, game: GameSummary, side: int, family: str = DEFAULT_FAMILY.key
-) -> None:
+def _add_side(tally: _Tally, game: GameSummary, side: int) -> None:
     summary = game.sides[side]
     tally.games += 1
     if game.finished:
@@ -374,8 +373,8 @@ def _add_side(
     tally.reds += summary.reds
     tally.went_out += summary.went_out
     tally.concealed += summary.concealed
-    if game.family == family:  # a best hand is one of the club's own game
-        tally.best_hand = _better_hand(tally.best_hand, game, side)
+    best = tally.best_hands
+    best[game.family] = _better_hand(best.get(game.family), game, side)
 
 
 def _standings(
@@ -388,8 +387,8 @@ def _standings(
         for index, side in enumerate(game.sides):
             for key in keys(side.players):
                 tally = tallies.setdefault(key, _Tally(key))
-                _add_side(tally, game, index, family)
-    standings = [tally.freeze() for tally in tallies.values()]
+                _add_side(tally, game, index)
+    standings = [tally.freeze(family) for tally in tallies.values()]
     standings.sort(key=lambda s: (-s.wins, -s.win_rate, -s.points, s.name.casefold()))
     return tuple(standings)
 
