@@ -4,6 +4,13 @@
   "use strict";
   var form = document.getElementById("meld-form");
   if (!form) return;
+  // The rules below are the default game's: in another game (or once another is chosen)
+  // the server answers each "Count".
+  function live() {
+    var family = form.querySelector("select[name=family]");
+    var key = family ? family.value : form.getAttribute("data-family");
+    return key === form.getAttribute("data-live-family");
+  }
 
   var VALUES = { joker: 50, two: 20, A: 20, K: 10, Q: 10, J: 10, "10": 10, "9": 10, "8": 10,
                  "7": 5, "6": 5, "5": 5, "4": 5, "3": 5, "red-3": 0 };
@@ -37,6 +44,7 @@
   }
 
   function update() {
+    if (!live()) return;
     var minimum = count(form.elements.minimum);
     if (isNaN(minimum)) return; // the server will say what is wrong when the form is sent
     var opts = { wildRule: form.elements.wild_rule.checked, goingOut: form.elements.going_out.checked,
@@ -86,6 +94,13 @@
     if (note) note.hidden = !refused && !topCode;
   }
 
+  var chosen = form.querySelector("select[name=family]");
+  if (chosen) {
+    // Another game: the page again, at that game's minimum and with its ranks.
+    chosen.addEventListener("change", function () {
+      window.location.search = "?family=" + encodeURIComponent(chosen.value);
+    });
+  }
   form.addEventListener("input", update);
   form.addEventListener("change", update);
   update();

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, jsonify
 
 from scorer import store
 from scorer.core.errors import N_, RuleError
+from scorer.core.families import ALL_FAMILIES, DEFAULT_FAMILY, RuleFamily
 from scorer.core.meld import (
     MeldCheck,
     MeldOptions,
@@ -30,15 +31,59 @@ from scorer.web.routes import budget
 bp = Blueprint("checker", __name__)
 
 FORM_ROWS = 6
-DEFAULT_MINIMUM = 50
 MAX_MELDS = 20
 HOUSE_RULES = ("wild_never_outnumber_naturals",)
-BODY_KEYS = {"minimum", "game", "side", "melds", "house_rules", "going_out", "discard_top"}
+BODY_KEYS = {
+    "minimum",
+    "game",
+    "side",
+    "melds",
+    "house_rules",
+    "going_out",
+    "discard_top",
+    "family",
+    "hand",
+}
+# Every family's rules can be checked, the ones a game may not choose yet included: the
+# checker is a tool at the table, not a game's record.
+CHECKER_FAMILIES: dict[str, RuleFamily] = {family.key: family for family in ALL_FAMILIES}
+
+
+def checker_family(key: Any) -> RuleFamily:
+    """The family a check is made in (the default when not named)."""
+    if key is None:
+        return DEFAULT_FAMILY
+    if isinstance(key, str) and key in CHECKER_FAMILIES:
+        return CHECKER_FAMILIES[key]
+    names = ", ".join(CHECKER_FAMILIES)
+    raise RuleError(
+        "family", N_("unknown game {key}; choose one of {names}"), key=str(key)[:40], names=names
+    )
+
+
+def lowest_minimum(family: RuleFamily) -> int:
+    """A family's minimum for a side below its table's second row (50 in Classic at 0)."""
+    rows = dict(family.minimums)
+    return rows.get(0, rows[None])
+
+
+def minimum_of_hand(family: RuleFamily, hand: Any) -> int:
+    """The tournament rule's minimum for hand number ``hand`` (Modern American: 125, 155,
+    180); refused at "hand" in a family without it."""
+    if isinstance(hand, bool) or not isinstance(hand, int) or not 1 <= hand <= 1000:
+        raise RuleError("hand", N_("must be a whole number from 1 to {high}"), high=1000)
+    minimum = family.minimum_for_hand(hand)
+    if minimum is None:
+        raise RuleError("hand", N_("this game has no minimum by hand number"))
+    return minimum
+
+
 MELD_KEYS = {"rank", "naturals", "jokers", "twos"}
 
 
-def minimum_of_game(game_id: str, side: int) -> int:
-    """The opening minimum side n of a game needs for its next hand (from its total)."""
+def minimum_of_game(game_id: str, side: int) -> tuple[int, RuleFamily]:
+    """The opening minimum side n of a game needs for its next hand (from its total), and
+    the game's family."""
     try:
         record = store.load_game(get_db(), game_id)
     except store.NotFound:
@@ -48,7 +93,7 @@ def minimum_of_game(game_id: str, side: int) -> int:
         raise RuleError(
             "side", N_("must be a side of this game, from 0 to {last}"), last=len(minimums) - 1
         )
-    return minimums[side]
+    return minimums[side], record.table.profile.family
 
 
 def _flag(body: dict[str, Any], name: str) -> bool:
@@ -58,7 +103,7 @@ def _flag(body: dict[str, Any], name: str) -> bool:
     return value
 
 
-def options_from_json(body: dict[str, Any]) -> MeldOptions:
+def options_from_json(body: dict[str, Any], family: RuleFamily = DEFAULT_FAMILY) -> MeldOptions:
     rules = body.get("house_rules") or {}
     if not isinstance(rules, dict):
         raise RuleError("house_rules", N_("must be an object of house rules"))
@@ -71,11 +116,12 @@ def options_from_json(body: dict[str, Any]) -> MeldOptions:
         if rules
         else False,
         going_out=_flag(body, "going_out"),
-        discard_top=None if top is None else parse_rank("discard_top", top),
+        discard_top=None if top is None else parse_rank("discard_top", top, family),
+        rules=family.meld,
     )
 
 
-def melds_from_json(value: Any) -> list[PlannedMeld]:
+def melds_from_json(value: Any, family: RuleFamily = DEFAULT_FAMILY) -> list[PlannedMeld]:
     if not isinstance(value, list) or len(value) > MAX_MELDS:
         raise RuleError("melds", N_("must be a list of at most {count} melds"), count=MAX_MELDS)
     melds = []
@@ -94,6 +140,7 @@ def melds_from_json(value: Any) -> list[PlannedMeld]:
                 item["naturals"],
                 item.get("jokers", 0),
                 item.get("twos", 0),
+                family,
             )
         )
     return melds
@@ -105,13 +152,23 @@ def check_from_json(body: Any) -> MeldCheck:
     for key in body:
         if key not in BODY_KEYS:
             raise RuleError(key, N_("is not a field of this request"))
+    family = checker_family(body.get("family"))
     if "minimum" in body:
         minimum = parse_minimum(body["minimum"])
     elif "game" in body:
-        minimum = minimum_of_game(parse_game_id(body["game"], "game"), body.get("side"))
+        minimum, family = minimum_of_game(parse_game_id(body["game"], "game"), body.get("side"))
+        if body.get("family") not in (None, family.key):
+            raise RuleError("family", N_("is not this game's"))
+    elif "hand" in body:
+        minimum = minimum_of_hand(family, body["hand"])
     else:
         raise RuleError("minimum", N_("is required (or a game and a side)"))
-    return check_opening(minimum, melds_from_json(body.get("melds")), options_from_json(body))
+    return check_opening(
+        minimum,
+        melds_from_json(body.get("melds"), family),
+        options_from_json(body, family),
+        family,
+    )
 
 
 def check_json(check: MeldCheck) -> dict[str, Any]:

@@ -13,10 +13,11 @@ from flask import render_template, request
 from flask_babel import gettext
 
 from scorer import store
-from scorer.checker.api import DEFAULT_MINIMUM, FORM_ROWS, bp
+from scorer.checker.api import CHECKER_FAMILIES, FORM_ROWS, bp, checker_family, lowest_minimum
+from scorer.checker.rulebook import family_label, other_families
 from scorer.core.errors import N_, RuleError
+from scorer.core.families import DEFAULT_FAMILY, WILD_RANK, RuleFamily
 from scorer.core.meld import (
-    RANKS,
     REASONS,
     MeldCheck,
     MeldOptions,
@@ -41,6 +42,7 @@ class SideAtTable:
     index: int
     name: str
     minimum: int
+    family: RuleFamily
 
 
 def side_at_table(values: Any) -> SideAtTable | None:
@@ -58,6 +60,7 @@ def side_at_table(values: Any) -> SideAtTable | None:
         index=index,
         name=display.side_label(record.table.sides[index], index),
         minimum=record.state.minimums[index],
+        family=record.table.profile.family,
     )
 
 
@@ -117,7 +120,10 @@ def check_meld_page() -> tuple[str, int]:
     """
     values = request.form if request.method == "POST" else request.args
     side = side_at_table(values)
-    default = side.minimum if side else DEFAULT_MINIMUM
+    family, family_error = _form_family(values.get("family"))
+    if side:
+        family = side.family
+    default = side.minimum if side else lowest_minimum(family)
     minimum, minimum_error = _form_minimum(values.get("minimum"), default)
     rows = [
         Row(
@@ -131,16 +137,27 @@ def check_meld_page() -> tuple[str, int]:
     ]
     top = values.get("discard_top") or None
     check = None
-    if request.method == "POST":
-        check = _check_rows(minimum, rows, values, top)
-    unreadable = minimum_error is not None or (check is None and any(row.errors for row in rows))
+    if request.method == "POST" and family_error is None:
+        check = _check_rows(minimum, rows, values, top, family)
+    unreadable = (
+        minimum_error is not None
+        or family_error is not None
+        or (check is None and any(row.errors for row in rows))
+    )
+    threes = ("3",) if family.meld.black_threes_going_out else ()
     page = render_template(
         "checker/meld.html",
         side=side,
         rows=rows,
         # A red three is never melded (rule 4): rows offer the ranks a meld can be of.
-        ranks=display.rank_choices((*RANKS, "3")),
-        tops=display.rank_choices((*RANKS, "3", "red-3")),
+        ranks=_rank_choices((*family.meld_ranks, *threes)),
+        tops=display.rank_choices((*family.ranks, "3", "red-3")),
+        family=family,
+        families=[(key, family_label(key)) for key in CHECKER_FAMILIES],
+        family_error=family_error,
+        # The page's script repeats the default family's rules only: another family's
+        # verdict comes from the server at each "Count".
+        live=family is DEFAULT_FAMILY,
         minimum=minimum,
         minimum_error=minimum_error,
         check=check,
@@ -149,12 +166,28 @@ def check_meld_page() -> tuple[str, int]:
         wild_rule=bool(values.get("wild_rule")),
         going_out=bool(values.get("going_out")),
         top_error=_top_error(check),
+        opening_errors=opening_errors(check),
         reasons={code: error_text(RuleError(None, template)) for code, template in REASONS.items()},
     )
     return page, 422 if unreadable else 200
 
 
-def _check_rows(minimum: int, rows: list[Row], values: Any, top: str | None) -> MeldCheck | None:
+def _rank_choices(ranks: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The rows' ranks in the reader's words, a meld of wild cards only included."""
+    words = {WILD_RANK: gettext("Wild cards only")}
+    return [(value, words.get(value, label)) for value, label in display.rank_choices(ranks)]
+
+
+def _form_family(text: str | None) -> tuple[RuleFamily, str | None]:
+    try:
+        return checker_family(text or None), None
+    except RuleError as error:
+        return DEFAULT_FAMILY, error_text(error)
+
+
+def _check_rows(
+    minimum: int, rows: list[Row], values: Any, top: str | None, family: RuleFamily
+) -> MeldCheck | None:
     """Check the rows that hold cards; a row that cannot be read gets its error instead."""
     melds: list[PlannedMeld] = []
     used: list[Row] = []
@@ -164,7 +197,7 @@ def _check_rows(minimum: int, rows: list[Row], values: Any, top: str | None) -> 
             continue
         try:
             counts = [_count_of(row, name) for name in ("naturals", "jokers", "twos")]
-            meld = planned_meld(row.index, row.rank, *counts)
+            meld = planned_meld(row.index, row.rank, *counts, family=family)
         except RuleError as error:
             row.errors = (error_text(error),)
             unreadable = True
@@ -172,19 +205,18 @@ def _check_rows(minimum: int, rows: list[Row], values: Any, top: str | None) -> 
         melds.append(meld)
         used.append(row)
     try:
-        options = MeldOptions(
-            wild_never_outnumber_naturals=bool(values.get("wild_rule")),
-            going_out=bool(values.get("going_out")),
-            discard_top=None if top is None else parse_rank("discard_top", top),
-        )
+        discard_top = None if top is None else parse_rank("discard_top", top, family)
     except RuleError:
-        options = MeldOptions(
-            wild_never_outnumber_naturals=bool(values.get("wild_rule")),
-            going_out=bool(values.get("going_out")),
-        )
+        discard_top = None
+    options = MeldOptions(
+        wild_never_outnumber_naturals=bool(values.get("wild_rule")),
+        going_out=bool(values.get("going_out")),
+        discard_top=discard_top,
+        rules=family.meld,
+    )
     if unreadable:
         return None
-    check = check_opening(minimum, melds, options)
+    check = check_opening(minimum, melds, options, family)
     for position, row in enumerate(used):
         row.points = check.meld_points[position]
         row.counted = check.counted[position]
@@ -195,8 +227,15 @@ def _check_rows(minimum: int, rows: list[Row], values: Any, top: str | None) -> 
 def _top_error(check: MeldCheck | None) -> str | None:
     if check is None:
         return None
-    found = [error_text(p.as_error()) for p in check.problems if p.meld is None]
+    found = [error_text(p.as_error()) for p in check.problems if p.field == "discard_top"]
     return found[0] if found else None
+
+
+def opening_errors(check: MeldCheck | None) -> list[str]:
+    """What the opening as a whole lacks (Modern American's natural triple)."""
+    if check is None:
+        return []
+    return [error_text(p.as_error()) for p in check.problems if p.field == "melds"]
 
 
 def verdict_text(check: MeldCheck) -> str:
@@ -217,4 +256,6 @@ def verdict_text(check: MeldCheck) -> str:
 @bp.get("/rules/play")
 def rules_of_play() -> str:
     """How to play Canasta, section by section, in our own words."""
-    return render_template("rules/play.html", profiles=list(PROFILES.values()))
+    return render_template(
+        "rules/play.html", profiles=list(PROFILES.values()), families=other_families()
+    )

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 from flask import Blueprint, render_template, request
 from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
 
 from scorer import store
-from scorer.core.rules import PROFILES, Layout, RuleProfile, get_profile
+from scorer.core.families import ALL_FAMILIES, DEFAULT_FAMILY, RuleFamily
+from scorer.core.rules import PROFILES, Layout, RuleProfile, get_profile, profile_of
 from scorer.web import display
 from scorer.web.failures import load_game
 from scorer.web.i18n import (
@@ -20,6 +22,118 @@ from scorer.web.i18n import (
 )
 
 bp = Blueprint("rulebook", __name__)
+
+# The rule book's words for each game of the family and what only some of them have (the
+# board's and the forms' words are scorer.web.i18n's; these are the rule book's own).
+FAMILY_LABELS = {
+    "classic": _l("Classic Canasta"),
+    "modern-american": _l("Modern American Canasta"),
+}
+KIND_LABELS = {
+    "natural": _l("Natural canasta (no wild card)"),
+    "mixed": _l("Mixed canasta (one or two wild cards)"),
+    "sevens": _l("Canasta of sevens (never a wild card)"),
+    "aces": _l("Canasta of natural aces"),
+    "wild": _l("Canasta of seven wild cards, one to three of them jokers"),
+    "wild_four_jokers": _l("Canasta of seven wild cards: all four jokers and three twos"),
+    "deuces": _l("Canasta of seven twos"),
+}
+PENALTY_LABELS = {
+    "unfinished_sevens": _l("An unfinished meld of sevens"),
+    "unfinished_aces": _l("An unfinished meld of natural aces"),
+    "unfinished_wild": _l("An unfinished meld of wild cards"),
+    "unfinished_wild_four_jokers": _l("An unfinished meld of wild cards holding all four jokers"),
+    "holding_sevens": _l("Each player holding three sevens or more"),
+    "holding_aces": _l("Each player holding three aces or more"),
+}
+SPECIAL_HAND_LABELS = {
+    "straight": _l("Straight"),
+    "pairs": _l("Pairs without wild cards"),
+    "wild_pairs": _l("Pairs with wild cards"),
+    "garbage": _l("Garbage"),
+}
+SIGN_WORDS = {1: _l("added"), -1: _l("taken off"), 0: _l("not counted")}
+
+
+def family_label(key: str) -> str:
+    return str(FAMILY_LABELS.get(key, key))
+
+
+@dataclass(frozen=True)
+class FamilySummary:
+    """One game of the family as the rule book shows it: every number from its data."""
+
+    key: str
+    label: str
+    players: tuple[str, ...]  # each seating's words
+    target: int
+    packs: int
+    cards_dealt: int
+    card_values: tuple[tuple[str, int], ...]
+    canastas: tuple[tuple[str, int], ...]  # (words, bonus)
+    threes: tuple[tuple[int, int], ...]  # (count of one colour, points)
+    threes_by_colour: bool
+    swing: tuple[tuple[int, str, str, str], ...]  # (canastas, bonuses, cards, threes)
+    penalties: tuple[tuple[str, int], ...]
+    going_out: int
+    concealed_going_out: int
+    canastas_to_go_out: int
+    minimum_rows: tuple[MinimumRow, ...]
+    minimums_by_hand: tuple[int, ...]
+    special_hands: tuple[tuple[str, int], ...]
+    most_wild: int
+    most_cards: int | None
+    opening_naturals: int
+    pile_top_counts: bool
+
+
+def family_summary(family: RuleFamily) -> FamilySummary:
+    seating = family.seatings[0]
+    profile = profile_of(family, seating)
+    threes = tuple(
+        (n, profile.red_threes_score(n)) for n in range(1, profile.red_threes_in_packs + 1)
+    )
+    swing = tuple(
+        (
+            count,
+            str(SIGN_WORDS[signs.bonuses]),
+            str(SIGN_WORDS[signs.cards]),
+            str(SIGN_WORDS[signs.threes]),
+        )
+        for count, signs in enumerate(family.swing)
+    )
+    return FamilySummary(
+        key=family.key,
+        label=family_label(family.key),
+        players=tuple(seating_text(layout) for s in family.seatings for layout in s.layouts),
+        target=seating.target,
+        packs=seating.packs,
+        cards_dealt=seating.cards_dealt,
+        card_values=tuple(display.card_values(profile)),
+        canastas=tuple((str(KIND_LABELS.get(k.key, k.key)), k.bonus) for k in family.canastas),
+        threes=threes,
+        threes_by_colour=family.black_threes_bonus,
+        swing=swing,
+        penalties=tuple((str(PENALTY_LABELS.get(k, k)), v) for k, v in family.penalties),
+        going_out=family.going_out,
+        concealed_going_out=family.concealed_going_out,
+        canastas_to_go_out=seating.canastas_to_go_out,
+        minimum_rows=tuple(minimum_rows(profile)),
+        minimums_by_hand=family.minimums_by_hand,
+        special_hands=tuple(
+            (str(SPECIAL_HAND_LABELS.get(k, k)), v) for k, v in family.special_hands
+        ),
+        most_wild=family.meld.max_wild,
+        most_cards=family.meld.most_cards,
+        opening_naturals=family.meld.opening_naturals,
+        pile_top_counts=family.meld.pile_top_counts,
+    )
+
+
+def other_families() -> list[FamilySummary]:
+    """Every game of the family besides the default one the rule book describes in full."""
+    return [family_summary(f) for f in ALL_FAMILIES if f is not DEFAULT_FAMILY]
+
 
 # The targets tables choose most, whatever the variant.
 COMMON_TARGETS = (5000, 10000)
@@ -154,4 +268,5 @@ def rules() -> str:
         game_house_rules=display.house_rule_lines(profile, minimums=None) if game else [],
         game_minimums_changed=bool(game and "minimums" in profile.house_rules),
         tie_rule=HOUSE_RULE_CHOICE_LABELS["tie"][profile.tie] if game else None,
+        families=other_families(),
     )

@@ -88,13 +88,14 @@ def club_response(club_id: str, status: int = 200) -> Response:
 @bp.post("")
 @budget("create_club")
 def create_club() -> Response:
-    data = json_object(frozenset({"name", "players", "settings"}))
+    data = json_object(frozenset({"name", "players", "settings", "family"}))
     text_field(data, "name")
     club_id = store.create_club(
         get_db(),
         name=data["name"],
         players=data.get("players", []),
         settings=data.get("settings"),
+        family=data.get("family"),
     )
     response = club_response(club_id, 201)
     response.headers["Location"] = f"/api/clubs/{club_id}"
@@ -146,7 +147,16 @@ def create_game(club_id: str) -> Response:
     return game_response(load_game(game_id), 201, created=True)
 
 
-_GAME_FIELDS = ("name", "profile", "target", "fixed_hands", "first_dealer", "sides", "rules")
+_GAME_FIELDS = (
+    "name",
+    "family",
+    "profile",
+    "target",
+    "fixed_hands",
+    "first_dealer",
+    "sides",
+    "rules",
+)
 
 
 @bp.post("/<club_id>/games/file")

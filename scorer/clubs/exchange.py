@@ -64,6 +64,11 @@ def records_json(records: ClubRecords) -> dict[str, Any]:
         "best_hand": hand_json(records.best_hand),
         "best_game": hand_json(records.best_game),
         "biggest_comeback": comeback_json(records.comeback),
+        # Each family the club played, its best hand and game compared within it.
+        "by_family": {
+            family: {"best_hand": hand_json(hand), "best_game": hand_json(total)}
+            for family, hand, total in records.by_family
+        },
     }
 
 
@@ -78,6 +83,7 @@ def club_json(view: ClubView) -> dict[str, Any]:
     return {
         "id": view.club.id,
         "name": view.club.name,
+        "family": view.club.family,
         "settings": view.club.settings,
         "version": view.club.version,
         "created_at": view.club.created_at,

@@ -81,6 +81,9 @@ def cheapest_kind(family: RuleFamily, kind: str) -> int:
     if made_of != GROUP:  # seven wild cards, of the cheapest
         wild = min(family.card_values.of(group) for _name, group in family.wild_cards)
         return family.meld.canasta_cards * wild
+    own = own_kind_cost(family, kind)
+    if own is not None:
+        return own
     costs = costs_of(family)
     price = "natural" if kind == costs.natural else "mixed"
     return min(getattr(g, price) for g in costs.groups)
@@ -473,3 +476,208 @@ def _option_index(
     for n, m, w in _group_options(rules, ranks, cap, naturals):
         index.setdefault((n, m), set()).add(w)
     return {key: frozenset(wild) for key, wild in index.items()}
+# --- rule 12 for families with kinds of their own rank (Modern American) ---------------------
+
+
+def searches_by_kind(family: RuleFamily) -> bool:
+    """Whether counted melds need the search by kind below: the family has kinds of canasta
+    of their own rank (sevens, aces, wild cards), melds closed at a canasta, or melds of
+    wild cards; Classic's natural and mixed kinds keep the search above, and so do the
+    families with sequences (Samba, Bolivia: :func:`laid_fit`)."""
+    if family.sequences is not None:
+        return False
+    return (
+        any(kind.ranks for kind in family.canastas)
+        or family.meld.most_cards is not None
+        or not family.meld.wild_never_counts_alone
+    )
+
+
+def own_kind_cost(family: RuleFamily, key: str) -> int | None:
+    """The fewest meld points one canasta of a kind of its own rank needs (35 for sevens,
+    140 for natural aces, 140 for seven twos); None for a kind of every rank."""
+    kind = family.canasta(key)
+    if not kind.ranks:
+        return None
+    values = family.card_values
+    wild = dict(family.wild_cards)
+    groups = family.rank_groups
+    cards = family.meld.canasta_cards
+    costs = []
+    for rank in kind.ranks:
+        if rank in groups:
+            naturals = cards - kind.most_wild
+            wild_cost = kind.most_wild * _cheapest_wild(family)
+            costs.append(naturals * values.of(groups[rank]) + wild_cost)
+        else:  # wild cards only: the fewest jokers it takes, twos for the rest
+            jokers = kind.fewest_jokers
+            costs.append(
+                jokers * values.of(wild["jokers"]) + (cards - jokers) * values.of(wild["twos"])
+            )
+    return min(costs)
+
+
+def _cheapest_wild(family: RuleFamily) -> int:
+    return min(family.card_values.of(group) for _name, group in family.wild_cards)
+
+
+# A tag a meld carries: ("canasta", kind) or ("unfinished", the penalty's key).
+Tag = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class RankSlot:
+    """One rank a side may meld: its value group and every meld it can hold there, as
+    (natural cards, wild cards, the tag it carries: its canasta or unfinished kind)."""
+
+    group: str
+    shapes: tuple[tuple[int, int, int | None], ...]
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: one per family and packs, cached
+class KindSearch:
+    """What the search by kind needs of a family, worked out once."""
+
+    tags: tuple[Tag, ...]
+    slots: tuple[RankSlot, ...]  # the natural ranks, by value group
+    groups: tuple[str, ...]  # the value groups of natural cards, in slots' order
+    wild_shapes: tuple[tuple[int, int, int | None], ...]  # (jokers, twos, tag) of a wild meld
+
+
+def _tags(family: RuleFamily) -> tuple[Tag, ...]:
+    return (
+        *(("canasta", kind) for kind in family.kinds),
+        *(("unfinished", key) for key, _points in family.unfinished_melds),
+    )
+
+
+@cache
+def kind_search(family: RuleFamily, packs: int) -> KindSearch:
+    """Every shape of meld each rank can hold in this family, tagged by its kind."""
+    rules = family.meld
+    tags = _tags(family)
+    index = {tag: i for i, tag in enumerate(tags)}
+    cap = rules.cards_a_rank * packs
+    most = rules.most_cards or cap + rules.max_wild
+
+    def tag_of(cards: int, wild: int, rank: str, jokers: int) -> int | None:
+        kind = family.canasta_of(cards, wild, rank, jokers)
+        if kind is not None:
+            return index[("canasta", kind)]
+        unfinished = family.unfinished_of(wild, rank, jokers)
+        return None if unfinished is None else index.get(("unfinished", unfinished))
+
+    slots = []
+    for rank, group in sorted(family.natural_ranks, key=lambda pair: pair[1]):
+        most_wild = 0 if rank in rules.natural_only_ranks else rules.max_wild
+        shapes = tuple(
+            (k, w, tag_of(k + w, w, rank, 0))
+            for k in range(rules.min_naturals, cap + 1)
+            for w in range(most_wild + 1)
+            if rules.min_cards <= k + w <= most
+        )
+        slots.append(RankSlot(group, shapes))
+    wild_shapes: tuple[tuple[int, int, int | None], ...] = ()
+    if not rules.wild_never_counts_alone:
+        jokers_in = family.pack.jokers * packs
+        twos_in = rules.cards_a_rank * packs
+        wild_shapes = tuple(
+            (j, t, tag_of(j + t, j + t, "wild", j))
+            for j in range(jokers_in + 1)
+            for t in range(twos_in + 1)
+            if rules.min_cards <= j + t <= (rules.most_cards or j + t)
+        )
+    groups = tuple(dict.fromkeys(slot.group for slot in slots))
+    return KindSearch(tags, tuple(slots), groups, wild_shapes)
+
+
+def counted_melds_problem_by_kind(
+    family: RuleFamily,
+    counts: Counts,
+    canastas: dict[str, int],
+    unfinished: dict[str, int],
+    *,
+    packs: int = 2,
+) -> str | None:
+    """Why counted melded cards cannot be laid down as the declared canastas of each kind
+    and the declared unfinished melds (rule 12, in a family with kinds of their own rank);
+    None when they can. "meld": fewer than three cards; "cards": fewer than seven a canasta;
+    "closed": no way at all (every split of the 20 group into aces and twos tried)."""
+    rules = family.meld
+    cards = counts.jokers + counts.twenty + counts.ten + counts.five
+    if 0 < cards < rules.min_cards:
+        return "meld"
+    if cards < rules.canasta_cards * sum(canastas.values()):
+        return "cards"
+    search = kind_search(family, packs)
+    wanted = tuple(
+        canastas.get(key, 0) if what == "canasta" else unfinished.get(key, 0)
+        for what, key in search.tags
+    )
+    if min((counts.jokers, counts.twenty, counts.ten, counts.five, *wanted)) < 0:
+        return "closed"
+    twenty_ranks = sum(slot.group == "twenty" for slot in search.slots)
+    cap = rules.cards_a_rank * packs
+    for twos in range(0, min(counts.twenty, cap) + 1):
+        aces = counts.twenty - twos
+        if aces > cap * twenty_ranks:
+            continue
+        naturals = {"five": counts.five, "ten": counts.ten, "twenty": aces, "jokers": 0}
+        if _fits_with_a_wild_meld(search, naturals, counts.jokers, twos, wanted):
+            return None
+    return "closed"
+
+
+def _fits_with_a_wild_meld(
+    search: KindSearch,
+    naturals: dict[str, int],
+    jokers: int,
+    twos: int,
+    wanted: tuple[int, ...],
+) -> bool:
+    """Whether some meld of wild cards (or none) leaves cards the natural ranks can hold."""
+    left = tuple(naturals.get(group, 0) for group in search.groups)
+    if _ranks_fit(search, 0, left, jokers + twos, wanted):
+        return True
+    for j, t, tag in search.wild_shapes:
+        if j > jokers or t > twos:
+            continue
+        rest = _minus(wanted, tag)
+        if rest is not None and _ranks_fit(search, 0, left, jokers + twos - j - t, rest):
+            return True
+    return False
+
+
+def _minus(wanted: tuple[int, ...], tag: int | None) -> tuple[int, ...] | None:
+    """What is still wanted once a meld with this tag is laid (None: it was not wanted)."""
+    if tag is None:
+        return wanted
+    if wanted[tag] == 0:
+        return None
+    return (*wanted[:tag], wanted[tag] - 1, *wanted[tag + 1 :])
+
+
+# Bounded: counts come from the outside.
+@lru_cache(maxsize=65536)
+def _ranks_fit(
+    search: KindSearch, at: int, left: tuple[int, ...], wild: int, wanted: tuple[int, ...]
+) -> bool:
+    """Whether the natural ranks from slot ``at`` on hold exactly the natural cards left of
+    each group, every wild card left, and the melds still wanted (each rank one meld or
+    none)."""
+    if at == len(search.slots):
+        return wild == 0 and not any(left) and not any(wanted)
+    slot = search.slots[at]
+    g = search.groups.index(slot.group)
+    last_of_group = at + 1 == len(search.slots) or search.slots[at + 1].group != slot.group
+    options = [(0, 0, None)] + [s for s in slot.shapes if s[0] <= left[g] and s[1] <= wild]
+    for k, w, tag in options:
+        if last_of_group and k != left[g]:
+            continue
+        rest = _minus(wanted, tag)
+        if rest is None:
+            continue
+        after = (*left[:g], left[g] - k, *left[g + 1 :])
+        if _ranks_fit(search, at + 1, after, wild - w, rest):
+            return True
+    return False

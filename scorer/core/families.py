@@ -25,6 +25,8 @@ VALUE_GROUPS: tuple[str, ...] = ("jokers", "twenty", "ten", "five")
 CANASTAS_FIELD = "{kind}_canastas"
 # The house rule that changes one kind of canasta's bonus ("natural" -> "natural_canasta").
 CANASTA_BONUS_RULE = "{kind}_canasta"
+# The rank a meld of wild cards only is given as, meld by meld (Modern American, Bolivia).
+WILD_RANK = "wild"
 
 
 @dataclass(frozen=True)
@@ -84,10 +86,17 @@ class MeldRules:
     # A meld of wild cards only (rank WILD_RANK) holds from min_cards up to this many (Bolivia:
     # seven, a bolivia, closed); 0: the family has no such meld.
     wild_meld_cards: int = 0
+    # A meld is never more than this many cards (Modern American: a canasta is closed at
+    # seven); None: melds grow past a canasta (Classic).
+    most_cards: int | None = None
+    # An opening needs a meld of at least this many natural cards (Modern American's
+    # natural triple); 0: none.
+    opening_naturals: int = 0
+    # Whether the pile's top card, taken to open, counts toward the minimum (Classic: it does;
+    # Modern American: never).
+    pile_top_counts: bool = True
 
 
-# The rank a meld of wild cards only is given as, meld by meld (Bolivia).
-WILD_RANK = "wild"
 # The suits a sequence is of.
 SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
 # Made of: the ways a canasta is laid (CanastaKind.made_of).
@@ -113,12 +122,18 @@ class CanastaKind:
     fewest_wild: int
     most_wild: int
     # Only melds of these ranks make it, before any kind of every rank (Modern American's
-    # sevens and aces); empty: any rank.
+    # sevens and aces; WILD_RANK for a canasta of wild cards); empty: any rank.
     ranks: tuple[str, ...] = ()
     # What it is laid as: a group of one rank (every kind of Classic and Modern American), a
     # sequence of one suit (Samba's samba, Bolivia's escalera) or a meld of wild cards only
     # (Bolivia's bolivia).
     made_of: str = "group"
+    # How many of its wild cards are jokers (Modern American's three wild canastas).
+    fewest_jokers: int = 0
+    most_jokers: int = 99
+    # The family's penalty (unfinished_melds) a meld on its way to this kind takes when the
+    # hand ends before it is one; None: an unfinished meld of this kind costs nothing extra.
+    unfinished: str | None = None
 
     @property
     def field(self) -> str:
@@ -255,16 +270,44 @@ class RuleFamily:
                 return kind
         raise RuleError(CANASTAS_FIELD.format(kind=key), N_("is not a kind of canasta"))
 
-    def canasta_of(self, cards: int, wild: int, rank: str | None = None) -> str | None:
-        """The kind of canasta a meld of ``cards`` cards of ``rank``, ``wild`` of them wild,
-        is (None: not a canasta). A kind of the meld's own rank comes first."""
+    def canasta_of(
+        self, cards: int, wild: int, rank: str | None = None, jokers: int = 0
+    ) -> str | None:
+        """The kind of canasta a meld of ``cards`` cards of ``rank``, ``wild`` of them wild
+        (``jokers`` of those jokers), is (None: not a canasta). A kind of the meld's own rank
+        comes first."""
         if cards < self.meld.canasta_cards:
             return None
+        kind = self._kind_for(wild, rank, jokers)
+        return None if kind is None else kind.key
+
+    def _kind_for(self, wild: int, rank: str | None, jokers: int) -> CanastaKind | None:
         kinds = self._kinds_by_rank.get(rank, self._kinds_by_rank[None])
         for kind in kinds:
-            if kind.fewest_wild <= wild <= kind.most_wild:
-                return kind.key
+            if kind.fewest_wild <= wild <= kind.most_wild and (
+                kind.fewest_jokers <= jokers <= kind.most_jokers
+            ):
+                return kind
         return None
+
+    def unfinished_of(self, wild: int, rank: str | None, jokers: int = 0) -> str | None:
+        """The penalty (a key of unfinished_melds) a meld short of a canasta takes at the end
+        of a hand: the one of the kind of its own rank it is on its way to (a meld of sevens,
+        of natural aces, of wild cards); None: it costs only its cards."""
+        for kind in self._kinds_by_rank.get(rank, ()):
+            if not kind.ranks:
+                break  # past the rank's own kinds: an ordinary meld
+            fits = wild <= kind.most_wild and kind.fewest_jokers <= jokers <= kind.most_jokers
+            if kind.unfinished and fits:
+                return kind.unfinished
+        return None
+
+    @cached_property
+    def meld_ranks(self) -> tuple[str, ...]:
+        """Every "rank" a side may meld: the natural ranks, and wild cards where they make a
+        meld of their own."""
+        wild = () if self.meld.wild_never_counts_alone else (WILD_RANK,)
+        return (*self.ranks, *wild)
 
     @cached_property
     def _kinds_by_rank(self) -> dict[str | None, tuple[CanastaKind, ...]]:
@@ -272,7 +315,7 @@ class RuleFamily:
         laid = tuple(kind for kind in self.canastas if kind.made_of == GROUP)
         every_rank = tuple(kind for kind in laid if not kind.ranks)
         by_rank: dict[str | None, tuple[CanastaKind, ...]] = {None: every_rank}
-        for rank in self.ranks:
+        for rank in self.meld_ranks:
             own = tuple(kind for kind in laid if rank in kind.ranks)
             by_rank[rank] = own + every_rank
         # A meld of wild cards only is its own kind (Bolivia's bolivia), never a group's.
@@ -309,6 +352,15 @@ class RuleFamily:
 
     def red_three_sets_for(self, packs: int) -> tuple[tuple[int, int], ...]:
         return dict(self.red_three_sets).get(packs, ())
+
+    def seating_for(self, team_sizes: tuple[int, ...]) -> str | None:
+        """The seating a table of sides this size plays in the family (a club night's
+        tables: (2, 2) is Classic's "classic", Modern American's "four-player"); None when
+        the family seats no such table."""
+        for seating in self.seatings:
+            if any(layout.team_sizes == team_sizes for layout in seating.layouts):
+                return seating.key
+        return None
 
     def seating(self, key: str) -> SeatingRules:
         for seating in self.seatings:
@@ -422,17 +474,51 @@ MODERN_AMERICAN = RuleFamily(
         black_threes_a_pack=2,
         wild_never_counts_alone=False,  # seven wild cards make a canasta of their own
         natural_only_ranks=("7",),
+        most_cards=7,
+        opening_naturals=3,
+        pile_top_counts=False,
     ),
     canastas=(
         CanastaKind("natural", bonus=500, fewest_wild=0, most_wild=0),
         CanastaKind("mixed", bonus=300, fewest_wild=1, most_wild=2),
-        CanastaKind("sevens", bonus=2500, fewest_wild=0, most_wild=0, ranks=("7",)),
+        CanastaKind(
+            "sevens", bonus=2500, fewest_wild=0, most_wild=0, ranks=("7",), unfinished="sevens"
+        ),
         # Mixed aces are an ordinary mixed canasta: only natural aces make this kind.
-        CanastaKind("aces", bonus=2500, fewest_wild=0, most_wild=0, ranks=("A",)),
+        CanastaKind(
+            "aces", bonus=2500, fewest_wild=0, most_wild=0, ranks=("A",), unfinished="aces"
+        ),
         # Seven wild cards: one to three jokers; all four jokers and three twos; seven twos.
-        CanastaKind("wild", bonus=2000, fewest_wild=7, most_wild=7),
-        CanastaKind("wild_four_jokers", bonus=2500, fewest_wild=7, most_wild=7),
-        CanastaKind("deuces", bonus=3000, fewest_wild=7, most_wild=7),
+        # Unfinished, a meld of wild cards costs 2 000, 2 500 when it holds all four jokers.
+        CanastaKind(
+            "wild",
+            bonus=2000,
+            fewest_wild=7,
+            most_wild=7,
+            ranks=(WILD_RANK,),
+            fewest_jokers=1,
+            most_jokers=3,
+            unfinished="wild",
+        ),
+        CanastaKind(
+            "wild_four_jokers",
+            bonus=2500,
+            fewest_wild=7,
+            most_wild=7,
+            ranks=(WILD_RANK,),
+            fewest_jokers=4,
+            most_jokers=4,
+            unfinished="wild_four_jokers",
+        ),
+        CanastaKind(
+            "deuces",
+            bonus=3000,
+            fewest_wild=7,
+            most_wild=7,
+            ranks=(WILD_RANK,),
+            most_jokers=0,
+            unfinished="wild",
+        ),
     ),
     # Threes of a colour: 1 -> 100, 2 -> 300, 3 -> 500, 4 -> 1 000.
     red_three_value=100,
@@ -574,6 +660,16 @@ ALL_FAMILIES: tuple[RuleFamily, ...] = (CLASSIC, MODERN_AMERICAN, SAMBA, BOLIVIA
 FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC,)}
 # The family of every game stored before families existed, and of a game that names none.
 DEFAULT_FAMILY = CLASSIC
+
+
+def family_of_seating(key: str) -> RuleFamily | None:
+    """The family a game may be created in that has a seating of this key (each seating's
+    key names one family's: "classic" Classic's, "four-player" Modern American's); None
+    when none has."""
+    for family in FAMILIES.values():
+        if any(seating.key == key for seating in family.seatings):
+            return family
+    return None
 
 
 def get_family(key: str | None) -> RuleFamily:

@@ -83,7 +83,8 @@ def _family_fields(family: RuleFamily) -> tuple[SideField, ...]:
     if family.black_threes_bonus:
         fields.append(SideField("black_threes", COUNT))
     if family.unfinished_melds:
-        fields.append(SideField("unfinished", COUNTS_BY_KIND))
+        # Melds given rank by rank say which are unfinished, as they say the canastas.
+        fields.append(SideField("unfinished", COUNTS_BY_KIND, decided_by_melds=True))
     if family.held_cards:
         fields.append(SideField("players_holding", COUNTS_BY_KIND))
     if family.special_hands:
@@ -181,10 +182,11 @@ def side_values(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str
     # What only some families ask, written only when called: Classic's shape never changes.
     if side.black_threes:
         data["black_threes"] = side.black_threes
-    for name in ("unfinished", "players_holding"):
-        counts = getattr(side, name)
-        if counts:
-            data[name] = dict(counts)
+    # Melds given rank by rank decide the unfinished ones: written only without them.
+    if side.unfinished and side.melds is None:
+        data["unfinished"] = dict(side.unfinished)
+    if side.players_holding:
+        data["players_holding"] = dict(side.players_holding)
     if side.special_hand is not None:
         data["special_hand"] = side.special_hand
     if side.black_threes_in_hand:

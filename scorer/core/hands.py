@@ -6,7 +6,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.core.canastas import cheapest_canastas, cheapest_kind, costs_of, counted_melds_problem
+from scorer.core.canastas import (
+    cheapest_canastas,
+    cheapest_kind,
+    costs_of,
+    counted_melds_problem,
+    counted_melds_problem_by_kind,
+    own_kind_cost,
+    searches_by_kind,
+)
 from scorer.core.errors import N_, N_plural, RuleError
 from scorer.core.families import (
     ALL_FAMILIES,
@@ -17,6 +25,7 @@ from scorer.core.families import (
     SUITS,
     VALUE_GROUPS,
     WILD_MELD,
+    CanastaKind,
     RuleFamily,
 )
 from scorer.core.limits import check_adjustment, check_adjustment_note
@@ -29,6 +38,7 @@ from scorer.core.meld import (
     sequence_problems,
     sequence_value,
     side_meld_problems,
+    unfinished_of,
 )
 from scorer.core.rules import RuleProfile
 
@@ -135,6 +145,9 @@ class SideHand:
             # The melds say which canastas there are: nothing typed beside them counts.
             kinds = canastas_of(melds, family or DEFAULT_FAMILY, sequences)
             meld_points, meld_cards = 0, None
+            if family is not None and family.unfinished_melds:
+                # And which melds are short of their canasta (Modern American's penalties).
+                unfinished = unfinished_of(melds, family)
         # Straight into the instance's dict: frozen, and built thousands of times a replay.
         self.__dict__.update(
             meld_points=meld_points,
@@ -335,6 +348,8 @@ def validate_hand(profile: RuleProfile, hand: Hand, sides: int, *, stored: bool 
     if not stored:
         _check_empty_hand_of_who_went_out(profile, hand)
     _check_red_threes(profile, hand)
+    if searches_by_kind(profile.family):
+        _check_own_ranks(profile, hand)
     _check_card_counts(profile, hand)
     _check_total_points(profile, hand)
 
@@ -598,18 +613,24 @@ def _check_side_melds(
         for kind in family.canastas
         if kind.made_of != GROUP
     )
+    # Kinds of their own rank (Modern American's sevens, aces, wild cards) on top.
+    needed += sum(count * (own_kind_cost(family, kind) or 0) for kind, count in side.canastas)
     if melded < needed:
         raise RuleError(
             field,
             N_("these canastas hold at least {needed} points of cards"),
             needed=needed,
         )
-    # The search knows the natural and the mixed kinds, and sequences and melds of wild cards
-    # (Samba, Bolivia): other kinds (Modern American's sevens, aces, wild canastas) are not
-    # refused on a guess.
+    if side.meld_cards is None or side.melds is not None:
+        return
+    if searches_by_kind(family):
+        _check_counted_melds_by_kind(profile, side, field)
+        return
+    # This search knows the natural and the mixed kinds, and sequences and melds of wild
+    # cards (Samba, Bolivia).
     known = {costs.natural, costs.mixed}
     known.update(kind.key for kind in family.canastas if kind.made_of != GROUP)
-    if side.meld_cards is not None and side.melds is None and dict(side.canastas).keys() <= known:
+    if dict(side.canastas).keys() <= known:
         _check_counted_melds(profile, side, field, went_out=went_out)
 
 
@@ -621,7 +642,7 @@ def smallest_meld(family: RuleFamily) -> int:
 
 def _check_canasta_ranks(family: RuleFamily, side: SideHand, path: str) -> None:
     """One canasta per rank at most, and only ranks 4 to ace make canastas (rule 11)."""
-    limit = costs_of(family).meldable_ranks
+    limit = len(family.meld_ranks)  # 11 in Classic; 12 with a canasta of wild cards
     running = 0
     for kind in family.kinds_made_of(GROUP):
         running += side.canastas_of(kind)
@@ -707,6 +728,30 @@ def _check_counted_melds(
         raise RuleError(field, COUNTED_MELD_PROBLEMS[problem])
 
 
+# Why counted melds cannot be laid down in a family whose melds close at a canasta.
+CLOSED_MELD_PROBLEM = N_(
+    "these cards cannot all be laid down as these canastas and unfinished melds: each meld "
+    "is three to seven cards of one rank, with at least two natural cards and at most two "
+    "jokers or twos (none with sevens), or three to seven wild cards"
+)
+
+
+def _check_counted_melds_by_kind(profile: RuleProfile, side: SideHand, field: str) -> None:
+    assert side.meld_cards is not None
+    counts = side.meld_cards
+    if any(counts.of(group) > profile.cards_in_packs(group) for group in VALUE_GROUPS):
+        return  # more cards than the packs hold: rule 7 says so, at the group's own box
+    problem = counted_melds_problem_by_kind(
+        profile.family,
+        counts,
+        dict(side.canastas),
+        dict(side.unfinished),
+        packs=profile.packs,
+    )
+    if problem is not None:
+        raise RuleError(field, COUNTED_MELD_PROBLEMS.get(problem, CLOSED_MELD_PROBLEM))
+
+
 def _check_empty_hand_of_who_went_out(profile: RuleProfile, hand: Hand) -> None:
     """A player who went out holds no cards: a side of one player then holds nothing (13)."""
     if hand.went_out is None or len(hand.sides) != profile.players:
@@ -718,6 +763,68 @@ def _check_empty_hand_of_who_went_out(profile: RuleProfile, hand: Hand) -> None:
             f"sides[{hand.went_out}].{name}",
             N_("the player who went out holds no cards: 0 points left in hand"),
         )
+
+
+def _own_rank_melds(family: RuleFamily) -> tuple[tuple[str, tuple[CanastaKind, ...]], ...]:
+    """Each rank with kinds of its own (sevens, aces, wild cards), with those kinds."""
+    found = []
+    for rank in family.meld_ranks:
+        kinds = tuple(kind for kind in family.canastas if rank in kind.ranks)
+        if kinds:
+            found.append((rank, kinds))
+    return tuple(found)
+
+
+def _check_own_ranks(profile: RuleProfile, hand: Hand) -> None:
+    """Canastas and unfinished melds of a rank with kinds of its own: one meld of the rank a
+    side, and all sides' together within the packs' cards of it (one canasta of sevens at a
+    table of two packs). Wild cards: every meld's fewest, within the packs' jokers and twos."""
+    family = profile.family
+    rules = family.meld
+    # Jokers, and twos (one rank of the 20 group: not its aces).
+    wild_in_packs = (family.pack.jokers + rules.cards_a_rank) * profile.packs
+    wild_seen = 0
+    for i, side in enumerate(hand.sides):
+        path = f"sides[{i}]"
+        unfinished = dict(side.unfinished)
+        for kind, count in side.canastas:
+            wild_seen += count * family.canasta(kind).fewest_wild
+            if wild_seen > wild_in_packs:
+                raise RuleError(
+                    f"{path}.{CANASTAS_FIELD.format(kind=kind)}",
+                    N_("the {packs} packs hold only {limit} of these cards"),
+                    packs=profile.packs,
+                    limit=wild_in_packs,
+                )
+        for _rank, kinds in _own_rank_melds(family):
+            made = [(kind.field, side.canastas_of(kind.key)) for kind in kinds]
+            keys = dict.fromkeys(kind.unfinished for kind in kinds if kind.unfinished)
+            made += [(f"unfinished.{key}", unfinished.get(key, 0)) for key in keys]
+            if sum(count for _field, count in made) > 1:
+                last = [name for name, count in made if count][-1]
+                raise RuleError(
+                    f"{path}.{last}",
+                    N_("a side has one meld of each rank: one canasta or unfinished meld here"),
+                )
+    for rank, kinds in _own_rank_melds(family):
+        if rank not in family.rank_groups:
+            continue  # wild cards: counted above
+        limit = rules.cards_a_rank * profile.packs
+        seen = 0
+        for i, side in enumerate(hand.sides):
+            unfinished = dict(side.unfinished)
+            for kind in kinds:
+                count = side.canastas_of(kind.key)
+                seen += count * (rules.canasta_cards - kind.most_wild)
+                seen += unfinished.get(kind.unfinished or "", 0) * rules.min_naturals
+                if seen > limit:
+                    name = kind.field if count else f"unfinished.{kind.unfinished}"
+                    raise RuleError(
+                        f"sides[{i}].{name}",
+                        N_("the {packs} packs hold only {limit} of these cards"),
+                        packs=profile.packs,
+                        limit=limit,
+                    )
 
 
 def _check_red_threes(profile: RuleProfile, hand: Hand) -> None:

@@ -9,6 +9,7 @@ A meld the rules refuse counts for nothing: its points are left out of the total
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,7 +67,14 @@ class PlannedMeld:
 
     def canasta(self, family: RuleFamily = FAMILY) -> str | None:
         """The kind of canasta this meld is in the family ("natural", "mixed"), else None."""
-        return family.canasta_of(self.cards, self.wild, self.rank)
+        return family.canasta_of(self.cards, self.wild, self.rank, self.jokers)
+
+    def unfinished(self, family: RuleFamily = FAMILY) -> str | None:
+        """The family's penalty this meld takes if the hand ends with it short of a canasta
+        (Modern American's unfinished sevens, aces, wild cards), else None."""
+        if self.canasta(family) is not None:
+            return None
+        return family.unfinished_of(self.wild, self.rank, self.jokers)
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,12 @@ REASONS: dict[str, str] = {
     "black-three-not-going-out": N_("black threes are melded only by the player going out"),
     "black-three-count": N_("black threes go down three or four at a time"),
     "black-three-wild": N_("no wild card goes with black threes"),
+    "threes-never-melded": N_(
+        "threes are never melded in this game: each one is laid down alone, as a bonus"
+    ),
+    "wild-meld-natural": N_("a meld of wild cards holds no natural card: only jokers and twos"),
+    "wild-meld-refused": N_("this game has no meld of wild cards only"),
+    "too-many-cards": N_("a meld is at most seven cards: a canasta is closed"),
     "too-few-cards": N_("a meld needs at least three cards"),
     "too-few-naturals": N_("a meld needs at least two natural cards"),
     "too-many-wild": N_("a meld holds at most three wild cards"),
@@ -125,9 +139,6 @@ REASONS: dict[str, str] = {
     ),
     "pile-no-meld": N_("no planned meld has the rank of the pile's top card"),
     "same-rank": N_("a side has one meld of each rank: add these cards to the first one"),
-    "wild-meld": N_("this game has no meld of wild cards only"),
-    "wild-meld-naturals": N_("a meld of wild cards holds no natural card"),
-    "wild-meld-long": N_("a meld of wild cards is at most seven cards: at seven it is closed"),
     "no-sequences": N_("this game has no sequences: meld cards of one rank"),
     "sequence-suit": N_("a sequence is of one suit: clubs, diamonds, hearts or spades"),
     "sequence-rank": N_(
@@ -137,6 +148,10 @@ REASONS: dict[str, str] = {
     "sequence-order": N_("a sequence goes up: its last card is above its first"),
     "sequence-short": N_("a sequence is at least three cards"),
     "sequence-long": N_("a sequence is at most seven cards: at seven it is closed"),
+    "needs-natural-triple": N_(
+        "an opening needs a meld of at least three natural cards of one rank (no wild card "
+        "among them)"
+    ),
 }
 
 
@@ -206,9 +221,9 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
     wild_field = "jokers" if meld.jokers else "twos"
     if meld.rank == RED_THREE:
         return [problem("rank", "red-three")]
-    if meld.rank == WILD_RANK:
-        return [problem(name, code) for name, code in wild_meld_problems(meld, rules)]
     if meld.rank == BLACK_THREE:
+        if not rules.black_threes_going_out:
+            return [problem("rank", "threes-never-melded")]
         if not options.going_out:
             return [problem("rank", "black-three-not-going-out")]
         found = []
@@ -217,9 +232,13 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
         if meld.wild:
             found.append(problem(wild_field, "black-three-wild"))
         return found
+    if meld.rank == WILD_RANK:
+        return _wild_meld_problems(meld, rules, problem)
     found = []
     if meld.cards < rules.min_cards:
         found.append(problem("naturals", "too-few-cards"))
+    if rules.most_cards is not None and meld.cards > rules.most_cards:
+        found.append(problem(wild_field if meld.wild else "naturals", "too-many-cards"))
     if meld.naturals < rules.min_naturals:
         found.append(problem("naturals", "too-few-naturals"))
     if meld.rank in rules.natural_only_ranks and meld.wild:
@@ -232,19 +251,22 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
     return found
 
 
-def wild_meld_problems(meld: PlannedMeld, rules: MeldRules) -> list[tuple[str, str]]:
-    """What a meld of wild cards only breaks, as (its field, the reason's code)."""
-    wild_field = "jokers" if meld.jokers else "twos"
-    if not rules.wild_meld_cards:
-        return [("rank", "wild-meld")]
-    found = []
+def _wild_meld_problems(
+    meld: PlannedMeld, rules: MeldRules, problem: Callable[[str, str], MeldProblem]
+) -> list[MeldProblem]:
+    """A meld of wild cards only, where the family has them: three to a canasta's cards."""
+    if rules.wild_never_counts_alone:
+        return [problem("rank", "wild-meld-refused")]
     if meld.naturals:
-        found.append(("naturals", "wild-meld-naturals"))
-    if meld.wild < rules.min_cards:
-        found.append((wild_field, "too-few-cards"))
-    elif meld.wild > rules.wild_meld_cards:
-        found.append((wild_field, "wild-meld-long"))
-    return found
+        return [problem("naturals", "wild-meld-natural")]
+    wild_field = "jokers" if meld.jokers else "twos"
+    if meld.cards < rules.min_cards:
+        return [problem(wild_field, "too-few-cards")]
+    # Closed at seven: a bolivia (Bolivia), a wild canasta (Modern American).
+    most = rules.wild_meld_cards or rules.most_cards
+    if most is not None and meld.cards > most:
+        return [problem(wild_field, "too-many-cards")]
+    return []
 
 
 def side_meld_problems(
@@ -313,6 +335,17 @@ def canastas_of(
     return {kind: kinds.count(kind) for kind in family.kinds}
 
 
+def unfinished_of(melds: tuple[PlannedMeld, ...], family: RuleFamily = FAMILY) -> dict[str, int]:
+    """How many melds short of a canasta take each of the family's unfinished-meld
+    penalties (none in Classic)."""
+    found: dict[str, int] = {}
+    for meld in melds:
+        kind = meld.unfinished(family)
+        if kind is not None:
+            found[kind] = found.get(kind, 0) + 1
+    return found
+
+
 def discard_top_problems(melds: tuple[PlannedMeld, ...], top: str) -> list[MeldProblem]:
     """Taking the pile to open: the pile is frozen for a side that has not opened, so its
     top card must join two natural cards of its rank from the hand."""
@@ -343,21 +376,52 @@ def check_opening(
         counted.append(not found)
     if options.discard_top is not None:
         problems.extend(discard_top_problems(melds, options.discard_top))
+    rules = options.rules
+    if (
+        melds
+        and rules.opening_naturals
+        and not any(
+            meld.naturals >= rules.opening_naturals and ok
+            for meld, ok in zip(melds, counted, strict=True)
+        )
+    ):
+        problems.append(MeldProblem(None, "melds", "needs-natural-triple"))
     meld_points = tuple(meld_value(meld, family) for meld in melds)
     points = sum(p for p, ok in zip(meld_points, counted, strict=True) if ok)
+    points -= _uncounted_top(melds, counted, options, family)
     return MeldCheck(points, minimum, meld_points, tuple(counted), tuple(problems))
+
+
+def _uncounted_top(
+    melds: tuple[PlannedMeld, ...], counted: list[bool], options: MeldOptions, family: RuleFamily
+) -> int:
+    """The pile's top card's value where the family never counts it toward the minimum (it
+    is one of the natural cards of the meld of its rank); 0 where it counts."""
+    top = options.discard_top
+    if top is None or options.rules.pile_top_counts:
+        return 0
+    for meld, ok in zip(melds, counted, strict=True):
+        if meld.rank == top and ok and meld.naturals:
+            return meld_value(PlannedMeld(top, 1), family)
+    return 0
 
 
 # --- reading input (shared by the JSON endpoint and the form) --------------------------------
 
 
-def parse_rank(name: str, value: Any) -> str:
+def ranks_of(family: RuleFamily) -> tuple[str, ...]:
+    """Every rank a planned meld may name in a family (its refusals come later, by rule):
+    the ranks 4 to ace, wild cards where they meld alone, black and red threes."""
+    return (*family.meld_ranks, family.black_three[0], family.red_three)
+
+
+def parse_rank(name: str, value: Any, family: RuleFamily = FAMILY) -> str:
     text = value.strip().upper() if isinstance(value, str) else None
-    if text == RED_THREE.upper():
-        return RED_THREE
-    if text not in ALL_RANKS:
-        raise RuleError(name, N_("must be a rank: {ranks}"), ranks=", ".join(ALL_RANKS))
-    return text
+    known = ranks_of(family)
+    for rank in known:
+        if text == rank.upper():
+            return rank
+    raise RuleError(name, N_("must be a rank: {ranks}"), ranks=", ".join(known))
 
 
 def parse_count(name: str, value: Any, high: int) -> int:
@@ -375,12 +439,17 @@ def parse_minimum(value: Any) -> int:
 
 
 def planned_meld(
-    index: int, rank: Any, naturals: Any, jokers: Any = 0, twos: Any = 0
+    index: int,
+    rank: Any,
+    naturals: Any,
+    jokers: Any = 0,
+    twos: Any = 0,
+    family: RuleFamily = FAMILY,
 ) -> PlannedMeld:
     """A PlannedMeld from raw values; RuleError names the field at fault."""
     where = f"melds[{index}]"
     return PlannedMeld(
-        rank=parse_rank(f"{where}.rank", rank),
+        rank=parse_rank(f"{where}.rank", rank, family),
         naturals=parse_count(f"{where}.naturals", naturals, MAX_NATURALS),
         jokers=parse_count(f"{where}.jokers", jokers, MAX_JOKERS),
         twos=parse_count(f"{where}.twos", twos, MAX_TWOS),

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from scorer.core.families import DEFAULT_FAMILY
 from scorer.core.game import GameState
 from scorer.core.ratings import RatedGame, Ratings, rate
 
@@ -140,9 +141,12 @@ class ClubRecords:
     """The club's records over the games of one year."""
 
     year: str
-    best_hand: HandRef | None
+    best_hand: HandRef | None  # of the club's own family's games
     best_game: HandRef | None  # hand_number is the game's last hand; score its final total
     comeback: Comeback | None
+    # The best hand and game of each family the club played that year, by family key (the
+    # club's own is best_hand and best_game): a family's scores are not another's.
+    by_family: tuple[tuple[str, HandRef | None, HandRef | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -186,6 +190,9 @@ class GameSummary:
     winner: int | None
     hands: int
     deficit: int  # the largest lead an opponent held over the winner (0: none or no winner)
+    # The game of the Canasta family it plays: a best hand or game is compared only with
+    # those of its own family (a summary stored before families: Classic).
+    family: str = DEFAULT_FAMILY.key
 
     @property
     def finished(self) -> bool:
@@ -249,6 +256,7 @@ def summarize(game_id: str, date: str, state: GameState) -> GameSummary:
         winner=winner,
         hands=len(state.results),
         deficit=0 if winner is None else deficit_overcome(state, winner),
+        family=state.table.profile.family.key,
     )
 
 
@@ -274,11 +282,12 @@ class _Tally:
     reds: int = 0
     went_out: int = 0
     concealed: int = 0
-    best_hand: HandRef | None = None
+    # The best hand in each family's games: a family's scores are compared only among them.
+    best_hands: dict[str, HandRef | None] = field(default_factory=dict)
     comeback: Comeback | None = None
     results: list[bool] = field(default_factory=list)
 
-    def freeze(self) -> Standing:
+    def freeze(self, family: str = DEFAULT_FAMILY.key) -> Standing:
         return Standing(
             players=self.players,
             games=self.games,
@@ -291,7 +300,7 @@ class _Tally:
             red_threes=self.reds,
             went_out=self.went_out,
             concealed=self.concealed,
-            best_hand=self.best_hand,
+            best_hand=self.best_hands.get(family),
             comeback=self.comeback,
             streak=streak(self.results),
         )
@@ -364,11 +373,14 @@ def _add_side(tally: _Tally, game: GameSummary, side: int) -> None:
     tally.reds += summary.reds
     tally.went_out += summary.went_out
     tally.concealed += summary.concealed
-    tally.best_hand = _better_hand(tally.best_hand, game, side)
+    best = tally.best_hands
+    best[game.family] = _better_hand(best.get(game.family), game, side)
 
 
 def _standings(
-    games: Sequence[GameSummary], keys: Callable[[tuple[str, ...]], list[tuple[str, ...]]]
+    games: Sequence[GameSummary],
+    keys: Callable[[tuple[str, ...]], list[tuple[str, ...]]],
+    family: str = DEFAULT_FAMILY.key,
 ) -> tuple[Standing, ...]:
     tallies: dict[tuple[str, ...], _Tally] = {}
     for game in games:
@@ -376,7 +388,7 @@ def _standings(
             for key in keys(side.players):
                 tally = tallies.setdefault(key, _Tally(key))
                 _add_side(tally, game, index)
-    standings = [tally.freeze() for tally in tallies.values()]
+    standings = [tally.freeze(family) for tally in tallies.values()]
     standings.sort(key=lambda s: (-s.wins, -s.win_rate, -s.points, s.name.casefold()))
     return tuple(standings)
 
@@ -386,11 +398,15 @@ def chronological(games: Iterable[GameSummary]) -> list[GameSummary]:
     return sorted(games, key=lambda game: game.date)
 
 
-def player_standings(games: Sequence[GameSummary]) -> tuple[Standing, ...]:
-    return _standings(chronological(games), lambda players: [(name,) for name in players])
+def player_standings(
+    games: Sequence[GameSummary], family: str = DEFAULT_FAMILY.key
+) -> tuple[Standing, ...]:
+    return _standings(chronological(games), lambda players: [(name,) for name in players], family)
 
 
-def partnership_standings(games: Sequence[GameSummary]) -> tuple[Standing, ...]:
+def partnership_standings(
+    games: Sequence[GameSummary], family: str = DEFAULT_FAMILY.key
+) -> tuple[Standing, ...]:
     """Sides of two or more players; the same partners in any seating order are one."""
 
     def keys(players: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -398,7 +414,7 @@ def partnership_standings(games: Sequence[GameSummary]) -> tuple[Standing, ...]:
             return []
         return [tuple(sorted(players, key=str.casefold))]
 
-    return _standings(chronological(games), keys)
+    return _standings(chronological(games), keys, family)
 
 
 def head_to_head(games: Sequence[GameSummary]) -> tuple[HeadToHead, ...]:
@@ -446,33 +462,41 @@ def series(games: Sequence[GameSummary]) -> dict[str, tuple[SeriesPoint, ...]]:
     return {player: tuple(line) for player, line in points.items()}
 
 
-def records(games: Sequence[GameSummary], year: str) -> ClubRecords:
-    """The best hand, the best game total and the biggest comeback of `year` ("2024")."""
-    best_hand: HandRef | None = None
-    best_game: HandRef | None = None
+def records(
+    games: Sequence[GameSummary], year: str, family: str = DEFAULT_FAMILY.key
+) -> ClubRecords:
+    """The best hand, the best game total and the biggest comeback of `year` ("2024"); the
+    best hand and game of the club's own `family`, and of each family apart."""
+    best: dict[str, tuple[HandRef | None, HandRef | None]] = {}
     comeback: Comeback | None = None
     for game in chronological(games):
         if not game.date.startswith(year):
             continue
+        best_hand, best_game = best.get(game.family, (None, None))
         for index, side in enumerate(game.sides):
             best_hand = _better_hand(best_hand, game, index)
             if game.hands:
                 final = HandRef(side.total, game.id, game.hands, index, side.players, game.date)
                 best_game = _better_game(best_game, final)
+        best[game.family] = (best_hand, best_game)
         comeback = _better_comeback(comeback, comeback_of(game))
-    return ClubRecords(year, best_hand, best_game, comeback)
+    own_hand, own_game = best.get(family, (None, None))
+    by_family = tuple((key, hand, total) for key, (hand, total) in sorted(best.items()))
+    return ClubRecords(year, own_hand, own_game, comeback, by_family)
 
 
-def club_stats(games: Sequence[ClubGame | GameSummary], year: str) -> ClubStats:
+def club_stats(
+    games: Sequence[ClubGame | GameSummary], year: str, family: str = DEFAULT_FAMILY.key
+) -> ClubStats:
     """Everything the club page shows, from its games or their summaries (`year`: the
-    records' year)."""
+    records' year; `family`: the club's game, whose best hands its records compare)."""
     summaries = [_summary(game) for game in games]
     return ClubStats(
-        players=player_standings(summaries),
-        partnerships=partnership_standings(summaries),
+        players=player_standings(summaries, family),
+        partnerships=partnership_standings(summaries, family),
         head_to_head=head_to_head(summaries),
         series=series(summaries),
-        records=records(summaries, year),
+        records=records(summaries, year, family),
         ratings=rate(
             RatedGame(tuple(side.players for side in game.sides), game.totals, game.winner)
             for game in chronological(summaries)

@@ -190,7 +190,7 @@ def assemble(
     lines = tuple(d.line for _id, d in games if d.line is not None)
     summaries = [d.summary for _id, d in games if d.summary is not None]
     unreadable = tuple(game_id for game_id, d in games if d.summary is None)
-    stats = club_stats(summaries, year)
+    stats = club_stats(summaries, year, club.family)
     return ClubBoard(club, lines, stats, unreadable, tag, tuple(summaries))
 
 

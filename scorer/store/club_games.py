@@ -26,6 +26,7 @@ from scorer.store.clubs import (
     Question,
     StoredClub,
     check_club_version,
+    check_family,
     check_room_for_games,
     check_roster,
     check_settings,
@@ -44,14 +45,17 @@ from scorer.store.games import hand_row
 EXPORT_FORMAT = "scorer-club"
 EXPORT_VERSION = 1
 EXPORT_FIELDS = frozenset(
-    {"format", "format_version", "id", "name", "settings", "players", "games"}
+    {"format", "format_version", "id", "name", "family", "settings", "players", "games"}
 )
 
 
 def with_club_defaults(club: StoredClub, arguments: dict[str, Any]) -> dict[str, Any]:
-    """A new game's arguments with the club's usual variant, target and house rules."""
-    settings = club.settings
+    """A new game's arguments with the club's game (family), usual variant, target and house
+    rules; a game of another family keeps its own (the club's belong to its family)."""
     merged = dict(arguments)
+    if merged.get("family_key") is None:
+        merged["family_key"] = club.family
+    settings = club.settings if merged["family_key"] == club.family else {}
     same_variant = merged.get("profile_key") in (None, settings.get("profile"))
     if merged.get("profile_key") is None:
         merged["profile_key"] = settings.get("profile")
@@ -240,6 +244,7 @@ def export_head(db: sqlite_utils.Database, club_id: str) -> tuple[dict[str, Any]
         "format_version": EXPORT_VERSION,
         "id": club.id,
         "name": club.name,
+        "family": club.family,
         "settings": club.settings,
         "players": list(club.players),
     }
@@ -293,9 +298,11 @@ def _import_arguments(data: Any, read_game: ReadGame) -> dict[str, Any]:
         raise RuleError("games", N_("must be a list of games"))
     if len(games) > GAMES_PER_CLUB:
         raise RuleError("games", N_("a club has at most {max} games"), max=GAMES_PER_CLUB)
+    family = check_family(data.get("family"))  # an export from before families: Classic
     return {
         "name": check_name(data.get("name"), "name"),
-        "settings": check_settings(data.get("settings")),
+        "family": family,
+        "settings": check_settings(data.get("settings"), family),
         "players": check_roster(data.get("players", []), "players"),
         "games": [_import_game(raw, f"games[{i}]", read_game) for i, raw in enumerate(games)],
     }
@@ -331,7 +338,9 @@ def import_club(db: sqlite_utils.Database, data: Any, read_game: ReadGame) -> st
     ``read_game`` reads each exported game (the API's parse_export)."""
     arguments = _import_arguments(data, read_game)
     with transaction(db):
-        club_id = insert_club(db, arguments["name"], arguments["players"], arguments["settings"])
+        club_id = insert_club(
+            db, arguments["name"], arguments["players"], arguments["settings"], arguments["family"]
+        )
         for i, (game, table, state) in enumerate(arguments["games"]):
             for k, side in enumerate(table.sides):
                 for player in side.players:

@@ -21,6 +21,7 @@ from typing import Any
 import sqlite_utils
 
 from scorer.core.errors import N_, RuleError
+from scorer.core.families import DEFAULT_FAMILY, family_of_seating, get_family
 from scorer.core.game import Side
 from scorer.core.limits import (
     GAMES_PER_CLUB,
@@ -83,6 +84,8 @@ class StoredClub:
     updated_at: str
     players: tuple[str, ...]
     game_ids: tuple[str, ...]
+    # The game of the Canasta family the club plays: its games' and nights' default.
+    family: str = DEFAULT_FAMILY.key
 
     def roster_name(self, name: str) -> str | None:
         """The roster's spelling of `name` (case folded), None when nobody matches."""
@@ -140,6 +143,7 @@ def read_club(db: sqlite_utils.Database, club_id: str) -> StoredClub:
         updated_at=row["updated_at"],
         players=players,
         game_ids=game_ids,
+        family=row.get("family") or DEFAULT_FAMILY.key,
     )
 
 
@@ -153,8 +157,26 @@ def club_of_game(db: sqlite_utils.Database, game_id: str) -> str | None:
 SETTINGS_FIELDS = ("profile", "target", "rules")
 
 
-def check_settings(settings: Any) -> dict[str, Any]:
-    """The club's usual variant, target and house rules, checked like a new game's."""
+def check_family(family: Any) -> str:
+    """The game a club plays, by its key (the default family when not named)."""
+    if family is None:
+        return DEFAULT_FAMILY.key
+    if not isinstance(family, str):
+        raise RuleError("family", N_("must be text"))
+    return get_family(family).key
+
+
+def _family_of_settings(settings: Any) -> str | None:
+    """A club that names no game plays its usual variant's (the new-club form's one choice:
+    each variant is one family's seating); None: the default."""
+    profile = settings.get("profile") if isinstance(settings, dict) else None
+    family = family_of_seating(profile) if isinstance(profile, str) else None
+    return None if family is None else family.key
+
+
+def check_settings(settings: Any, family: str | None = None) -> dict[str, Any]:
+    """The club's usual variant, target and house rules, checked like a new game's (in the
+    club's family)."""
     if settings is None:
         return {}
     if not isinstance(settings, dict):
@@ -165,7 +187,7 @@ def check_settings(settings: Any) -> dict[str, Any]:
     profile_key = settings.get("profile")
     if profile_key is not None and not isinstance(profile_key, str):
         raise RuleError("settings.profile", N_("must be text"))
-    profile = _prefixed(get_profile, profile_key)
+    profile = _prefixed(get_profile, profile_key, family)
     target = settings.get("target")
     if target is not None:
         _prefixed(validate_target, target)
@@ -215,7 +237,11 @@ def touch_club(db: sqlite_utils.Database, club_id: str) -> None:
 
 
 def insert_club(
-    db: sqlite_utils.Database, name: str, players: list[str], settings: dict[str, Any]
+    db: sqlite_utils.Database,
+    name: str,
+    players: list[str],
+    settings: dict[str, Any],
+    family: str = DEFAULT_FAMILY.key,
 ) -> str:
     club_id = writes.new_game_id()  # the same 128 random bits as a game's address
     stamp = writes.now()
@@ -224,6 +250,7 @@ def insert_club(
             "id": club_id,
             "name": name,
             "settings": json.dumps(settings),
+            "family": family,
             "version": 1,
             "created_at": stamp,
             "updated_at": stamp,
@@ -236,14 +263,20 @@ def insert_club(
 
 
 def create_club(
-    db: sqlite_utils.Database, *, name: Any, players: Any = (), settings: Any = None
+    db: sqlite_utils.Database,
+    *,
+    name: Any,
+    players: Any = (),
+    settings: Any = None,
+    family: Any = None,
 ) -> str:
     """Store a new club and return its id (RuleError names a bad field)."""
     name = check_name(name, "name")
     roster = check_roster(list(players) if isinstance(players, tuple) else players, "players")
-    settings = check_settings(settings)
+    family = check_family(family if family is not None else _family_of_settings(settings))
+    settings = check_settings(settings, family)
     with transaction(db):
-        return insert_club(db, name, roster, settings)
+        return insert_club(db, name, roster, settings, family)
 
 
 def join_roster(

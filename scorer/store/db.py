@@ -326,6 +326,14 @@ def m014_families(db: sqlite_utils.Database) -> None:
         db["games"].add_column("family", str, not_null_default="classic")
 
 
+@migrations()
+def m016_club_family(db: sqlite_utils.Database) -> None:
+    # The game of the Canasta family a club plays (issue 31): its games' default. Every club
+    # stored before is Classic. Adds a column; drops nothing.
+    if "family" not in db["clubs"].columns_dict:
+        db["clubs"].add_column("family", str, not_null_default="classic")
+
+
 def connect(path: str | Path) -> sqlite_utils.Database:
     """A connection with WAL, foreign keys and a busy timeout."""
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT, check_same_thread=False)

@@ -19,7 +19,8 @@ from typing import Any
 import sqlite_utils
 
 from scorer.core.draw import DrawnTable, Round, draw_round
-from scorer.core.errors import N_, GameFinished
+from scorer.core.errors import N_, GameFinished, RuleError
+from scorer.core.families import get_family
 from scorer.core.game import Side
 from scorer.core.limits import NIGHT_PLAYERS_MAX, check_new_night, default_side_name, same_name
 from scorer.core.ratings import Rating
@@ -519,14 +520,23 @@ def insert_round(
     settings = night.settings
     # Each table is a game of the club, so it plays by the club's house rules, as the
     # club's other new games do (the variant is the table's: it follows the seating).
-    house_rules = read_club(db, night.club_id).settings.get("rules") or None
+    club = read_club(db, night.club_id)
+    house_rules = club.settings.get("rules") or None
+    # The tables play the club's game: the seating of its family for each table's shape.
+    family = get_family(club.family)
     stamp = writes.now()
     for position, table in enumerate(drawn.tables, 1):
         sides = [
             Side(default_side_name(players, k), players) for k, players in enumerate(table.sides)
         ]
+        seating = family.seating_for(tuple(len(side) for side in table.sides))
+        if seating is None:
+            raise RuleError(
+                "odd",
+                N_("this club's game seats no such table: let the players left over sit out"),
+            )
         built = writes.build_table(
-            table.profile, settings.target, house_rules, sides, None, settings.fixed_hands
+            seating, settings.target, house_rules, sides, None, settings.fixed_hands, family.key
         )
         game_id = writes.new_game_id()
         writes.insert_game(db, game_id, table_name(number, position), built, house_rules, stamp)

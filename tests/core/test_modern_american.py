@@ -82,11 +82,19 @@ TOTALS = [
         id="aces-and-wild",
     ),
     pytest.param(
-        # All four jokers and three twos 2 500; seven twos 3 000.
-        dict(meld_points=260 + 140, wild_four_jokers_canastas=1, deuces_canastas=1),
+        # All four jokers and three twos 2 500, beside natural kings. (With seven twos as
+        # well it could not be: two packs hold eight twos, and a side one wild meld.)
+        dict(meld_points=260 + 70, wild_four_jokers_canastas=1, natural_canastas=1),
         True,
-        400 + 2500 + 3000 + 100,
-        id="four-jokers-and-deuces-went-out",
+        330 + 2500 + 500 + 100,
+        id="four-jokers-went-out",
+    ),
+    pytest.param(
+        # Seven twos 3 000, beside natural kings.
+        dict(meld_points=140 + 70, deuces_canastas=1, natural_canastas=1),
+        True,
+        210 + 3000 + 500 + 100,
+        id="deuces-went-out",
     ),
     pytest.param(
         # Penalties stack and are always subtracted: an unfinished meld of sevens and one of

@@ -327,8 +327,10 @@ def test_the_club_games_version_migration_keeps_every_row_and_counts_from_then(t
     path = tmp_path / "old.sqlite3"
     old = dbmod.connect(path)
     dbmod.migrations.apply(old, stop_before="m011_club_games_version")
-    # Today's code writes each game's family (m014's column): given here, as m014 would.
+    # Today's code writes each game's family (m014's column) and each club's (m016's): given
+    # here, as those migrations would.
     dbmod.m014_families(old)
+    dbmod.m016_club_family(old)
     club_id = clubs.create_club(old, name="Sunday", players=["Ann", "Bob", "Cy", "Di"])
     sides = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
     game_id = club_games.create_club_game(old, club_id, parse_game({"sides": sides}))
@@ -341,6 +343,30 @@ def test_the_club_games_version_migration_keeps_every_row_and_counts_from_then(t
     assert db.execute("select games_version from clubs").fetchone() == (0,)
     store.record_hand(db, game_id, HAND_ONE)
     assert db.execute("select games_version from clubs").fetchone() == (1,)
+    db.close()
+
+
+def test_a_club_stored_before_families_plays_classic(tmp_path):
+    """m016 adds the club's family; a club made before it reads back as Classic, its row and
+    its roster kept."""
+    path = tmp_path / "old.sqlite3"
+    old = dbmod.connect(path)
+    dbmod.migrations.apply(old, stop_before="m016_club_family")
+    old["clubs"].insert(
+        {
+            "id": "c1",
+            "name": "Sunday",
+            "settings": "{}",
+            "version": 1,
+            "created_at": "2026-01-01",
+            "updated_at": "2026-01-01",
+        },
+    )
+    old.close()
+    dbmod.prepare(path)
+    db = dbmod.connect(path)
+    club = clubs.load_club(db, "c1")
+    assert (club.name, club.family) == ("Sunday", "classic")
     db.close()
 
 

@@ -57,7 +57,7 @@ def club_night(club_id: str) -> Response:
     shown = lines[-NIGHT_GAMES_MAX:]
 
     def make_pdf() -> bytes:
-        stats = club_stats(board.summaries_of(night), night[:4])
+        stats = club_stats(board.summaries_of(night), night[:4], board.club.family)
         html = render_template(
             "pdf/club_night.html",
             club=board.club,
