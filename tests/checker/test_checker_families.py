@@ -97,4 +97,4 @@ def test_the_other_games_speak_the_readers_language(client: FlaskClient, languag
         section = html[html.find("<article") :]
         assert detector.leaks(visible_text(section), language) == [], path
     french = client.get("/rules", headers={"Accept-Language": "fr"}).get_data(as_text=True)
-    assert "Canasta de sept (jamais de carte frimée)" in french
+    assert "Canasta de sept (jamais de carte libre)" in french
