@@ -2,8 +2,10 @@
 
 The API's body, the hand form, the stored rows, the export and the CSV all name a side's call
 by these fields: its meld points, one count per kind of canasta the family has
-(``natural_canastas``, ``mixed_canastas`` in Classic), its red threes, its points left in
-hand, its cards counted by value group, its adjustment and note, and its melds rank by rank.
+(``natural_canastas``, ``mixed_canastas`` in Classic; ``canastas.natural``... inside one
+object ``"canastas"`` in the families after it: RuleFamily.canasta_field), its red threes, its
+points left in hand, its cards counted by value group, its adjustment and note, and its melds
+rank by rank (and the fields only some families ask: black threes, unfinished melds...).
 Each reader checks the types its medium brings (JSON, a form's boxes), then hands the values
 to :func:`side_hand`; each writer takes :func:`side_values`. Pure: no Flask, no SQL.
 """
@@ -42,6 +44,8 @@ class SideField:
     kind: str
     canasta: str | None = None  # the kind of canasta it counts, for a canasta field
     decided_by_melds: bool = False  # melds given rank by rank decide it: both are refused
+    # The kinds it counts by (COUNTS_BY_KIND: "sevens", "aces"...), or its choices (CHOICE).
+    kinds: tuple[str, ...] = ()
 
 
 @cache
@@ -50,7 +54,9 @@ def side_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
     return (
         SideField("meld_points", POINTS, decided_by_melds=True),
         *(
-            SideField(kind.field, COUNT, canasta=kind.key, decided_by_melds=True)
+            SideField(
+                family.canasta_field(kind.key), COUNT, canasta=kind.key, decided_by_melds=True
+            )
             for kind in family.canastas
         ),
         SideField("red_threes", COUNT),
@@ -71,17 +77,48 @@ def _family_fields(family: RuleFamily) -> tuple[SideField, ...]:
     if family.black_threes_bonus:
         fields.append(SideField("black_threes", COUNT))
     if family.unfinished_melds:
-        fields.append(SideField("unfinished", COUNTS_BY_KIND))
+        kinds = tuple(kind for kind, _points in family.unfinished_melds)
+        fields.append(SideField("unfinished", COUNTS_BY_KIND, kinds=kinds))
     if family.held_cards:
-        fields.append(SideField("players_holding", COUNTS_BY_KIND))
+        ranks = tuple(rank for rank, _least, _points in family.held_cards)
+        fields.append(SideField("players_holding", COUNTS_BY_KIND, kinds=ranks))
     if family.special_hands:
-        fields.append(SideField("special_hand", CHOICE))
+        choices = tuple(key for key, _value in family.special_hands)
+        fields.append(SideField("special_hand", CHOICE, kinds=choices))
     return tuple(fields)
 
 
 @cache
 def field_names(family: RuleFamily = DEFAULT_FAMILY) -> frozenset[str]:
-    return frozenset(field.name for field in side_fields(family))
+    """The names a side's hand has at its top level ("canastas" holds "canastas.sevens")."""
+    return frozenset(top_name(field.name) for field in side_fields(family))
+
+
+def top_name(name: str) -> str:
+    """The top-level name of a field ("canastas" of "canastas.sevens")."""
+    return name.split(".", 1)[0]
+
+
+def value_of(values: Mapping[str, Any], name: str) -> Any:
+    """The value of a field, a dotted name read inside its object ("canastas.sevens") unless a
+    reader hands it flat; None when not given (or when what holds it is no object: its
+    reader refuses that)."""
+    if name in values:
+        return values[name]
+    found: Any = values
+    for part in name.split("."):
+        if not isinstance(found, Mapping):
+            return None
+        found = found.get(part)
+    return found
+
+
+def _put(data: dict[str, Any], name: str, value: Any) -> None:
+    outer, dot, inner = name.partition(".")
+    if dot:
+        data.setdefault(outer, {})[inner] = value
+    else:
+        data[name] = value
 
 
 @cache
@@ -113,7 +150,7 @@ def side_hand(values: Mapping[str, Any], family: RuleFamily = DEFAULT_FAMILY) ->
     PlannedMelds). The rules engine judges the rest."""
 
     def value(name: str, empty: Any = 0) -> Any:
-        found = values.get(name)
+        found = value_of(values, name)
         return empty if found is None else found
 
     return SideHand(
@@ -148,7 +185,7 @@ def side_values(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str
     else:
         data = {"meld_points": side.meld_points}
         for field in canasta_fields(family):
-            data[field.name] = side.canastas_of(field.canasta)
+            _put(data, field.name, side.canastas_of(field.canasta))
     data["red_threes"] = side.red_threes
     data["hand_points"] = side.hand_points
     # What only some families ask, written only when called: Classic's shape never changes.

@@ -323,7 +323,7 @@ def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None
     for kind in made:
         if kind not in family.kinds:
             raise RuleError(
-                f"{path}.{CANASTAS_FIELD.format(kind=kind)}"[:100], N_("is not a kind of canasta")
+                f"{path}.{family.canasta_field(kind)}"[:100], N_("is not a kind of canasta")
             )
     for kind, name in family.canasta_fields:
         _check_count(path, name, made.get(kind, 0))
@@ -443,7 +443,7 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
         # one: the message goes under the box to fill in (the first kind it made none of).
         kinds = profile.family.kinds
         missing = next((kind for kind in kinds if not side.canastas_of(kind)), kinds[-1])
-        box = CANASTAS_FIELD.format(kind=missing)
+        box = profile.family.canasta_field(missing)
         if side.melds is not None:
             box = "melds"  # the melds decide the canastas: they are what to change
         raise RuleError(
@@ -528,7 +528,7 @@ def _check_canasta_ranks(family: RuleFamily, side: SideHand, path: str) -> None:
         running += side.canastas_of(kind)
         if running > limit:
             raise RuleError(
-                f"{path}.{CANASTAS_FIELD.format(kind=kind)}",
+                f"{path}.{family.canasta_field(kind)}",
                 N_("a side has at most {limit} canastas: one per rank from 4 to ace"),
                 limit=limit,
             )

@@ -234,7 +234,7 @@ REFUSED = [
         dict(meld_points=70, natural_canastas=1),
         QUIET,
         0,
-        "sides[0].mixed_canastas",
+        "sides[0].canastas.mixed",
         "at least 2 canastas",
         id="going-out-with-one-canasta",
     ),
@@ -282,7 +282,7 @@ REFUSED = [
         dict(meld_points=40, samba_canastas=1),
         QUIET,
         None,
-        "sides[0].samba_canastas",
+        "sides[0].canastas.samba",
         "not a kind of canasta",
         id="a-kind-the-family-lacks",
     ),
@@ -349,12 +349,30 @@ def test_a_modern_american_side_reads_back_as_written() -> None:
     assert side_hand(values, MODERN_AMERICAN) == side
 
 
-def test_not_yet_choosable() -> None:
-    # The API, the store and the pages accept the families in FAMILIES: Modern American
-    # joins when they follow it (issue 31's next step).
-    assert MODERN_AMERICAN.key not in FAMILIES
-    with pytest.raises(RuleError):
-        get_family("modern-american")
+def test_choosable() -> None:
+    # The API, the store and the pages accept the families in FAMILIES.
+    assert FAMILIES["modern-american"] is MODERN_AMERICAN is get_family("modern-american")
+    assert list(FAMILIES) == ["classic", "modern-american"]
+    with pytest.raises(RuleError) as refused:
+        get_family("samba")
+    assert refused.value.field == "family"
+
+
+def test_its_canastas_are_counted_in_one_object() -> None:
+    # The API's names (issue 31): "canastas": {"sevens": 1}; Classic keeps a field a kind.
+    assert MODERN_AMERICAN.canasta_field("sevens") == "canastas.sevens"
+    assert CLASSIC.canasta_field("natural") == "natural_canastas"
+    side = side_hand({"meld_points": 105, "canastas": {"sevens": 1}}, MODERN_AMERICAN)
+    assert side.canastas == (("sevens", 1),)
+    assert side_values(side, MODERN_AMERICAN)["canastas"] == {
+        "natural": 0,
+        "mixed": 0,
+        "sevens": 1,
+        "aces": 0,
+        "wild": 0,
+        "wild_four_jokers": 0,
+        "deuces": 0,
+    }
 
 
 @pytest.mark.parametrize(
