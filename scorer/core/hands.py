@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from scorer.core.canastas import cheapest_canastas, cheapest_kind, costs_of, counted_melds_problem
@@ -212,6 +213,31 @@ class SideScore:
             + self.penalties
             + self.special
         )
+
+
+# A side's score part by part, in the rule book's order; then the parts only some families
+# have, each with what in the family gives it.
+SCORE_PARTS: tuple[str, ...] = (
+    "cards",
+    "canastas",
+    "red_threes",
+    "going_out",
+    "hand",
+    "adjustment",
+)
+
+
+@cache
+def score_parts(family: RuleFamily) -> tuple[str, ...]:
+    """The parts a side's score has in this family (Classic's six; Modern American's black
+    threes, penalties and special hand besides): what the API, the board and the preview
+    show."""
+    extra = (
+        ("black_threes", family.black_threes_bonus),
+        ("penalties", bool(family.penalties)),
+        ("special", bool(family.special_hands)),
+    )
+    return SCORE_PARTS + tuple(part for part, asked in extra if asked)
 
 
 def score_hand(profile: RuleProfile, hand: Hand) -> tuple[SideScore, ...]:

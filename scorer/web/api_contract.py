@@ -30,7 +30,7 @@ from scorer.core.hand_schema import (
     top_name,
     value_of,
 )
-from scorer.core.hands import CardCounts, Hand, SideHand, SideScore
+from scorer.core.hands import CardCounts, Hand, SideHand, SideScore, score_parts
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import (
     SIDES_MAX,
@@ -373,25 +373,10 @@ def _timestamp(value: Any, field: str) -> str | None:
     return value
 
 
-def score_parts(score: SideScore, family: RuleFamily) -> dict[str, int]:
-    """A side's hand score as the API gives it: its parts, then its total. The parts only
-    some families have (black threes, the family's penalties, a special hand) are given in
-    those families only: a Classic score keeps its shape."""
-    parts = {
-        "cards": score.cards,
-        "canastas": score.canastas,
-        "red_threes": score.red_threes,
-        "going_out": score.going_out,
-        "hand": score.hand,
-        "adjustment": score.adjustment,
-    }
-    if family.black_threes_bonus:
-        parts["black_threes"] = score.black_threes
-    if family.penalties:
-        parts["penalties"] = score.penalties
-    if family.special_hands:
-        parts["special"] = score.special
-    return {**parts, "total": score.total}
+def score_json(score: SideScore, family: RuleFamily) -> dict[str, int]:
+    """A side's hand score as the API gives it: its family's parts, then its total (a
+    Classic score keeps its shape)."""
+    return {**{part: getattr(score, part) for part in score_parts(family)}, "total": score.total}
 
 
 def game_to_json(record: ReplayedGame) -> dict[str, Any]:
@@ -430,7 +415,7 @@ def game_to_json(record: ReplayedGame) -> dict[str, Any]:
                 "sides": [
                     {
                         **side_values(side, profile.family),
-                        "score": score_parts(score, profile.family),
+                        "score": score_json(score, profile.family),
                         "opening_minimum": result.minimums[i],
                         "running_total": result.totals[i],
                     }

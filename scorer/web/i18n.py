@@ -282,6 +282,11 @@ FIELD_LABELS = {
     "adjustment_note": _l("Why"),
     "went_out": _l("Went out"),
     "concealed": _l("Concealed"),
+    "canastas": _l("Canastas"),
+    "black_threes": _l("Black threes"),
+    "unfinished": _l("Unfinished melds"),
+    "players_holding": _l("Players holding 3+"),
+    "special_hand": _l("Special hand"),
 }
 
 # The variants, by profile key: the name the new-game form, the board and the sheets give
@@ -292,11 +297,55 @@ VARIANT_LABELS = {
     "three-player": (_l("Three players"), _l("Three players")),
     "five-player": (_l("Five players (teams of 3 and 2)"), _l("Five players")),
     "six-player": (_l("Six players (3 packs)"), _l("Six players")),
+    "four-player": (_l("Modern American (4 players, 2 teams)"), _l("Modern American")),
+}
+# The games of the family a game may be played in, by family key (the new-game form's choice).
+FAMILY_LABELS = {
+    "classic": _l("Classic Canasta"),
+    "modern-american": _l("Modern American Canasta"),
 }
 PROFILE_LABELS = {key: long for key, (long, _short) in VARIANT_LABELS.items()}
 SHORT_PROFILE_LABELS = {key: short for key, (_long, short) in VARIANT_LABELS.items()}
 # Each kind of canasta a family has, by kind (a game's bonus list and its hand form).
-CANASTA_LABELS = {"natural": _l("Natural canasta"), "mixed": _l("Mixed canasta")}
+CANASTA_LABELS = {
+    "natural": _l("Natural canasta"),
+    "mixed": _l("Mixed canasta"),
+    "sevens": _l("Canasta of sevens"),
+    "aces": _l("Canasta of natural aces"),
+    "wild": _l("Wild canasta (1 to 3 jokers)"),
+    "wild_four_jokers": _l("Wild canasta with all four jokers"),
+    "deuces": _l("Canasta of seven twos"),
+}
+# The hand form's row of each kind of unfinished meld and of cards held (Modern American).
+UNFINISHED_LABELS = {
+    "sevens": _l("Unfinished sevens"),
+    "aces": _l("Unfinished aces"),
+    "wild": _l("Unfinished wild meld"),
+    "wild_four_jokers": _l("Unfinished wild meld, four jokers"),
+}
+HOLDING_LABELS = {
+    "sevens": _l("Players holding 3+ sevens"),
+    "aces": _l("Players holding 3+ aces"),
+}
+SPECIAL_HAND_LABELS = {
+    "straight": _l("Straight"),
+    "pairs": _l("Pairs"),
+    "wild_pairs": _l("Pairs with wild cards"),
+    "garbage": _l("Garbage hand"),
+}
+# A side's score part by part (scorer.core.hands.score_parts), as the board and the preview
+# name them.
+SCORE_PART_LABELS = {
+    "cards": _l("Cards"),
+    "canastas": _l("Canastas"),
+    "red_threes": _l("Red threes"),
+    "going_out": _l("Going out"),
+    "hand": _l("In hand"),
+    "adjustment": _l("Penalty or correction"),
+    "black_threes": _l("Black threes"),
+    "penalties": _l("Penalties"),
+    "special": _l("Special hand"),
+}
 
 # The house rules a table may change, by the API's key.
 HOUSE_RULE_LABELS = {

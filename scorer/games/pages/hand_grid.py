@@ -12,13 +12,14 @@ from wtforms import Field
 
 from scorer import store
 from scorer.core.errors import RuleError
+from scorer.core.families import RuleFamily
 from scorer.core.game import add_hand, correct
-from scorer.core.hands import Hand, SideScore, score_hand
+from scorer.core.hands import Hand, SideScore, score_hand, score_parts
 from scorer.core.irregular import CONFIRMABLE, NeedsConfirmation
 from scorer.core.rules import RuleProfile
 from scorer.web.failures import load_game
 from scorer.web.forms import HandForm, SideHandForm, hand_form
-from scorer.web.i18n import FIELD_LABELS, error_text, side_field
+from scorer.web.i18n import FIELD_LABELS, SCORE_PART_LABELS, error_text, side_field
 from scorer.web.pages import bp, leaf_fields
 from scorer.web.routes import budget
 
@@ -110,17 +111,14 @@ def _dom_id(field_path: str | None, sides: int) -> str | None:
     return f"sides-{index}-{name}" if name in SideHandForm.__dict__ else None
 
 
-def _parts(score: SideScore) -> list[list[Any]]:
-    """A side's score part by part, in the rule book's order (the cards always)."""
-    labelled = (
-        ("cards", _("Cards"), score.cards),
-        ("canastas", _("Canastas"), score.canastas),
-        ("red_threes", _("Red threes"), score.red_threes),
-        ("going_out", _("Going out"), score.going_out),
-        ("hand", _("In hand"), score.hand),
-        ("adjustment", _("Penalty or correction"), score.adjustment),
-    )
-    return [[key, label, value] for key, label, value in labelled if value or key == "cards"]
+def _parts(score: SideScore, family: RuleFamily) -> list[list[Any]]:
+    """A side's score part by part, in the rule book's order, its family's parts included
+    (the cards always)."""
+    return [
+        [key, str(SCORE_PART_LABELS[key]), getattr(score, key)]
+        for key in score_parts(family)
+        if getattr(score, key) or key == "cards"
+    ]
 
 
 def _decided(profile: RuleProfile, hand: Hand) -> list[dict[str, int | None]]:
@@ -182,7 +180,11 @@ def dry_run(record: store.ReplayedGame, form: HandForm, number: int | None) -> d
         answer.update(_refusal(error, sides))
         return answer
     answer["sides"] = [
-        {"total": score.total, "parts": _parts(score), "empty_hand": _holds_cards(hand, i, profile)}
+        {
+            "total": score.total,
+            "parts": _parts(score, profile.family),
+            "empty_hand": _holds_cards(hand, i, profile),
+        }
         for i, score in enumerate(scores)
     ]
     return answer
