@@ -64,6 +64,8 @@ SIDE_HAND_FIELDS = field_names(DEFAULT_FAMILY)
 MELD_FIELDS = decided_by_melds(DEFAULT_FAMILY)
 PLANNED_MELD_FIELDS = frozenset(hand_schema.PLANNED_MELD_FIELDS)
 SIDE_HAND_OUTPUT_FIELDS = frozenset({"score", "running_total", "opening_minimum"})
+# Canastas by kind in one object: the name every family takes (Classic its own fields too).
+CANASTAS = "canastas"
 # A game's id as the store makes them (scorer.store.ids: s<shard>- and 22 characters), with
 # room to spare.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -248,7 +250,9 @@ def _melds(data: dict[str, Any], path: str, family: RuleFamily) -> tuple[Planned
 
 def _side_hand(raw: Any, path: str, family: RuleFamily) -> SideHand:
     """A side's hand from its JSON: each schema field's type checked, then the schema's."""
-    data = _object(raw, path, field_names(family), SIDE_HAND_OUTPUT_FIELDS)
+    data = _object(raw, path, field_names(family) | {CANASTAS}, SIDE_HAND_OUTPUT_FIELDS)
+    if family.canasta_field_per_kind:
+        data = _canastas_as_fields(data, path, family)
     note = data.get("adjustment_note")
     if note is not None and not isinstance(note, str):  # checked first, as it always was
         raise _type_error(f"{path}.adjustment_note", N_("must be text"))
@@ -279,6 +283,27 @@ def _side_hand(raw: Any, path: str, family: RuleFamily) -> SideHand:
         else:
             values[name] = _int(value, where)
     return side_hand(values, family)
+
+
+def _canastas_as_fields(data: dict[str, Any], path: str, family: RuleFamily) -> dict[str, Any]:
+    """Classic's canastas sent in the names of every other family ("canastas": {"natural":
+    1}), as its own fields ("natural_canastas"): a client may use one name for every game."""
+    raw = data.get(CANASTAS)
+    if raw is None:
+        return data
+    counts = _object(raw, f"{path}.{CANASTAS}")
+    fields = dict(data)
+    del fields[CANASTAS]
+    for kind, count in counts.items():
+        if kind not in family.kinds:
+            raise RuleError(f"{path}.{CANASTAS}.{kind}"[:100], N_("is not a kind of canasta"))
+        name = family.canasta_field(kind)
+        if fields.get(name) is not None:
+            raise _type_error(
+                f"{path}.{name}", N_("send each kind of canasta once: in canastas or on its own")
+            )
+        fields[name] = count
+    return fields
 
 
 def _check_canasta_object(data: dict[str, Any], path: str, family: RuleFamily) -> None:

@@ -222,3 +222,24 @@ def test_the_csv_has_a_column_per_kind_and_the_family_parts(client: FlaskClient)
     assert winners["sevens canastas"] == "1"
     assert winners["black threes"] == "1"
     assert winners["hand score"] == "3595"
+
+
+def test_classic_takes_its_canastas_in_the_shared_names_too(client: FlaskClient) -> None:
+    game = create(client)
+    side = {"meld_points": 90, "canastas": {"natural": 1}, "red_threes": 1, "hand_points": 0}
+    game = post(client, game["id"], {"went_out": 0, "sides": [side, {"meld_points": 50}]})
+    us = game["hands"][0]["sides"][0]
+    assert (us["natural_canastas"], us["mixed_canastas"]) == (1, 0)
+    assert us["score"]["canastas"] == 500
+    twice = {"meld_points": 90, "canastas": {"natural": 1}, "natural_canastas": 1}
+    response = client.post(
+        f"/api/games/{game['id']}/hands", json={"sides": [twice, {"meld_points": 50}]}
+    )
+    assert response.status_code == 400
+    assert response.get_json()["field"] == "sides[0].natural_canastas"
+    sevens = {"meld_points": 90, "canastas": {"sevens": 1}}
+    response = client.post(
+        f"/api/games/{game['id']}/hands", json={"sides": [sevens, {"meld_points": 50}]}
+    )
+    assert response.status_code == 422
+    assert response.get_json()["field"] == "sides[0].canastas.sevens"
