@@ -12,7 +12,7 @@ to :func:`side_hand`; each writer takes :func:`side_values`. Pure: no Flask, no 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -130,6 +130,75 @@ def decided_by_melds(family: RuleFamily = DEFAULT_FAMILY) -> tuple[str, ...]:
 @cache
 def canasta_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
     return tuple(field for field in side_fields(family) if field.canasta is not None)
+
+
+# --- a side's boxes in a form: one per count, named after its field -------------------------
+
+
+@dataclass(frozen=True)
+class CountBox:
+    """One count a hand form asks of a side: a count field ("red_threes", a canasta kind's
+    "canastas.sevens") or one kind of a field counted by kind ("unfinished.aces")."""
+
+    path: str
+    field: SideField
+    kind: str | None = None  # its kind of canasta, or its kind within the field
+
+    @property
+    def name(self) -> str:
+        """The box's name in a form ("canastas_sevens"): a form's names hold no dot."""
+        return box_name(self.path)
+
+
+def box_name(path: str) -> str:
+    return path.replace(".", "_")
+
+
+@cache
+def count_boxes(family: RuleFamily = DEFAULT_FAMILY) -> tuple[CountBox, ...]:
+    """The counts a side's column asks in this family, in the order a hand lists them."""
+    boxes: list[CountBox] = []
+    for field in side_fields(family):
+        if field.kind == COUNT:
+            boxes.append(CountBox(field.name, field, field.canasta))
+        elif field.kind == COUNTS_BY_KIND:
+            boxes.extend(CountBox(f"{field.name}.{kind}", field, kind) for kind in field.kinds)
+    return tuple(boxes)
+
+
+def choice_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
+    """The fields a side answers by one of the family's choices (a special hand)."""
+    return tuple(field for field in side_fields(family) if field.kind == CHOICE)
+
+
+def values_from_boxes(family: RuleFamily, box: Callable[[str], Any]) -> dict[str, Any]:
+    """The counts and choices of a side's column as the schema's values, each box read by
+    its name (``box("canastas_sevens")``; None or "" as nothing)."""
+    values: dict[str, Any] = {}
+    for counted in count_boxes(family):
+        count = box(counted.name) or 0
+        if counted.field.kind == COUNTS_BY_KIND:
+            values.setdefault(counted.field.name, {})[counted.kind] = count
+        else:
+            values[counted.path] = count
+    for field in choice_fields(family):
+        values[field.name] = box(field.name) or None
+    return values
+
+
+def boxes_of(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str, Any]:
+    """A stored side's counts and choices by box name: what a form shows to correct it."""
+    shown: dict[str, Any] = {}
+    for counted in count_boxes(family):
+        if counted.field.canasta is not None:
+            shown[counted.name] = side.canastas_of(counted.field.canasta)
+        elif counted.field.kind == COUNTS_BY_KIND:
+            shown[counted.name] = dict(getattr(side, counted.field.name)).get(counted.kind, 0)
+        else:
+            shown[counted.name] = getattr(side, counted.field.name)
+    for field in choice_fields(family):
+        shown[field.name] = getattr(side, field.name) or ""
+    return shown
 
 
 def _counts(value: Any) -> CardCounts | None:
