@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
+import pdfplumber
 import pytest
 from flask.testing import FlaskClient
 
@@ -243,3 +245,18 @@ def test_classic_takes_its_canastas_in_the_shared_names_too(client: FlaskClient)
     )
     assert response.status_code == 422
     assert response.get_json()["field"] == "sides[0].canastas.sevens"
+
+
+def test_the_sheet_names_the_game_and_its_rows_add_up(client: FlaskClient) -> None:
+    game = create(client, family="modern-american")
+    post(client, game["id"], WORKED)
+    response = client.get(f"/games/{game['id']}/sheet.pdf")
+    assert response.status_code == 200
+    with pdfplumber.open(io.BytesIO(response.data)) as pdf:
+        text = " ".join(page.extract_text() or "" for page in pdf.pages)
+    text = text.replace("\u202f", ",").replace("\xa0", ",")
+    assert "Modern American" in text and "8,500" in text
+    # The winners' row: cards 105, canastas 3 000, threes 300 + 100, out 100, in hand -10:
+    # 3 595, every column of it summed.
+    assert re.search(r"105 3,000 400 100 .10 3,595 3,595", text), text
+    assert re.search(r".90 0 .300 .40 .430 .430", text), text
