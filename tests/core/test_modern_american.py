@@ -13,7 +13,7 @@ from scorer.core.families import CLASSIC, FAMILIES, MODERN_AMERICAN, get_family
 from scorer.core.hand_schema import field_names, side_hand, side_values
 from scorer.core.hands import Hand, SideHand, score_hand, validate_hand
 from scorer.core.meld import PlannedMeld
-from scorer.core.rules import profile_of, with_house_rules
+from scorer.core.rules import PROFILES, VARIANTS, family_of_variant, profile_of, with_house_rules
 
 PROFILE = profile_of(MODERN_AMERICAN, MODERN_AMERICAN.seatings[0])
 CLASSIC_PROFILE = profile_of(CLASSIC, CLASSIC.seatings[0])
@@ -422,3 +422,13 @@ def test_the_swing_row_by_row(canastas: int) -> None:
         bonuses * (500 * canastas + going_out) + cards * melded + threes * (100 + 300) - 2000 - 25
     )
     assert ours.total == expected
+
+
+def test_its_seating_is_a_variant_a_game_may_choose() -> None:
+    # One choice of variant names the family too: Classic's keep their keys.
+    assert {key: VARIANTS[key] for key in PROFILES} == PROFILES
+    assert VARIANTS["four-player"].family is MODERN_AMERICAN
+    assert VARIANTS["four-player"].target == 8500
+    assert family_of_variant("four-player") == "modern-american"
+    assert family_of_variant("classic") == "classic"
+    assert family_of_variant("samba") is None
