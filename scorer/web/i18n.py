@@ -32,6 +32,8 @@ from flask_babel import (
 from flask_babel import lazy_gettext as _l
 
 from scorer.core.errors import ScorerError
+from scorer.core.families import ALL_FAMILIES
+from scorer.core.hand_schema import box_name, count_boxes
 
 LANGUAGES = ("en", "fr", "es")
 LANGUAGE_COOKIE = "lang"
@@ -287,6 +289,20 @@ FIELD_LABELS = {
     "unfinished": _l("Unfinished melds"),
     "players_holding": _l("Players holding 3+"),
     "special_hand": _l("Special hand"),
+    # The hand form's boxes of the families that count canastas in one object.
+    "canastas_natural": _l("Natural canastas"),
+    "canastas_mixed": _l("Mixed canastas"),
+    "canastas_sevens": _l("Canastas of sevens"),
+    "canastas_aces": _l("Canastas of natural aces"),
+    "canastas_wild": _l("Wild canastas (1 to 3 jokers)"),
+    "canastas_wild_four_jokers": _l("Wild canastas, all four jokers"),
+    "canastas_deuces": _l("Canastas of seven twos"),
+    "unfinished_sevens": _l("Unfinished sevens"),
+    "unfinished_aces": _l("Unfinished aces"),
+    "unfinished_wild": _l("Unfinished wild meld"),
+    "unfinished_wild_four_jokers": _l("Unfinished wild meld, four jokers"),
+    "players_holding_sevens": _l("Players holding 3+ sevens"),
+    "players_holding_aces": _l("Players holding 3+ aces"),
 }
 
 # The variants, by profile key: the name the new-game form, the board and the sheets give
@@ -315,17 +331,6 @@ CANASTA_LABELS = {
     "wild": _l("Wild canasta (1 to 3 jokers)"),
     "wild_four_jokers": _l("Wild canasta with all four jokers"),
     "deuces": _l("Canasta of seven twos"),
-}
-# The hand form's row of each kind of unfinished meld and of cards held (Modern American).
-UNFINISHED_LABELS = {
-    "sevens": _l("Unfinished sevens"),
-    "aces": _l("Unfinished aces"),
-    "wild": _l("Unfinished wild meld"),
-    "wild_four_jokers": _l("Unfinished wild meld, four jokers"),
-}
-HOLDING_LABELS = {
-    "sevens": _l("Players holding 3+ sevens"),
-    "aces": _l("Players holding 3+ aces"),
 }
 SPECIAL_HAND_LABELS = {
     "straight": _l("Straight"),
@@ -374,10 +379,18 @@ HOUSE_RULE_CHOICE_LABELS = {
     },
 }
 
-_SIDE_FIELD = re.compile(r"^sides\[(\d+)\]\.(\w+)")
+_SIDE_FIELD = re.compile(r"^sides\[(\d+)\]\.(\w+)(?:\.(\w+))?")
+# Every count box of every family's hand form ("canastas_sevens", "unfinished_aces").
+_BOXES = frozenset(box.name for family in ALL_FAMILIES for box in count_boxes(family))
 
 
 def side_field(field: str | None) -> tuple[int, str] | None:
-    """(side index, input name) of a field path like sides[1].red_threes, else None."""
+    """(side index, input name) of a field path like sides[1].red_threes, else None; a count
+    inside an object is its own box (sides[0].canastas.sevens -> canastas_sevens)."""
     match = _SIDE_FIELD.match(field or "")
-    return (int(match.group(1)), match.group(2)) if match else None
+    if not match:
+        return None
+    name, inner = match.group(2), match.group(3)
+    if inner and box_name(f"{name}.{inner}") in _BOXES:
+        name = box_name(f"{name}.{inner}")
+    return int(match.group(1)), name
