@@ -11,16 +11,7 @@ from flask import Flask
 from flask_compress import Compress
 from flask_wtf.csrf import CSRFProtect
 
-from scorer import cli, web
-from scorer.checker import api as checker
-from scorer.checker import rulebook
-from scorer.clubs import api as api_clubs
-from scorer.clubs import pages as club_pages
-from scorer.games import api, csv_routes, watch
-from scorer.games import pages as game_pages
-from scorer.nights import api as nights_api
-from scorer.nights import init_app as nights_init_app
-from scorer.nights import seasons as nights_seasons
+from scorer import checker, cli, clubs, games, nights, web
 from scorer.secret import load_secret_key, read_fleet_key
 from scorer.sheets import blank_sheet, game_sheet, render
 from scorer.sheets import pages as sheet_pages
@@ -43,10 +34,10 @@ from scorer.web import (
 from scorer.web.folders import STATIC_FOLDER, TEMPLATE_FOLDER
 from scorer.web.http import JSONProvider
 
-# Imported for their routes: each adds its pages to the one `pages` blueprint.
-FEATURE_PAGES = (game_pages, club_pages, sheet_pages)
+# Each feature registers its own blueprints (its pages, its API...): init_app(app).
+FEATURES = (games, clubs, checker, nights)
 # Imported for their routes on the sheets' blueprint (scorer.sheets.render.bp).
-SHEETS = (game_sheet, blank_sheet)
+SHEETS = (game_sheet, blank_sheet, sheet_pages)
 __all__ = ["create_app", "load_secret_key"]
 csrf = CSRFProtect()
 compress = Compress()  # gzip for pages, CSS, JS and JSON: phones on a busy Wi-Fi
@@ -129,23 +120,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     web.init_app(app)
     failures.init_app(app)
     cli.init_app(app)
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(api.bp)
-    # The API takes only application/json bodies, which no cross-site form can send.
-    csrf.exempt(api.bp)
-    app.register_blueprint(api_clubs.bp)
-    csrf.exempt(api_clubs.bp)
-    app.register_blueprint(csv_routes.bp)
+    app.register_blueprint(pages.bp)  # the toolkit's own: the service worker, the favicon
+    for feature in FEATURES:
+        feature.init_app(app)  # after csrf: a JSON API's blueprint is exempted as it comes
     app.register_blueprint(render.bp)
-    app.register_blueprint(rulebook.bp)
-    app.register_blueprint(checker.bp)
-    csrf.exempt(checker.bp)  # JSON only, or a form that changes nothing
-    nights_init_app(app)
-    csrf.exempt(nights_api.bp)
-    csrf.exempt(nights_seasons.bp)  # its only write takes a JSON body, as the API's
     addresses.init_app(app)
     health.init_app(app)  # GET /healthz: no budget (scorer.web.ratelimit names writes)
-    watch.init_app(app)
     ratelimit.init_app(app)  # after the blueprints: it wraps their views
     priority.init_app(app)  # heavy reads served by threads that give way to the hands
     push.init_app(app)  # a write tells the waiting screens (Nchan), when configured

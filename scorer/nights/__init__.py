@@ -10,13 +10,14 @@ from __future__ import annotations
 from flask import Flask
 
 from scorer.nights import api, pages, season_pages, seasons, tournament, tournament_pages
+from scorer.web.routes import register_json_api
 
 
 def init_app(app: Flask) -> None:
     """The nights' routes (their tables come with the store's migrations)."""
-    app.register_blueprint(api.bp)
+    register_json_api(app, api.bp)
     app.register_blueprint(pages.bp)
-    app.register_blueprint(seasons.bp)
+    register_json_api(app, seasons.bp)  # its only write takes a JSON body, as the API's
     app.register_blueprint(season_pages.bp)
     app.register_blueprint(tournament_pages.bp)
     # The night's pages ask for their tournament (match points, the clock) from a partial.

@@ -32,7 +32,8 @@ from scorer.web.addresses import absolute_url
 from scorer.web.api_contract import PayloadError
 from scorer.web.display import points
 from scorer.web.failures import status_of
-from scorer.web.forms import is_index, number_arg, target_choices
+from scorer.web.forms import is_index, number_arg
+from scorer.web.game_setup import target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page
 from scorer.web.routes import budget, heavy_read

@@ -1,5 +1,6 @@
-"""What the pages share: this browser's games, loading a game, form error helpers; and the
-service worker, served from the root so it may look after every page."""
+"""What the pages of every feature share: this browser's games and clubs, form error helpers;
+and the few routes of the toolkit itself: the service worker, served from the root so it may
+look after every page, and the favicon. Each feature's pages have their own blueprint."""
 
 from __future__ import annotations
 
@@ -9,12 +10,8 @@ from typing import Any
 from flask import (
     Blueprint,
     current_app,
-    redirect,
-    render_template,
-    request,
     send_from_directory,
     session,
-    url_for,
 )
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
@@ -25,11 +22,10 @@ from scorer.core.errors import RuleError
 from scorer.store import clubs
 from scorer.store.cache import replayed_game
 from scorer.store.db import get_db
-from scorer.web import display
-from scorer.web.forms import is_index
+from scorer.web.folders import STATIC_FOLDER
 
-# The pages' one blueprint: games, clubs and sheets each add their routes to it.
-bp = Blueprint("pages", __name__)
+# The toolkit's own routes (registered by scorer.web.init_app); no feature adds to it.
+bp = Blueprint("web", __name__)
 
 # The games this browser created or opened, kept in its signed session cookie.
 MY_GAMES = "games"
@@ -103,30 +99,6 @@ def field_errors_note(form: Any) -> str | None:
     return None
 
 
-def game_title(record: store.ReplayedGame) -> str:
-    return display.game_title(record.name, record.table.sides)
-
-
-def confirm_page(record: store.ReplayedGame, action: str, **context: Any) -> Page:
-    return render_template(
-        "games/confirm.html",
-        game=record,
-        title=game_title(record),
-        action=action,
-        version=record.version,
-        **context,
-    )
-
-
-def posted_version() -> int | None:
-    value = request.form.get("version", "")
-    return int(value) if is_index(value) else None
-
-
-def back_to(record: store.ReplayedGame) -> Response:
-    return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
-
-
 # --- this browser's clubs --------------------------------------------------------------------
 
 
@@ -160,4 +132,13 @@ def service_worker() -> Response:
     response = send_from_directory(current_app.static_folder or "static", "sw.js", max_age=0)
     response.headers["Service-Worker-Allowed"] = "/"
     response.headers["Cache-Control"] = "no-cache"  # a new version is picked up at once
+    return response
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """Browsers ask for it on every page: the app's icon, small."""
+    icon = (STATIC_FOLDER / "favicon.ico").read_bytes()
+    response = Response(icon, mimetype="image/vnd.microsoft.icon")
+    response.cache_control.max_age = 86400
     return response

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from flask import Blueprint, Flask
+
 View = TypeVar("View", bound=Callable[..., Any])
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 READS = ("GET", "HEAD")
@@ -66,3 +68,11 @@ def budgets_of(view: Callable[..., Any]) -> tuple[tuple[str, tuple[str, ...]], .
 
 def is_heavy(view: Callable[..., Any] | None) -> bool:
     return bool(getattr(view, _HEAVY, False))
+
+
+def register_json_api(app: Flask, blueprint: Blueprint) -> None:
+    """Register a blueprint whose writes take only application/json bodies, which no
+    cross-site form can send: the pages' CSRF token is not asked of them (the app's CSRF
+    protection, Flask-WTF's, is set up before the features register their routes)."""
+    app.register_blueprint(blueprint)
+    app.extensions["csrf"].exempt(blueprint)

@@ -21,8 +21,8 @@ from scorer.core.game import check_hand
 from scorer.core.hands import Hand, score_hand
 from scorer.core.irregular import NeedsConfirmation
 from scorer.core.rules import RuleProfile
+from scorer.games.forms import NOBODY, hand_form
 from scorer.store.db import get_db
-from scorer.web.forms import NOBODY, hand_form
 
 HOUSE_RULES = {
     "red_threes_count_against": "no_canasta",

@@ -9,19 +9,19 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from scorer.web import priority, ratelimit, routes
+from scorer.web import ratelimit, routes
 from scorer.web.routes import budget, budgets_of, heavy_read, is_heavy
 
 WEB = Path(ratelimit.__file__).parent
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 # Heavy by what they cost: a club's or a game's whole store, or a PDF.
 KNOWN_HEAVY = {
-    "pages.club",
+    "clubs.club",
     "api_clubs.get_club",
     "api_clubs.export_club",
     "csv.club_hands",
     "csv.game_hands",
-    "pages.club_night",
+    "clubs.club_night",
     "pdf.game_sheet",
     "pdf.blank_sheet",
     "api.export_game",
@@ -73,11 +73,30 @@ def string_literals(path: Path) -> set[str]:
     }
 
 
-def test_the_budgets_and_the_priority_name_no_feature_endpoint(app: Flask) -> None:
-    endpoints = set(app.view_functions) - {"static"}
-    for module in (ratelimit, priority, routes):
-        named = string_literals(Path(module.__file__)) & endpoints
-        assert named == set(), module.__name__
+def feature_endpoints(app: Flask) -> set[str]:
+    """The endpoints whose views are not the toolkit's own (its service worker, favicon...)."""
+    return {
+        endpoint
+        for endpoint, view in app.view_functions.items()
+        if endpoint != "static" and not view.__module__.startswith("scorer.web")
+    }
+
+
+def test_the_toolkit_names_no_feature_endpoint(app: Flask) -> None:
+    """Not the budgets, not the priority, not a redirect: a feature's pages are its own."""
+    endpoints = feature_endpoints(app)
+    assert "games.scoreboard" in endpoints and "clubs.club" in endpoints
+    for path in sorted(WEB.rglob("*.py")):
+        named = string_literals(path) & endpoints
+        assert named == set(), path.name
+
+
+def test_each_feature_registers_its_own_blueprint(app: Flask) -> None:
+    """No feature fills a shared blueprint: each endpoint's blueprint lives in its feature."""
+    for endpoint in feature_endpoints(app):
+        feature = app.view_functions[endpoint].__module__.split(".")[1]
+        blueprint = app.blueprints[endpoint.split(".")[0]]
+        assert blueprint.import_name.split(".")[1] == feature, endpoint
 
 
 def test_a_view_may_spend_several_budgets_in_either_order_of_decorators() -> None:

@@ -1,8 +1,10 @@
 """The pages of a club: its board, its games, the club night sheet.
 
-Each module adds its routes to the shared `pages` blueprint (scorer.web.pages.bp).
+Each module adds its routes to the clubs' own blueprint (scorer.clubs.pages.blueprint.bp,
+endpoints "clubs.*"); scorer.clubs.init_app registers it.
 """
 
-from scorer.clubs.pages import club_games, club_night, clubs
+from scorer.clubs.pages import blueprint, club_games, club_night, clubs
 
-__all__ = ["club_games", "club_night", "clubs"]
+bp = blueprint.bp
+__all__ = ["bp", "club_games", "club_night", "clubs"]

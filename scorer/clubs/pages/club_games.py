@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from scorer import store
+from scorer.clubs.pages.blueprint import bp
 from scorer.clubs.pages.clubs import club_page
 from scorer.core.errors import N_, RuleError
 from scorer.core.game import Side
@@ -24,10 +25,10 @@ from scorer.store import club_games, clubs
 from scorer.store.db import get_db
 from scorer.web import display
 from scorer.web.failures import status_of
-from scorer.web.forms import (
+from scorer.web.forms import is_index
+from scorer.web.game_setup import (
     FORM_PLAYERS,
     FORM_SIDES,
-    is_index,
     profile_choices,
     seat_boxes,
     seating_choices,
@@ -35,7 +36,7 @@ from scorer.web.forms import (
     usual_target,
 )
 from scorer.web.i18n import error_text
-from scorer.web.pages import Page, bp, remember, remember_club
+from scorer.web.pages import Page, remember, remember_club
 from scorer.web.routes import budget
 
 GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
@@ -172,7 +173,7 @@ def new_club_game(club_id: str) -> Page:
     remember(game_id)
     remember_club(club_id)
     flash(_("Game started. Good luck!"))
-    return redirect(url_for("pages.scoreboard", game_id=game_id), code=303)
+    return redirect(url_for("games.scoreboard", game_id=game_id), code=303)
 
 
 # --- filing a game ---------------------------------------------------------------------------
@@ -219,4 +220,4 @@ def file_game(club_id: str) -> Page:
         form["error"] = error_text(error)
         return club_page(club_id, status_of(error), file=form)
     flash(_("The game is filed in this club."))
-    return redirect(url_for("pages.club", club_id=club_id) + "#games", code=303)
+    return redirect(url_for("clubs.club", club_id=club_id) + "#games", code=303)

@@ -8,6 +8,7 @@ from flask import abort, render_template, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from scorer.clubs.pages.blueprint import bp
 from scorer.clubs.pages.clubs import load_board, per_hand, rate, streak_text
 from scorer.core.stats import club_stats
 from scorer.sheets import render
@@ -15,7 +16,6 @@ from scorer.sheets.cache import cached_sheet
 from scorer.store.club_digest import GameLine
 from scorer.web.display import game_status, points
 from scorer.web.i18n import date_text
-from scorer.web.pages import bp
 from scorer.web.routes import heavy_read
 
 # Games listed on a night's sheet: a real night is a handful; a night of more (an import

@@ -16,6 +16,8 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorer.clubs.charts import charts, rating_charts
+from scorer.clubs.forms import ClubRulesForm
+from scorer.clubs.pages.blueprint import bp
 from scorer.core.errors import RuleError
 from scorer.core.rules import DEFAULT_PROFILE
 from scorer.core.stats import HeadToHead, Standing
@@ -25,18 +27,16 @@ from scorer.store.club_board import ClubBoard, board_cache, club_board
 from scorer.store.db import get_db
 from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.failures import status_of
-from scorer.web.forms import (
+from scorer.web.forms import is_index, number_arg
+from scorer.web.game_setup import (
     RULE_CHOICES,
     RULE_NUMBERS,
-    ClubRulesForm,
-    is_index,
-    new_game_data,
-    number_arg,
+    house_rules_data,
     profile_choices,
     target_choices,
 )
 from scorer.web.i18n import HOUSE_RULE_LABELS, day_month_text, error_text
-from scorer.web.pages import Page, bp, remember_club
+from scorer.web.pages import Page, remember_club
 from scorer.web.routes import budget, heavy_read
 
 # Games listed on one page of a club (newest first; ?page= for older ones): the page costs
@@ -154,7 +154,7 @@ def club_qr(club_id: str) -> Response:
 
 
 def back_to_club(club_id: str, anchor: str = "") -> Response:
-    return redirect(url_for("pages.club", club_id=club_id) + anchor, code=303)
+    return redirect(url_for("clubs.club", club_id=club_id) + anchor, code=303)
 
 
 # --- the roster ------------------------------------------------------------------------------
@@ -211,7 +211,7 @@ def new_club_form(
     form = request.form
     players = form.getlist("players") if request.method == "POST" else []
     players = (players + [""] * ROSTER_BOXES)[:ROSTER_BOXES]
-    rules = rules or ClubRulesForm(data=new_game_data())
+    rules = rules or ClubRulesForm(data=house_rules_data())
     return (
         render_template(
             "clubs/new.html",

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from scorer import store
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.core.round_clock import over_by_time, read_clock, winner_at_time
+from scorer.games.pages.blueprint import bp, game_title
 from scorer.qr import qr_svg
 from scorer.store import nights, round_time
 from scorer.store.cache import app_cache
@@ -22,7 +23,7 @@ from scorer.web import display
 from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.failures import load_game
 from scorer.web.i18n import PROFILE_LABELS
-from scorer.web.pages import Page, bp, game_title, remember
+from scorer.web.pages import Page, remember
 
 
 def progress(total: int, target: int) -> int:

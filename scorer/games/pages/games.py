@@ -19,16 +19,16 @@ from scorer.core.game import Side
 from scorer.core.limits import check_target, default_side_name
 from scorer.core.rules import PROFILES, get_profile
 from scorer.core.seatings import Seating, seatings_of
+from scorer.games.forms import NewGameForm, new_game_data
+from scorer.games.pages.blueprint import bp, confirm_page, game_title
 from scorer.games.pages.board import sides_view
 from scorer.store import nights
 from scorer.store.db import get_db
 from scorer.web.failures import load_game
-from scorer.web.forms import (
+from scorer.web.forms import is_index
+from scorer.web.game_setup import (
     RULE_CHOICES,
     RULE_NUMBERS,
-    NewGameForm,
-    is_index,
-    new_game_data,
     rules_defaults,
     seat_boxes,
     seating_choices,
@@ -37,11 +37,8 @@ from scorer.web.forms import (
 from scorer.web.i18n import HOUSE_RULE_LABELS, error_text
 from scorer.web.pages import (
     Page,
-    bp,
-    confirm_page,
     field_errors_note,
     forget,
-    game_title,
     label_errors,
     my_clubs,
     my_games,
@@ -188,7 +185,7 @@ def new_game() -> Page:
         else:
             remember(game_id)
             flash(_("Game started. Good luck!"))
-            return redirect(url_for("pages.scoreboard", game_id=game_id), code=303)
+            return redirect(url_for("games.scoreboard", game_id=game_id), code=303)
     elif request.method == "POST":
         label_errors(form)
         status = 400
@@ -233,16 +230,16 @@ def delete_game(game_id: str) -> Page:
             record = store.load_game(get_db(), game_id)
         except (store.NotFound, RuleError):
             forget(game_id)  # deleted already (a second tap): nothing more to do
-            return redirect(url_for("pages.home"), code=303)
+            return redirect(url_for("games.home"), code=303)
     record = load_game(game_id)
     if nights.night_of_table(get_db(), record.id) is not None:
         # A club night's table belongs to the night (its standings, its rounds): kept.
         flash(_("This game is a table of a club night: it stays with the night."))
-        return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+        return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
     if request.method == "GET":
         return confirm_page(record, "delete_game", sides=sides_view(record))
     with contextlib.suppress(store.NotFound):  # a second tap: already gone
         store.delete_game(get_db(), record.id)
     forget(record.id)
     flash(_("Game “%(name)s” deleted.", name=game_title(record)))
-    return redirect(url_for("pages.home"), code=303)
+    return redirect(url_for("games.home"), code=303)

@@ -18,10 +18,11 @@ from scorer.core.hand_schema import choice_fields, count_boxes
 from scorer.core.hands import Hand, SideScore, score_hand, score_parts
 from scorer.core.irregular import CONFIRMABLE, NeedsConfirmation
 from scorer.core.rules import RuleProfile
+from scorer.games.forms import HandForm, SideHandForm, hand_form
+from scorer.games.pages.blueprint import bp
 from scorer.web.failures import load_game
-from scorer.web.forms import HandForm, SideHandForm, hand_form
 from scorer.web.i18n import FIELD_LABELS, SCORE_PART_LABELS, error_text, side_field
-from scorer.web.pages import bp, leaf_fields
+from scorer.web.pages import leaf_fields
 from scorer.web.routes import budget
 
 # The "?" beside a question: the section of the rules of play that answers it.

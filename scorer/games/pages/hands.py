@@ -22,34 +22,25 @@ from scorer.core.irregular import NeedsConfirmation
 from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.core.meld import MAX_SIDE_MELDS
 from scorer.core.rules import VALUE_GROUPS
-from scorer.games.pages.board import full_note, sides_view
-from scorer.games.pages.hand_grid import confirmed_kinds, first_refused, hand_grid_rows
-from scorer.store.cache import keep
-from scorer.store.db import get_db
-from scorer.web.display import rank_letters
-from scorer.web.failures import load_game, status_of
-from scorer.web.forms import (
+from scorer.games.forms import (
     NOBODY,
     HandForm,
     MeldRowForm,
     SideHandForm,
     hand_data,
     hand_form,
-    is_index,
     new_token,
 )
+from scorer.games.pages.blueprint import back_to, bp, confirm_page, game_title, posted_version
+from scorer.games.pages.board import full_note, sides_view
+from scorer.games.pages.hand_grid import confirmed_kinds, first_refused, hand_grid_rows
+from scorer.store.cache import keep
+from scorer.store.db import get_db
+from scorer.web.display import rank_letters
+from scorer.web.failures import load_game, status_of
+from scorer.web.forms import is_index
 from scorer.web.i18n import FIELD_LABELS, error_text, side_field
-from scorer.web.pages import (
-    Page,
-    back_to,
-    bp,
-    confirm_page,
-    game_title,
-    label_errors,
-    leaf_fields,
-    posted_version,
-    remember,
-)
+from scorer.web.pages import Page, label_errors, leaf_fields, remember
 from scorer.web.routes import budget
 
 _CARD_FIELD = re.compile(r"^sides\[\d+\]\.(meld|hand)_cards(?:\.(\w+))?")
@@ -245,10 +236,10 @@ def new_hand(game_id: str) -> Page:
     if request.method == "GET":
         if record.state.finished:
             flash(_("This game is over: it takes no further hands."))
-            return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+            return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
         if record.full:
             flash(full_note())
-            return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+            return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
         out = request.args.get("out", "")
         went_out = out if out == NOBODY or (is_index(out) and int(out) < sides) else ""
         form = _prepare(
@@ -335,11 +326,11 @@ def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None)
         abort(404)
     except store.GameFull:
         flash(full_note())
-        return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+        return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
     except store.StaleGame:
         current = load_game(record.id)
         if number is not None and _already_saved(current, number, hand):
-            return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+            return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
         # Keep what was typed; the next save is checked against what is there now.
         form.version.raw_data = [str(current.version)]
         form.version.data = str(current.version)
@@ -375,7 +366,7 @@ def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None)
         )
     keep(saved)
     remember(record.id)
-    return redirect(url_for("pages.scoreboard", game_id=record.id), code=303)
+    return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
 
 
 def _already_saved(record: store.ReplayedGame, number: int, hand: Any) -> bool:

@@ -6,9 +6,10 @@ from flask import flash, redirect, url_for
 from flask_babel import gettext as _
 
 from scorer import store
+from scorer.games.pages.blueprint import bp
 from scorer.store.db import get_db
 from scorer.web.failures import load_game
-from scorer.web.pages import Page, bp, remember
+from scorer.web.pages import Page, remember
 from scorer.web.routes import budget
 
 
@@ -20,4 +21,4 @@ def play_again(game_id: str) -> Page:
     remember(new_id)
     dealer = load_game(new_id).state.dealer_next
     flash(_("New game with the same players: %(name)s deals first.", name=dealer))
-    return redirect(url_for("pages.scoreboard", game_id=new_id), code=303)
+    return redirect(url_for("games.scoreboard", game_id=new_id), code=303)

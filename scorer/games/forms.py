@@ -1,0 +1,285 @@
+"""The games' forms: a hand (a column per side, meld by meld) and a new game.
+
+The toolkit (NumberField, PageForm) is scorer.web.forms'; the house-rules editor and the
+seats the new-game form shares with a club's are scorer.web.game_setup's.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
+
+from scorer.core.errors import RuleError
+from scorer.core.families import DEFAULT_FAMILY, RuleFamily
+from scorer.core.hand_schema import canasta_fields, side_hand
+from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
+from scorer.core.rules import DEFAULT_PROFILE, VALUE_GROUPS
+from scorer.web.display import CARD_GROUP_LABELS, rank_letter, typed_rank
+from scorer.web.forms import NumberField, PageForm, is_index, name_field, stripped
+from scorer.web.game_setup import (
+    FORM_PLAYERS,
+    FORM_SIDES,
+    HouseRulesFields,
+    house_rules_data,
+    profile_choices,
+    target_choices,
+)
+from scorer.web.i18n import FIELD_LABELS
+
+NOBODY = "none"
+# Empty meld rows a side's "meld by meld" entry shows at first ("Add a meld" adds more):
+# three, a usual side's melds, so no tap goes to adding rows.
+MELD_ROWS = 3
+# The ranks a meld row offers: 4 to ace, then black threes (red threes are never melded).
+MELD_RANKS = (*RANKS, BLACK_THREE)
+# Which way an adjustment goes, when its box holds no sign.
+TAKE_AWAY, ADD = "-", "+"
+
+
+# --- a hand ----------------------------------------------------------------------------------
+
+
+class RankField(StringField):
+    """A meld's rank typed in one key: the reader's letter (K, or R in French), a digit, or the
+    rank's name; ``data`` is the core's rank ("K", "10", "3"), None when nothing was typed.
+    What cannot be read is kept as typed, for the core to refuse by the row's name."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        text = str(valuelist[0]).strip() if valuelist else ""
+        self.data = (typed_rank(text, MELD_RANKS) or text) if text else None
+
+    def _value(self) -> str:
+        if self.raw_data:
+            return str(self.raw_data[0])
+        return rank_letter(self.data) if self.data else ""
+
+
+class MeldRowForm(Form):
+    """One meld of a side, rank by rank: as the opening-meld checker asks it."""
+
+    rank = RankField(_l("Rank"))
+    naturals = NumberField(_l("Natural cards"))
+    jokers = NumberField(CARD_GROUP_LABELS["jokers"])
+    twos = NumberField(_l("Twos"))
+    FIELDS = ("rank", "naturals", "jokers", "twos")
+
+    @property
+    def empty(self) -> bool:
+        """Nothing typed in the row: a rank typed alone is a meld to check, not nothing."""
+        return not any((self[name].data or 0) for name in self.FIELDS)
+
+
+class SideHandForm(Form):
+    """One side's call at the end of a hand (a column of the hand form)."""
+
+    meld_points = NumberField(FIELD_LABELS["meld_points"])
+    natural_canastas = NumberField(FIELD_LABELS["natural_canastas"])
+    mixed_canastas = NumberField(FIELD_LABELS["mixed_canastas"])
+    red_threes = NumberField(FIELD_LABELS["red_threes"])
+    hand_points = NumberField(FIELD_LABELS["hand_points"])
+    meld_jokers = NumberField(CARD_GROUP_LABELS["jokers"])
+    meld_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
+    meld_ten = NumberField(CARD_GROUP_LABELS["ten"])
+    meld_five = NumberField(CARD_GROUP_LABELS["five"])
+    hand_jokers = NumberField(CARD_GROUP_LABELS["jokers"])
+    hand_twenty = NumberField(CARD_GROUP_LABELS["twenty"])
+    hand_ten = NumberField(CARD_GROUP_LABELS["ten"])
+    hand_five = NumberField(CARD_GROUP_LABELS["five"])
+    melds = FieldList(FormField(MeldRowForm), min_entries=MELD_ROWS, max_entries=MAX_SIDE_MELDS)
+    # A penalty is the usual case, and a phone's number pad has no minus sign: the chips say
+    # which way the points go, unless the box itself holds a sign ("-100", "+50").
+    adjustment_sign = StringField(_l("Points"), default=TAKE_AWAY)
+    adjustment = NumberField(_l("Points added or taken away"))
+    adjustment_note = StringField(_l("Why"), filters=[stripped])
+
+    def adjustment_points(self) -> int:
+        """The adjustment as signed points (0 when nothing was typed)."""
+        amount = self.adjustment.data
+        if not amount:
+            return 0
+        typed = str(self.adjustment.raw_data[0] if self.adjustment.raw_data else "").strip()
+        if typed[:1] in ("-", "+", "\u2212"):
+            return amount
+        return -abs(amount) if self.adjustment_sign.data != ADD else abs(amount)
+
+    def planned_melds(self) -> tuple[PlannedMeld, ...] | None:
+        """The melds typed rank by rank, empty rows left out; None when none was typed.
+
+        ``meld_rows`` keeps each meld's row, so a refusal of meld j finds its row.
+        """
+        self.meld_rows = [i for i, entry in enumerate(self.melds.entries) if not entry.form.empty]
+        if not self.meld_rows:
+            return None
+        return tuple(
+            planned_meld(
+                j,
+                self.melds.entries[row].form.rank.data,
+                self.melds.entries[row].form.naturals.data or 0,
+                self.melds.entries[row].form.jokers.data or 0,
+                self.melds.entries[row].form.twos.data or 0,
+            )
+            for j, row in enumerate(self.meld_rows)
+        )
+
+    def counts(self, part: str) -> CardCounts | None:
+        """The card counter of `part` ("meld" or "hand"); None when nothing was counted."""
+        values = {group: self[f"{part}_{group}"].data for group in VALUE_GROUPS}
+        if all(value is None for value in values.values()):
+            return None
+        return CardCounts(**{group: value or 0 for group, value in values.items()})
+
+    def side_hand(self, family: RuleFamily = DEFAULT_FAMILY) -> SideHand:
+        """The side's call, by the hand schema (each canasta box is its kind's field:
+        ``natural_canastas``...); RuleError (naming ``melds[j]``) for a meld row that cannot
+        be read."""
+        meld_cards = self.counts("meld")
+        hand_cards = self.counts("hand")
+        values = {
+            # Counted cards decide the points (the API does the same with meld_cards).
+            "meld_points": 0 if meld_cards else self.meld_points.data or 0,
+            **{field.name: self[field.name].data or 0 for field in canasta_fields(family)},
+            "red_threes": self.red_threes.data or 0,
+            "hand_points": 0 if hand_cards else self.hand_points.data or 0,
+            "meld_cards": meld_cards,
+            "hand_cards": hand_cards,
+            "adjustment": self.adjustment_points(),
+            "adjustment_note": self.adjustment_note.data or "",
+            # Melds typed rank by rank decide the meld points and canastas (as in the API).
+            "melds": self.planned_melds(),
+        }
+        return side_hand(values, family)
+
+
+class HandForm(PageForm):
+    """A whole hand: a column per side, who went out, concealed, and the two guards."""
+
+    sides = FieldList(FormField(SideHandForm), min_entries=0, max_entries=6)
+    went_out = StringField(_l("Who went out"))
+    concealed = BooleanField(_l("Went out concealed"))
+    # A fresh one-time token per rendering: a double tap or a resubmit records the hand once.
+    token = HiddenField()
+    # The game's version when the form was shown: a stale save is refused, never merged.
+    version = HiddenField()
+
+    def side_count(self) -> int:
+        return len(self.sides.entries)
+
+    def went_out_index(self) -> int | None:
+        """The side that went out; None for nobody. ValueError when not chosen."""
+        value = (self.went_out.data or "").strip()
+        if value == NOBODY:
+            return None
+        if is_index(value) and int(value) < self.side_count():
+            return int(value)
+        raise ValueError(value)
+
+    def hand(self) -> Hand:
+        """The hand typed; ValueError when nobody was chosen as going out, RuleError (a
+        ValueError too) naming ``sides[i].melds[j]...`` for a meld row that cannot be read."""
+        return Hand(
+            sides=tuple(_side_hand(i, entry.form) for i, entry in enumerate(self.sides.entries)),
+            went_out=self.went_out_index(),
+            concealed=bool(self.concealed.data),
+        )
+
+    def version_number(self) -> int | None:
+        value = (self.version.data or "").strip()
+        return int(value) if is_index(value) else None
+
+    def token_value(self) -> str | None:
+        value = (self.token.data or "").strip()
+        return value if value and len(value) <= 64 and value.isascii() else None
+
+
+def _side_hand(index: int, form: SideHandForm) -> SideHand:
+    try:
+        return form.side_hand()
+    except RuleError as error:
+        raise RuleError(f"sides[{index}].{error.field}", error.template, **error.params) from error
+
+
+def hand_form(sides: int, **kwargs: Any) -> HandForm:
+    """A hand form with exactly one column per side of the game."""
+
+    class GameHandForm(HandForm):
+        pass
+
+    GameHandForm.sides = FieldList(FormField(SideHandForm), min_entries=sides, max_entries=sides)
+    return GameHandForm(**kwargs)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def hand_data(hand: Hand) -> dict[str, Any]:
+    """The inputs of a stored hand, as the form shows them for a correction."""
+    sides = []
+    for side in hand.sides:
+        data: dict[str, Any] = {
+            **{field.name: side.canastas_of(field.canasta) for field in canasta_fields()},
+            "red_threes": side.red_threes,
+        }
+        if side.melds is not None:
+            data["melds"] = [dict(vars(meld)) for meld in side.melds]
+            data["melds"] += [{}] * max(0, MELD_ROWS - len(side.melds))
+        if side.adjustment or side.adjustment_note:
+            data["adjustment"] = abs(side.adjustment) or None
+            data["adjustment_sign"] = ADD if side.adjustment > 0 else TAKE_AWAY
+            data["adjustment_note"] = side.adjustment_note
+        for part, points, counts in (
+            ("meld", side.meld_points, side.meld_cards),
+            ("hand", side.hand_points, side.hand_cards),
+        ):
+            if counts is None:
+                data[f"{part}_points"] = points or None
+            else:
+                data.update({f"{part}_{group}": counts.of(group) for group in VALUE_GROUPS})
+        sides.append(data)
+    return {
+        "sides": sides,
+        "went_out": NOBODY if hand.went_out is None else str(hand.went_out),
+        "concealed": hand.concealed,
+    }
+
+
+# --- a new game ------------------------------------------------------------------------------
+
+
+class SideNamesForm(Form):
+    name = name_field(_l("Team name"))
+    players = FieldList(
+        name_field(_l("Player")), min_entries=FORM_PLAYERS, max_entries=FORM_PLAYERS
+    )
+
+
+class NewGameForm(HouseRulesFields, PageForm):
+    name = name_field(_l("Name of the game"))
+    profile = SelectField(_l("Variant"), validate_choice=False, default=DEFAULT_PROFILE)
+    target = SelectField(_l("Play to"), validate_choice=False, default="")
+    # A game of N hands instead of a target (a tournament round): empty plays to the target.
+    fixed_hands = NumberField(_l("Or play a set number of hands"))
+    solo = BooleanField(_l("Every player for themselves"))
+    # How the table sits (a key of scorer.core.seatings: "2-2", "3-2", "alone"...); the boxes
+    # shown follow it, and only those are read.
+    seating = SelectField(_l("Seating"), validate_choice=False, default="")
+    sides = FieldList(FormField(SideNamesForm), min_entries=FORM_SIDES, max_entries=FORM_SIDES)
+    first_dealer = name_field(_l("Deals first"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.profile.choices = profile_choices()
+        self.target.choices = target_choices()
+        self.set_rule_choices()
+
+
+def new_game_data(profile_key: str = DEFAULT_PROFILE) -> dict[str, Any]:
+    """The new-game form's starting values: two teams of two, the variant's own rules."""
+    data = house_rules_data(profile_key)
+    data["profile"] = data["rules_for"]
+    data["target"] = ""
+    return data

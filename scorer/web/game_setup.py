@@ -1,0 +1,174 @@
+"""What a game's setup shares across features: the house-rules editor and the seats.
+
+The new-game form (scorer.games.forms), the new-club form's preset (scorer.clubs.forms), a
+club's new game and a night's rounds lay out the same variants, seatings, targets and house
+rules; features never import one another, so the shared part sits here, in the toolkit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from wtforms import FieldList, Form, FormField, HiddenField, StringField
+
+from scorer.core.families import DEFAULT_FAMILY
+from scorer.core.limits import ALLOWED_TARGETS
+from scorer.core.rules import (
+    DEFAULT_PROFILE,
+    HOUSE_RULE_CHOICES,
+    HOUSE_RULE_FIELDS,
+    PROFILES,
+    RuleProfile,
+    effective_rules,
+    get_profile,
+)
+from scorer.core.seatings import Seating, blank_seatings, seatings_of
+from scorer.web.display import seating_label
+from scorer.web.forms import NumberField
+from scorer.web.i18n import HOUSE_RULE_CHOICE_LABELS, HOUSE_RULE_LABELS, PROFILE_LABELS, number
+
+# The new-game form seats up to this many sides of this many players (six alone, 3+3).
+FORM_SIDES = 6
+FORM_PLAYERS = 3
+# Rows of the opening-minimum table a table may write (the rule book has 4, or 5).
+MINIMUM_ROWS = 5
+
+
+class MinimumRowForm(Form):
+    start = NumberField(_l("From a total of"))
+    minimum = NumberField(_l("Minimum"))
+
+
+# The house rules the form offers, in order: numbers, then ways of playing (chosen among a
+# few), and the minimums as their own table.
+RULE_NUMBERS = tuple(
+    key for key in HOUSE_RULE_FIELDS if key != "minimums" and key not in HOUSE_RULE_CHOICES
+)
+RULE_CHOICES = tuple(HOUSE_RULE_CHOICES)
+
+
+# --- the seats of the new-game forms (a plain game's and a club's lay them out alike) ------
+
+
+def seat_boxes() -> list[int]:
+    """How many player boxes each team of the form holds: its most in any seating."""
+    return [
+        max(s.team_sizes[i] for s in blank_seatings() if s.sides > i) for i in range(FORM_SIDES)
+    ]
+
+
+def usual_target(seating: Seating) -> str:
+    return gettext("%(target)s (usual target)", target=number(seating.target))
+
+
+def seating_choices() -> dict[str, list[dict[str, object]]]:
+    """Each variant's seatings for the form's JavaScript: key, words, sizes, usual target."""
+    return {
+        key: [
+            {
+                "key": s.key,
+                "label": seating_label(s),
+                "sizes": s.team_sizes,
+                "target": number(s.target),
+            }
+            for s in seatings_of(profile)
+        ]
+        for key, profile in PROFILES.items()
+    }
+
+
+def profile_choices() -> list[tuple[str, Any]]:
+    return [(key, PROFILE_LABELS.get(key, key)) for key in PROFILES]
+
+
+def target_choices() -> list[tuple[str, Any]]:
+    return [("", _l("The variant's usual target"))] + [
+        (str(target), number(target)) for target in ALLOWED_TARGETS
+    ]
+
+
+class HouseRulesFields:
+    """The house-rules editor, shared by the new-game and the new-club forms.
+
+    Which variant's values the inputs showed is kept in ``rules_for``: only what the user
+    changed from them counts as a house rule.
+    """
+
+    rules_for = HiddenField(default=DEFAULT_PROFILE)
+    # The numbers, in the order the editor shows them (each kind of canasta's bonus is
+    # added below, from the family).
+    rule_numbers = RULE_NUMBERS
+    going_out = NumberField(_l("Going-out bonus"))
+    concealed_going_out = NumberField(_l("Concealed going-out bonus"))
+    red_three = NumberField(_l("Each red three"))
+    all_red_threes = NumberField(_l("All the red threes"))
+    canastas_to_go_out = NumberField(_l("Canastas needed to go out"))
+    # Ways of playing, one tap each (chips): the rule book's is the default. The engine
+    # checks the value, so that a refusal names the rule as the API's does.
+    tie = StringField(_l("A tie at the top"), default="play_on")
+    red_threes_count_against = StringField(_l("Red threes count against"), default="no_meld")
+    minimums = FieldList(
+        FormField(MinimumRowForm), min_entries=MINIMUM_ROWS, max_entries=MINIMUM_ROWS
+    )
+
+    def set_rule_choices(self) -> None:
+        """The chips of each way of playing: (value, label) in the reader's language."""
+        for key in RULE_CHOICES:
+            self[key].choices = list(HOUSE_RULE_CHOICE_LABELS[key].items())
+
+    def shown_profile(self) -> RuleProfile:
+        """The profile whose values the house-rule inputs were rendered with."""
+        return PROFILES.get(self.rules_for.data or "", PROFILES[DEFAULT_PROFILE])
+
+    def house_rules(self) -> dict[str, Any]:
+        """Only the rules the user changed from the values the form showed."""
+        shown = effective_rules(self.shown_profile())
+        rules: dict[str, Any] = {}
+        for key in RULE_NUMBERS + RULE_CHOICES:
+            value = self[key].data
+            if isinstance(value, str):
+                value = value.strip()
+            if value not in (None, "") and value != shown[key]:
+                rules[key] = value
+        rows = self.minimum_rows()
+        if rows and rows != [list(row) for row in shown["minimums"]]:
+            rules["minimums"] = rows
+        return rules
+
+    def minimum_rows(self) -> list[list[int | None]]:
+        """The minimum table as typed: the first row covers every total below the second."""
+        rows: list[list[int | None]] = []
+        for index, entry in enumerate(self.minimums.entries):
+            start, minimum = entry.form.start.data, entry.form.minimum.data
+            if minimum is None:
+                continue
+            rows.append([None if index == 0 else start, minimum])
+        return rows
+
+
+# A bonus box per kind of canasta of the family ("natural_canasta", "mixed_canasta").
+for _kind in DEFAULT_FAMILY.canastas:
+    setattr(HouseRulesFields, _kind.bonus_rule, NumberField(HOUSE_RULE_LABELS[_kind.bonus_rule]))
+
+
+def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
+    """The house-rule inputs' values for a profile (also given to JS to switch variants)."""
+    rules = effective_rules(profile)
+    values: dict[str, Any] = {key: rules[key] for key in RULE_NUMBERS + RULE_CHOICES}
+    rows = list(rules["minimums"]) + [[None, None]] * MINIMUM_ROWS
+    values["minimums"] = [list(row) for row in rows[:MINIMUM_ROWS]]
+    return values
+
+
+def house_rules_data(profile_key: str = DEFAULT_PROFILE) -> dict[str, Any]:
+    """The house-rule inputs' starting values: the variant's own rules."""
+    profile = get_profile(profile_key)
+    defaults = rules_defaults(profile)
+    data: dict[str, Any] = {key: defaults[key] for key in RULE_NUMBERS + RULE_CHOICES}
+    data["minimums"] = [
+        {"start": start, "minimum": minimum} for start, minimum in defaults["minimums"]
+    ]
+    data["rules_for"] = profile.key
+    return data
