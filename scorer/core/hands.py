@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -215,29 +215,27 @@ class SideScore:
         )
 
 
-# A side's score part by part, in the rule book's order; then the parts only some families
-# have, each with what in the family gives it.
-SCORE_PARTS: tuple[str, ...] = (
-    "cards",
-    "canastas",
-    "red_threes",
-    "going_out",
-    "hand",
-    "adjustment",
+# A side's score part by part, in the rule book's order, each with whether a family has it:
+# Classic's six, and the parts only some families have (Modern American's black threes, its
+# penalties, a special hand) where they belong.
+_PARTS: tuple[tuple[str, Callable[[RuleFamily], bool]], ...] = (
+    ("cards", lambda family: True),
+    ("canastas", lambda family: True),
+    ("red_threes", lambda family: True),
+    ("black_threes", lambda family: family.black_threes_bonus),
+    ("going_out", lambda family: True),
+    ("penalties", lambda family: bool(family.penalties)),
+    ("hand", lambda family: True),
+    ("special", lambda family: bool(family.special_hands)),
+    ("adjustment", lambda family: True),
 )
 
 
 @cache
 def score_parts(family: RuleFamily) -> tuple[str, ...]:
-    """The parts a side's score has in this family (Classic's six; Modern American's black
-    threes, penalties and special hand besides): what the API, the board and the preview
-    show."""
-    extra = (
-        ("black_threes", family.black_threes_bonus),
-        ("penalties", bool(family.penalties)),
-        ("special", bool(family.special_hands)),
-    )
-    return SCORE_PARTS + tuple(part for part, asked in extra if asked)
+    """The parts a side's score has in this family, in order: what the API, the board and the
+    preview show."""
+    return tuple(part for part, has in _PARTS if has(family))
 
 
 def score_hand(profile: RuleProfile, hand: Hand) -> tuple[SideScore, ...]:
