@@ -260,3 +260,99 @@ def test_the_sheet_names_the_game_and_its_rows_add_up(client: FlaskClient) -> No
     # 3 595, every column of it summed.
     assert re.search(r"105 3,000 400 100 .10 3,595 3,595", text), text
     assert re.search(r".90 0 .300 .40 .430 .430", text), text
+
+
+# --- the hand form: its boxes, its dry run, a correction ---------------------------------------
+
+# A few hands as the form's boxes (side 0, side 1), who went out, and what the engine scores.
+FORM_HANDS = [
+    pytest.param(
+        {
+            "meld_points": "105",
+            "canastas_natural": "1",
+            "canastas_sevens": "1",
+            "red_threes": "2",
+            "black_threes": "1",
+            "hand_points": "10",
+        },
+        {"meld_points": "90", "red_threes": "2", "hand_points": "40"},
+        "0",
+        [3595, -430],
+        id="worked-examples",
+    ),
+    pytest.param(
+        {"special_hand": "pairs"},
+        {
+            "meld_points": "150",
+            "canastas_mixed": "1",
+            "unfinished_aces": "1",
+            "players_holding_sevens": "1",
+            "hand_points": "35",
+        },
+        "0",
+        # Pairs: 2 500. One canasta: cards and bonus count, threes not; -2 500 the aces
+        # left unfinished, -1 500 the sevens held: 150 + 300 - 4 000 - 35.
+        [2500, 150 + 300 - 4000 - 35],
+        id="special-hand-and-penalties",
+    ),
+    pytest.param(
+        {
+            "meld_points": "240",
+            "canastas_wild": "1",
+            "canastas_aces": "1",
+            "red_threes": "4",
+            "hand_points": "0",
+        },
+        {"meld_points": "130", "canastas_natural": "1", "black_threes": "3", "hand_points": "60"},
+        "0",
+        # 240 + 2 000 + 2 500 + 1 000 (four red threes) + 100 out; one canasta: its
+        # threes do not count: 130 + 500 - 60.
+        [240 + 2000 + 2500 + 1000 + 100, 130 + 500 - 60],
+        id="wild-and-aces",
+    ),
+]
+
+
+def form_body(us: dict[str, str], them: dict[str, str], went_out: str) -> dict[str, str]:
+    body = {f"sides-0-{name}": value for name, value in us.items()}
+    body |= {f"sides-1-{name}": value for name, value in them.items()}
+    return {**body, "went_out": went_out}
+
+
+@pytest.mark.parametrize(("us", "them", "went_out", "totals"), FORM_HANDS)
+def test_the_form_and_its_dry_run_score_as_the_engine(
+    client: FlaskClient, us: dict, them: dict, went_out: str, totals: list[int]
+) -> None:
+    game = create(client, family="modern-american")
+    body = form_body(us, them, went_out)
+    check = client.post(f"/games/{game['id']}/hands/check", data=body).get_json()
+    assert check["verdict"] in ("ok", "ask"), check
+    assert [side["total"] for side in check["sides"]] == totals
+    saved = client.post(
+        f"/games/{game['id']}/hands/new", data={**body, "confirm": "opening_minimum"}
+    )
+    assert saved.status_code == 303, saved.get_data(as_text=True)[-2000:]
+    stored = client.get(f"/api/games/{game['id']}").get_json()
+    assert [side["total"] for side in stored["sides"]] == totals
+    # The correction form shows what was stored; sent back as it is, nothing changes.
+    page = client.get(f"/games/{game['id']}/hands/1/edit").get_data(as_text=True)
+    for name, value in us.items():
+        if name == "special_hand":
+            assert f'<option selected value="{value}">' in page
+        elif value != "0":  # no points: an empty box
+            assert re.search(rf'id="sides-0-{name}"[^>]*value="{value}"', page), name
+    again = client.post(
+        f"/games/{game['id']}/hands/1/edit",
+        data={**body, "version": str(stored["version"]), "confirm": "opening_minimum"},
+    )
+    assert again.status_code == 303
+    assert client.get(f"/api/games/{game['id']}").get_json()["hands"] == stored["hands"]
+
+
+def test_the_form_refuses_at_the_family_box(client: FlaskClient) -> None:
+    game = create(client, family="modern-american")
+    body = form_body({"meld_points": "70", "canastas_natural": "1"}, {"meld_points": "50"}, "0")
+    check = client.post(f"/games/{game['id']}/hands/check", data=body).get_json()
+    assert check["verdict"] == "refused"
+    assert check["field"] == "sides-0-canastas_mixed"
+    assert "2 canastas" in check["message"]
