@@ -356,3 +356,38 @@ def test_the_form_refuses_at_the_family_box(client: FlaskClient) -> None:
     assert check["verdict"] == "refused"
     assert check["field"] == "sides-0-canastas_mixed"
     assert "2 canastas" in check["message"]
+
+
+def test_the_new_game_form_without_javascript_shows_the_chosen_games_rules(
+    client: FlaskClient,
+) -> None:
+    """Modern American chosen, "Show the boxes" tapped: the house-rule boxes then hold its
+    own rules (2 canastas to go out, the minimum 125), the names typed are kept, and the game
+    starts in the family with no house rule of its own."""
+    page = client.get("/games/new").get_data(as_text=True)
+    assert re.search(r'<option value="four-player">Modern American', page)
+    body = {
+        "profile": "four-player",
+        "rules_for": "classic",
+        "canastas_to_go_out": "1",
+        "minimums-0-minimum": "15",
+        "sides-0-players-0": "Ann",
+        "sides-0-players-1": "Bob",
+        "sides-1-players-0": "Cy",
+        "sides-1-players-1": "Dee",
+    }
+    shown = client.post("/games/new", data={**body, "show": "1"}).get_data(as_text=True)
+    for name, value in (
+        ("rules_for", "four-player"),
+        ("canastas_to_go_out", "2"),
+        ("minimums-0-minimum", "125"),
+        ("sides-0-players-0", "Ann"),
+    ):
+        assert re.search(rf'name="{name}"[^>]*value="{value}"', shown), name
+    body |= {"rules_for": "four-player", "canastas_to_go_out": "2", "minimums-0-minimum": "125"}
+    body |= {"minimums-1-start": "3000", "minimums-1-minimum": "155"}
+    body |= {"minimums-2-start": "5000", "minimums-2-minimum": "180"}
+    started = client.post("/games/new", data=body)
+    assert started.status_code == 303
+    game = client.get("/api" + started.headers["Location"]).get_json()
+    assert (game["family"], game["target"], game["house_rules"]) == ("modern-american", 8500, [])

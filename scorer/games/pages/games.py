@@ -166,6 +166,7 @@ def new_game() -> Page:
         form.validate()
         for field in form:
             field.errors = []
+        form = _rules_of_variant(form)
     elif form.validate_on_submit():
         target = form.target.data or None
         try:
@@ -207,6 +208,20 @@ def new_game() -> Page:
         ),
         status,
     )
+
+
+def _rules_of_variant(form: NewGameForm) -> NewGameForm:
+    """The form for another variant than its house-rule values were shown for (a family's
+    own minimums, canastas to go out...): what was typed, with that variant's rules, as the
+    JavaScript swaps them."""
+    key = form.profile.data or ""
+    if key not in VARIANTS or key == form.rules_for.data:
+        return form
+    data = {**form.data, **new_game_data(key)}
+    data.update(name=form.name.data, target=form.target.data, profile=key)
+    shown = NewGameForm(formdata=None, data=data)
+    shown.seating.data = form.seating.data
+    return shown
 
 
 def _fixed_hands(form: NewGameForm) -> int | None:
