@@ -34,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 from bench import fixtures, launcher
 from bench.measure import Row, Section, fmt_time
@@ -86,18 +87,39 @@ def build(db_path: Path, count: int) -> list[Table]:
         db.close()
 
 
-class Recorder:
+class Background:
+    """A loop on its own thread handing work to a pool: started by `with`; on leaving,
+    stopped, joined, and the pool drained (what the phones, the screens and the pollers of
+    this bench share)."""
+
+    def __init__(self, workers: int) -> None:
+        self.pool = ThreadPoolExecutor(workers)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+        self.pool.shutdown(wait=True)
+
+
+class Recorder(Background):
     """Each table's phone records a hand every HAND_SECONDS (a random first one); the probe
     table every 1–2 s. `hand` is the bench's own POST (bench/push.py)."""
 
     def __init__(self, base: str, hand: Callable[[str, str, int], None]) -> None:
+        super().__init__(8)
         self.base, self.hand = base, hand
         self.queue: list[tuple[float, int, Table]] = []
-        self.stop = threading.Event()
         self.failed = 0
-        self.pool = ThreadPoolExecutor(8)
         self.lock = threading.Lock()
-        self.thread = threading.Thread(target=self._run, daemon=True)
 
     def add(self, table: Table, probe: bool = False) -> None:
         first = random.uniform(0.5, 2.0) if probe else random.uniform(0, HAND_SECONDS)
@@ -123,28 +145,17 @@ class Recorder:
             except (OSError, RuntimeError):
                 self.failed += 1
 
-    def __enter__(self) -> Recorder:
-        self.thread.start()
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join()
-        self.pool.shutdown(wait=True)
-
-
-class Screens:
+class Screens(Background):
     """Every screen's EventSource in one selector; a message sends the screen's reads to a
     pool, and the time from its table's last hand to its page read is kept."""
 
     def __init__(self, base: str, port: int, channel_of: Callable[[str, str], str]) -> None:
+        super().__init__(READERS)
         self.base, self.port, self.channel_of = base, port, channel_of
         self.selector = selectors.DefaultSelector()
-        self.pool = ThreadPoolExecutor(READERS)
         self.times: list[float] = []
         self.errors = 0
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
 
     def add(self, table: Table) -> None:
         from bench.push import open_stream
@@ -179,22 +190,17 @@ class Screens:
             self.errors += 1
         self.times.append(time.perf_counter() - sent)
 
-    def __enter__(self) -> Screens:
-        self.thread.start()
-        return self
-
     def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join()
-        self.pool.shutdown(wait=True)
+        super().__exit__(*exc)
         for key in list(self.selector.get_map().values()):
             key.fileobj.close()  # type: ignore[union-attr]
 
 
-class Pollers:
+class Pollers(Background):
     """The same screens on the 4 s poll: each its own phase; a change read, then timed."""
 
     def __init__(self, base: str, tables: list[Table]) -> None:
+        super().__init__(READERS)
         self.base = base
         self.queue = [
             (time.monotonic() + random.uniform(0, POLL), n, table, screen)
@@ -205,9 +211,6 @@ class Pollers:
         self.times: list[float] = []
         self.lags: list[float] = []  # how late each check left: the client's own limit
         self.errors = 0
-        self.pool = ThreadPoolExecutor(READERS)
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
         while not self.stop.wait(0.01):
@@ -234,15 +237,6 @@ class Pollers:
             get(f"{self.base}{page}", {"Accept": "text/html"})
             if sent:
                 self.times.append(time.perf_counter() - sent)
-
-    def __enter__(self) -> Pollers:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.thread.join()
-        self.pool.shutdown(wait=True)
 
 
 def p95(times: list[float]) -> float:

@@ -21,7 +21,8 @@
    now and then. Each (re)connection first asks for the current version, so a version sent
    while the channel was down is never missed. Paused while the page is hidden.
    <html data-live-mode="push|poll"> says which is running; "live:updated" events carry
-   {via: "push"|"poll"}. */
+   {via: "push"|"poll"}. A "live:look" event on the document asks at once: a timed round's
+   clock (round-clock.js) sends it at the warning and at the call, which no write pushes. */
 (function () {
   "use strict";
   // 4 s: a change shows within 5 s (the wait, then the JSON and the page's regions, each a
@@ -263,6 +264,7 @@
       if (document.hidden) clearTimeout(live.timer);
       else live.check(live.mode);  // back on the page: look at once
     });
+    document.addEventListener("live:look", function () { live.check(live.mode); });
     window.addEventListener("offline", function () { live.offline(); });
     window.addEventListener("online", function () { live.online(); });
     live.setMode("poll");

@@ -6,7 +6,8 @@
               another)
     sheets    scorer.sheets   (printing: the game's sheets, and the club night's)
     web       scorer.web      (the HTTP toolkit: failures, display, i18n, forms, pages...)
-    store     scorer.store    (SQLite; `from scorer import store` is its public face)
+    store     scorer.store    (SQLite; `from scorer import store` is its one face: a feature
+                              imports no module of it)
     core      scorer.core     (pure: imports nothing but itself)
 
 scorer.network, scorer.qr and scorer.secret are leaves (they import nothing of scorer) any
@@ -67,6 +68,8 @@ def wrong_way(importer: str, imported: str) -> str | None:
         return "runs up a layer"
     if rank(imported) == rank(importer) == len(LAYERS) - 2 and home(imported) != home(importer):
         return "one feature imports another (share through store or core)"
+    if rank(importer) == len(LAYERS) - 2 and imported.startswith("scorer.store."):
+        return "a feature imports a module of the store (use its face, scorer.store)"
     return None
 
 
@@ -165,6 +168,10 @@ def test_the_checks_catch_a_wrong_arrow_a_cycle_and_a_hidden_import() -> None:
     assert wrong_way("scorer.clubs.pages.club_night", "scorer.sheets.render") is None
     assert wrong_way("scorer.games.pages.board", "scorer.games.watch") is None
     assert wrong_way("scorer", "scorer.games.api") is None
+    assert wrong_way("scorer.clubs.api", "scorer.store.clubs").startswith("a feature imports")
+    assert wrong_way("scorer.nights.view", "scorer.store.cache").startswith("a feature imports")
+    assert wrong_way("scorer.clubs.api", "scorer.store") is None
+    assert wrong_way("scorer.web.failures", "scorer.store.cache") is None  # the toolkit may
 
     two = grimp.ImportGraph()
     two.add_import(importer="scorer.core.rules", imported="scorer.core.limits")

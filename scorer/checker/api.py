@@ -21,7 +21,7 @@ from scorer.core.meld import (
     parse_rank,
     planned_meld,
 )
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web.api_contract import PayloadError, parse_game_id
 from scorer.web.http import json_body
 from scorer.web.i18n import error_text

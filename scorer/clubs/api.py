@@ -15,12 +15,11 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
+from scorer import store
 from scorer.clubs.exchange import club_json
 from scorer.core.errors import N_
 from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
-from scorer.store import club_board, club_games, clubs
-from scorer.store.club_board import board_cache, club_tag
-from scorer.store.db import get_db
+from scorer.store import board_cache, club_tag, get_db
 from scorer.web.api_contract import (
     PayloadError,
     fields_of,
@@ -57,7 +56,7 @@ def text_field(data: dict[str, Any], key: str) -> str:
 # --- ETags -----------------------------------------------------------------------------------
 
 
-def expected_version(club: clubs.StoredClub) -> int | None:
+def expected_version(club: store.StoredClub) -> int | None:
     """The club version an If-Match header expects (0, no club's, for a foreign tag).
 
     Only the club's own part of the tag counts: a write changes the roster or the list of
@@ -76,8 +75,8 @@ def club_response(club_id: str, status: int = 200) -> Response:
         tag = club_tag(get_db(), club_id)  # one row: a 304 reads no game
         if is_current(tag):
             return not_modified(tag)
-    board = club_board.club_board(get_db(), club_id, this_year(), cache=board_cache())
-    view = club_board.ClubView(board.club, board.games, board.stats, board.unreadable)
+    board = store.load_club_board(get_db(), club_id, this_year(), cache=board_cache())
+    view = store.ClubView(board.club, board.games, board.stats, board.unreadable)
     response = jsonify(club_json(view))
     response.status_code = status
     return tagged(response, board.tag)
@@ -91,7 +90,7 @@ def club_response(club_id: str, status: int = 200) -> Response:
 def create_club() -> Response:
     data = json_object(frozenset({"name", "players", "settings"}))
     text_field(data, "name")
-    club_id = clubs.create_club(
+    club_id = store.create_club(
         get_db(),
         name=data["name"],
         players=data.get("players", []),
@@ -111,38 +110,38 @@ def get_club(club_id: str) -> Response:
 @bp.post("/<club_id>/players")
 @budget("club_roster")
 def add_player(club_id: str) -> Response:
-    club = clubs.load_club(get_db(), club_id)
+    club = store.load_club(get_db(), club_id)
     data = json_object(frozenset({"name"}))
-    clubs.add_player(get_db(), club_id, text_field(data, "name"), version=expected_version(club))
+    store.add_club_player(
+        get_db(), club_id, text_field(data, "name"), version=expected_version(club)
+    )
     return club_response(club_id, 201)
 
 
 @bp.patch("/<club_id>/players/<path:name>")
 @budget("club_roster")
 def rename_player(club_id: str, name: str) -> Response:
-    club = clubs.load_club(get_db(), club_id)
+    club = store.load_club(get_db(), club_id)
     data = json_object(frozenset({"name"}))
     new = text_field(data, "name")
-    clubs.rename_player(get_db(), club_id, name, new, version=expected_version(club))
+    store.rename_player(get_db(), club_id, name, new, version=expected_version(club))
     return club_response(club_id)
 
 
 @bp.delete("/<club_id>/players/<path:name>")
 @budget("club_roster")
 def remove_player(club_id: str, name: str) -> Response:
-    club = clubs.load_club(get_db(), club_id)
-    clubs.remove_player(get_db(), club_id, name, version=expected_version(club))
+    club = store.load_club(get_db(), club_id)
+    store.remove_player(get_db(), club_id, name, version=expected_version(club))
     return club_response(club_id)
 
 
 @bp.post("/<club_id>/games")
 @budget("create_game")
 def create_game(club_id: str) -> Response:
-    club = clubs.load_club(get_db(), club_id)
+    club = store.load_club(get_db(), club_id)
     arguments = parse_game(json_object(frozenset(_GAME_FIELDS)))
-    game_id = club_games.create_club_game(
-        get_db(), club_id, arguments, version=expected_version(club)
-    )
+    game_id = store.create_club_game(get_db(), club_id, arguments, version=expected_version(club))
     # The same answer as a GET of its Location, watch_url included.
     return game_response(load_game(game_id), 201, created=True)
 
@@ -153,10 +152,10 @@ _GAME_FIELDS = ("name", "profile", "target", "fixed_hands", "first_dealer", "sid
 @bp.post("/<club_id>/games/file")
 @budget("club_roster")
 def file_game(club_id: str) -> Response:
-    club = clubs.load_club(get_db(), club_id)
+    club = store.load_club(get_db(), club_id)
     data = json_object(frozenset({"game", "players"}))
     game_id = parse_game_id(data.get("game"), "game")
-    club_games.file_game(
+    store.file_game(
         get_db(),
         club_id,
         game_id,
@@ -172,12 +171,12 @@ def export_club(club_id: str) -> Response:
     """The club as one JSON file, the same that `POST /api/clubs/import` takes back, sent as
     it is read: a few games at a time, so a club at its limit (about 16 MB) never sits in
     memory whole. (One document rather than parts: the import takes the file as saved.)"""
-    head, game_ids = club_games.export_head(get_db(), club_id)  # 404 before any byte
+    head, game_ids = store.export_head(get_db(), club_id)  # 404 before any byte
     dumps = current_app.json.dumps
 
     def document() -> Iterator[str]:
         yield dumps(head)[:-1] + ',"games":['  # the head's object, left open
-        for number, game in enumerate(club_games.export_games(get_db(), game_ids)):
+        for number, game in enumerate(store.export_games(get_db(), game_ids)):
             yield ("," if number else "") + dumps(game)
         yield "]}"
 
@@ -189,8 +188,8 @@ def export_club(club_id: str) -> Response:
 @bp.post("/import")
 @budget("import_kib", "create_club")
 def import_club() -> Response:
-    data = json_object(club_games.EXPORT_FIELDS, IMPORT_MAX_BYTES)
-    club_id = club_games.import_club(get_db(), data, parse_export)
+    data = json_object(store.EXPORT_FIELDS, IMPORT_MAX_BYTES)
+    club_id = store.import_club(get_db(), data, parse_export)
     response = club_response(club_id, 201)
     response.headers["Location"] = f"/api/clubs/{club_id}"
     return response

@@ -6,7 +6,7 @@ from typing import Any
 
 from scorer.core.ratings import Rating, rating_json
 from scorer.core.stats import ClubRecords, Comeback, HandRef, Standing
-from scorer.store.club_board import ClubView
+from scorer.store import ClubView
 
 
 def hand_json(hand: HandRef | None) -> dict[str, Any] | None:

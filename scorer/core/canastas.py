@@ -10,17 +10,20 @@ the cheapest wild card) beside the most natural cards for a mixed one.
 Cards counted by value group are checked exactly (rule 12): a small search over the ranks of
 each group tries every way to lay them down as the declared canastas plus ordinary melds, by
 the family's meld rules. It knows canastas of two kinds, one without wild cards and one with
-(Classic's natural and mixed): a family with other kinds brings its own search.
+(Classic's natural and mixed): a family with other kinds brings its own search. Samba's and
+Bolivia's sequences (and Bolivia's melds of wild cards) join that search: what sequences can
+take of each value group is worked out once, then the groups lay the rest.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
 from typing import Protocol
 
-from scorer.core.families import MeldRules, RuleFamily
+from scorer.core.families import GROUP, SEQUENCE, MeldRules, RuleFamily, SequenceRules
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,8 @@ class RankGroup:
     mixed: int  # six natural cards and a two (four aces and three twos for aces)
 
 
-@dataclass(frozen=True)
+# Compared and hashed by identity: one per family (costs_of), a key of every search's cache.
+@dataclass(frozen=True, eq=False)
 class CanastaCosts:
     """A family's ranks by value group, its natural and its mixed kind of canasta."""
 
@@ -71,6 +75,12 @@ def costs_of(family: RuleFamily) -> CanastaCosts:
 
 def cheapest_kind(family: RuleFamily, kind: str) -> int:
     """The fewest meld points one canasta of this kind needs, on any rank."""
+    made_of = family.canasta(kind).made_of
+    if made_of == SEQUENCE and family.sequences is not None:
+        return cheapest_sequence_canasta(family)
+    if made_of != GROUP:  # seven wild cards, of the cheapest
+        wild = min(family.card_values.of(group) for _name, group in family.wild_cards)
+        return family.meld.canasta_cards * wild
     costs = costs_of(family)
     price = "natural" if kind == costs.natural else "mixed"
     return min(getattr(g, price) for g in costs.groups)
@@ -102,6 +112,15 @@ def placements(costs: CanastaCosts, natural: int, mixed: int) -> tuple[Placement
     return tuple(found)
 
 
+def cheapest_sequence_canasta(family: RuleFamily) -> int:
+    """The fewest meld points a samba (an escalera) holds: 4 to 10 of a suit, 50."""
+    assert family.sequences is not None
+    rules = family.sequences
+    values = [family.card_values.of(family.rank_groups[rank]) for rank in rules.ranks]
+    length = rules.max_cards
+    return min(sum(values[i : i + length]) for i in range(len(values) - length + 1))
+
+
 def cheapest_canastas(family: RuleFamily, natural: int, mixed: int) -> int | None:
     """The fewest meld points these canastas need; None when there are more than the
     ranks (11 in Classic)."""
@@ -122,8 +141,11 @@ def counted_melds_problem(
     *,
     packs: int = 2,
     went_out: bool = False,
+    sequences: int = 0,
+    wild_melds: int = 0,
 ) -> str | None:
     """Why counted melded cards cannot hold the declared canastas (rule 12); None if they can.
+    ``sequences`` counts the sambas (escaleras) declared, ``wild_melds`` the bolivias.
 
     The answer is one of "meld" (fewer than three cards), "cards" (fewer than seven cards a
     canasta), "wild" (fewer wild cards than mixed canastas), "natural" (no way to make the
@@ -136,13 +158,26 @@ def counted_melds_problem(
     cards = counts.jokers + counts.twenty + counts.ten + counts.five
     if 0 < cards < rules.min_cards:
         return "meld"
-    if cards < rules.canasta_cards * (natural + mixed):
+    if cards < rules.canasta_cards * (natural + mixed + sequences + wild_melds):
         return "cards"
-    if counts.jokers + counts.twenty < mixed:
+    if counts.jokers + counts.twenty < mixed + rules.canasta_cards * wild_melds:
         return "wild"
     if natural and not any(_holds(costs, counts, p) for p in placements(costs, natural, 0)):
         return "natural"
-    if not counted_melds_fit(family, counts, natural, mixed, packs=packs, went_out=went_out):
+    if family.sequences is not None or rules.wild_meld_cards:
+        fits = laid_fit(
+            family,
+            counts,
+            natural,
+            mixed,
+            sequences,
+            wild_melds,
+            packs=packs,
+            went_out=went_out,
+        )
+    else:
+        fits = counted_melds_fit(family, counts, natural, mixed, packs=packs, went_out=went_out)
+    if not fits:
         return "melds"
     return None
 
@@ -242,3 +277,199 @@ def _shapes(rules: MeldRules, cap: int) -> tuple[tuple[int, int, int, int], ...]
             canasta = cards >= rules.canasta_cards
             found.append((naturals, wild, int(canasta and not wild), int(canasta and wild > 0)))
     return tuple(found)
+
+
+# --- with sequences and melds of wild cards (Samba, Bolivia) --------------------------------
+
+
+@cache
+def _windows(
+    costs: CanastaCosts, rules: SequenceRules, family: RuleFamily
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """What one sequence takes of each value group (costs.groups order): (the shapes of
+    sequences shorter than a canasta, the shapes of a samba/escalera)."""
+    order = [g.group for g in costs.groups]
+    index = [order.index(family.rank_groups[rank]) for rank in rules.ranks]
+    short, full = set(), set()
+    for length in range(rules.min_cards, rules.max_cards + 1):
+        for start in range(len(index) - length + 1):
+            shape = [0] * len(order)
+            for i in index[start : start + length]:
+                shape[i] += 1
+            (full if length == rules.max_cards else short).add(tuple(shape))
+    return tuple(sorted(short)), tuple(sorted(full))
+
+
+@dataclass(frozen=True)
+class SequenceTakes:
+    """Every (five, ten, twenty) natural cards some sequences can take together, one byte
+    a point of a box (what the packs hold of each value group): 1 where they can."""
+
+    bound: tuple[int, ...]
+    points: bytes
+
+    def index(self, point: tuple[int, ...]) -> int:
+        index = 0
+        for value, most in zip(point, self.bound, strict=True):
+            index = index * (most + 1) + value
+        return index
+
+    def holds(self, point: tuple[int, ...]) -> bool:
+        return bool(self.points[self.index(point)])
+
+
+def _room(bound: tuple[int, ...], shape: tuple[int, ...]) -> int:
+    """The bits of the box's points that ``shape`` can be added to and stay in the box."""
+    mask = 1
+    size = 1
+    for most, step in zip(reversed(bound), reversed(shape), strict=True):
+        # Points of this coordinate 0 .. most - step, each a copy of the inner block.
+        block = 0
+        for value in range(most - step + 1):
+            block |= mask << (value * size)
+        mask, size = block, size * (most + 1)
+    return mask
+
+
+@cache
+def _sequence_takes(family: RuleFamily, packs: int, canastas: int) -> SequenceTakes:
+    """What ``canastas`` sambas (escaleras) and any number of shorter sequences can take of
+    each value group's natural cards together, within what the packs hold of each group.
+    Suits are not followed (each rank has four): a relaxed search, which never refuses a
+    hand a table can lay. Sets of points are bits of a big integer: adding a sequence to
+    every point at once is one shift."""
+    costs = costs_of(family)
+    assert family.sequences is not None
+    short, full = _windows(costs, family.sequences, family)
+    bound = tuple(g.ranks * family.meld.cards_a_rank * packs for g in costs.groups)
+    empty = SequenceTakes(bound, b"")
+
+    def moves(shapes: tuple[tuple[int, ...], ...]) -> list[tuple[int, int]]:
+        return [(_room(bound, shape), empty.index(shape)) for shape in shapes]
+
+    def grow(bits: int, steps: list[tuple[int, int]]) -> int:
+        found = 0
+        for room, offset in steps:
+            found |= (bits & room) << offset
+        return found
+
+    reached = 1  # the empty box's corner: nothing taken
+    for _ in range(canastas):
+        reached = grow(reached, moves(full))
+    steps = moves(short)
+    frontier = reached
+    while frontier:  # any number of shorter sequences
+        frontier = grow(frontier, steps) & ~reached
+        reached |= frontier
+    size = 1
+    for most in bound:
+        size *= most + 1
+    # Bit i of ``reached`` -> byte i: a point is then read without shifting a big integer.
+    bits = format(reached, "b")[::-1].ljust(size, "0")
+    return SequenceTakes(bound, bytes(int(bit) for bit in bits))
+
+
+def _wild_meld_takes(rules: MeldRules, wild: int, canastas: int) -> range | tuple[int, ...]:
+    """The wild cards melds of wild cards only may take: ``canastas`` of seven (bolivias),
+    and shorter ones of three to six cards each, any number of them."""
+    if not rules.wild_meld_cards:
+        return (0,) if canastas == 0 else ()
+    base = rules.canasta_cards * canastas
+    extra = [0, *range(rules.min_cards, wild - base + 1)]
+    return tuple(base + n for n in extra if base + n <= wild)
+
+
+def laid_fit(
+    family: RuleFamily,
+    counts: Counts,
+    natural: int,
+    mixed: int,
+    sequences: int,
+    wild_melds: int,
+    *,
+    packs: int = 3,
+    went_out: bool = False,
+) -> bool:
+    """Whether counted melded cards split into the declared group canastas, ``sequences``
+    sambas (escaleras), ``wild_melds`` bolivias, and legal groups, shorter sequences and
+    shorter melds of wild cards: :func:`counted_melds_fit` with sequences and wild melds."""
+    if min(counts.jokers, counts.twenty, counts.ten, counts.five) < 0:
+        return False
+    costs = costs_of(family)
+    rules = costs.meld
+    cap = rules.cards_a_rank * packs
+    if family.sequences is None and sequences:
+        return False
+    takes = None if family.sequences is None else _sequence_takes(family, packs, sequences)
+    threes = [0]
+    if went_out:
+        threes += [
+            n for n in rules.black_threes_going_out if n <= rules.black_threes_a_pack * packs
+        ]
+    for twos in range(max(0, counts.twenty - cap), min(counts.twenty, cap) + 1):
+        wild = counts.jokers + twos
+        for black in threes:
+            if black > counts.five:
+                continue
+            naturals = (counts.five - black, counts.ten, counts.twenty - twos)
+            melded_wild = _wild_meld_takes(rules, wild, wild_melds)
+            for rest in _rests(takes, naturals):
+                wilds = _group_wilds(costs, rest, natural, mixed, cap)
+                if any(wild - taken in wilds for taken in melded_wild):
+                    return True
+    return False
+
+
+def _rests(takes: SequenceTakes | None, naturals: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """The natural cards left to the groups, for every way sequences can take some of
+    ``naturals`` (the fewest taken first: most hands hold few sequences)."""
+    if takes is None:
+        yield naturals
+        return
+    five, ten, twenty = naturals
+    if any(n > most for n, most in zip(naturals, takes.bound, strict=True)):
+        return  # more than the packs hold: rule 7 says so at its own box
+    points = takes.points
+    rows, cols = (takes.bound[1] + 1) * (takes.bound[2] + 1), takes.bound[2] + 1
+    for size in range(five + ten + twenty + 1):
+        for a in range(min(twenty, size) + 1):
+            for f in range(min(five, size - a) + 1):
+                t = size - a - f
+                # A group holds two natural cards at least: one left alone is no fit.
+                rest = (five - f, ten - t, twenty - a)
+                if t <= ten and 1 not in rest and points[f * rows + t * cols + a]:
+                    yield rest
+
+
+@lru_cache(maxsize=16384)
+def _group_wilds(
+    costs: CanastaCosts, naturals: tuple[int, ...], natural: int, mixed: int, cap: int
+) -> frozenset[int]:
+    """The numbers of wild cards groups can hold beside these natural cards (five, ten,
+    twenty), making exactly these canastas: :func:`_groups_fit` for every wild count."""
+    five, ten, twenty = (
+        _option_index(costs.meld, g.ranks, cap, n)
+        for g, n in zip(costs.groups, naturals, strict=True)
+    )
+    found: set[int] = set()
+    # Only the ways that make no more canastas than declared: a handful of keys each.
+    for (n20, m20), w20s in twenty.items():
+        if n20 > natural or m20 > mixed:
+            continue
+        for (n5, m5), w5s in five.items():
+            w10s = ten.get((natural - n20 - n5, mixed - m20 - m5))
+            if w10s:
+                found.update(a + b + c for a in w20s for b in w5s for c in w10s)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=4096)
+def _option_index(
+    rules: MeldRules, ranks: int, cap: int, naturals: int
+) -> dict[tuple[int, int], frozenset[int]]:
+    """:func:`_group_options` by (natural canastas, mixed canastas): the wild cards each
+    way can hold."""
+    index: dict[tuple[int, int], set[int]] = {}
+    for n, m, w in _group_options(rules, ranks, cap, naturals):
+        index.setdefault((n, m), set()).add(w)
+    return {key: frozenset(wild) for key, wild in index.items()}

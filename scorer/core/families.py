@@ -13,8 +13,9 @@ more :class:`RuleFamily` value in :data:`FAMILIES` (and its words and tests), ne
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Any
 
 from scorer.core.errors import N_, RuleError
 
@@ -83,6 +84,27 @@ class MeldRules:
     wild_never_counts_alone: bool = True  # no meld of wild cards only
     # Ranks whose melds never hold a wild card (Modern American's sevens).
     natural_only_ranks: tuple[str, ...] = ()
+    # A meld of wild cards only (rank WILD_RANK) holds from min_cards up to this many (Bolivia:
+    # seven, a bolivia, closed); 0: the family has no such meld.
+    wild_meld_cards: int = 0
+
+
+# The rank a meld of wild cards only is given as, meld by meld (Bolivia).
+WILD_RANK = "wild"
+# The suits a sequence is of.
+SUITS: tuple[str, ...] = ("clubs", "diamonds", "hearts", "spades")
+# Made of: the ways a canasta is laid (CanastaKind.made_of).
+GROUP, SEQUENCE, WILD_MELD = "group", "sequence", "wild"
+
+
+@dataclass(frozen=True)
+class SequenceRules:
+    """Sequences (Samba, Bolivia): natural cards of one suit in order, no wild card."""
+
+    ranks: tuple[str, ...]  # in order, lowest first (4 to ace)
+    min_cards: int  # a sequence is at least this many cards
+    max_cards: int  # and at most this many: a sequence this long is a canasta, closed
+    canasta: str  # the kind of canasta a sequence of max_cards cards is
 
 
 @dataclass(frozen=True)
@@ -96,6 +118,10 @@ class CanastaKind:
     # Only melds of these ranks make it, before any kind of every rank (Modern American's
     # sevens and aces); empty: any rank.
     ranks: tuple[str, ...] = ()
+    # What it is laid as: a group of one rank (every kind of Classic and Modern American), a
+    # sequence of one suit (Samba's samba, Bolivia's escalera) or a meld of wild cards only
+    # (Bolivia's bolivia).
+    made_of: str = "group"
 
     @property
     def field(self) -> str:
@@ -186,7 +212,20 @@ class RuleFamily:
     # hands (hand 1, 2, 3...); empty: the family has none.
     minimums_by_hand: tuple[int, ...] = ()
     # House rules the family's books name, as a preset of house rules (name, rules).
-    house_presets: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    house_presets: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    # Sequences of one suit (Samba, Bolivia); None: the family melds groups only.
+    sequences: SequenceRules | None = None
+    # Going out needs at least one canasta of one of these kinds (Bolivia's escalera).
+    going_out_needs: tuple[str, ...] = ()
+    # Whom red threes count against, the book's first, then the house rules' (docs/rules.md):
+    # a side that melded nothing, a side without a canasta, a side without the canastas
+    # going out needs (Samba).
+    red_threes_against: tuple[str, ...] = ("no_meld", "no_canasta")
+    # Each black three left in a hand at the end takes this many points, apart from the
+    # hand's other cards (Bolivia: 100); 0: black threes in hand count as cards.
+    black_three_in_hand: int = 0
+    # Cards a player draws a turn (Samba: two, then discards one).
+    draws: int = 1
     # A field per kind of canasta ("natural_canastas"), as Classic hands have always been
     # written; False: one object of counts by kind ("canastas": {"natural": 1}).
     canasta_field_per_kind: bool = False
@@ -242,12 +281,21 @@ class RuleFamily:
     @cached_property
     def _kinds_by_rank(self) -> dict[str | None, tuple[CanastaKind, ...]]:
         # Worked out once: a replay of melds given rank by rank asks for every meld.
-        every_rank = tuple(kind for kind in self.canastas if not kind.ranks)
+        laid = tuple(kind for kind in self.canastas if kind.made_of == GROUP)
+        every_rank = tuple(kind for kind in laid if not kind.ranks)
         by_rank: dict[str | None, tuple[CanastaKind, ...]] = {None: every_rank}
         for rank in self.ranks:
-            own = tuple(kind for kind in self.canastas if rank in kind.ranks)
+            own = tuple(kind for kind in laid if rank in kind.ranks)
             by_rank[rank] = own + every_rank
+        # A meld of wild cards only is its own kind (Bolivia's bolivia), never a group's.
+        wild = tuple(kind for kind in self.canastas if kind.made_of == WILD_MELD)
+        if wild:
+            by_rank[WILD_RANK] = wild
         return by_rank
+
+    def kinds_made_of(self, made_of: str) -> tuple[str, ...]:
+        """The kinds of canasta laid as groups, sequences or wild melds (GROUP...)."""
+        return tuple(kind.key for kind in self.canastas if kind.made_of == made_of)
 
     def signs_for(self, canastas: int) -> Signs | None:
         """The signs of a side's parts with this many completed canastas (None: no swing)."""
@@ -264,7 +312,7 @@ class RuleFamily:
             raise RuleError("hand", N_("hands are numbered from 1"))
         return self.minimums_by_hand[min(number, len(self.minimums_by_hand)) - 1]
 
-    def house_preset(self, name: str) -> dict[str, int]:
+    def house_preset(self, name: str) -> dict[str, Any]:
         """The house rules of one of the family's presets, as ``with_house_rules`` takes them."""
         for key, rules in self.house_presets:
             if key == name:
@@ -448,8 +496,92 @@ MODERN_AMERICAN = RuleFamily(
     ),
 )
 
+# Samba's opening minimums (docs/rules.md, "Samba"): Classic's four rows and 150 from 7 000.
+SAMBA_MINIMUMS: tuple[MinimumRow, ...] = (*CLASSIC.minimums, (7000, 150))
+# The house rule Bicycle prints: 160 from 7 000.
+SAMBA_BICYCLE_MINIMUMS: tuple[MinimumRow, ...] = (*CLASSIC.minimums, (7000, 160))
+# Three packs, 162 cards: a pack's contents are Classic's, three times over.
+THREE_PACKS = 3
+
+# Sequences of three to seven cards of a suit, 4 to ace; seven make a samba.
+SAMBA_SEQUENCES = SequenceRules(
+    ranks=tuple(rank for rank, _group in CLASSIC.natural_ranks),
+    min_cards=3,
+    max_cards=7,
+    canasta="samba",
+)
+
+# Samba (docs/rules.md, "Samba"): three packs, fifteen cards, groups of at most two wild
+# cards and sequences of one suit; a sequence of seven is a samba.
+# Classic's cards, values and packs; everything else its own.
+SAMBA = replace(
+    CLASSIC,
+    key="samba",
+    meld=MeldRules(
+        min_cards=3,
+        min_naturals=2,
+        max_wild=2,
+        canasta_cards=7,
+        # The book is silent on their number with three packs: any meld of them the packs
+        # allow, never a false refusal (docs/rules.md, "Samba").
+        black_threes_going_out=(3, 4, 5, 6),
+        cards_a_rank=4,
+        black_threes_a_pack=2,
+    ),
+    canastas=(
+        CanastaKind("natural", bonus=500, fewest_wild=0, most_wild=0),
+        CanastaKind("mixed", bonus=300, fewest_wild=1, most_wild=2),
+        CanastaKind("samba", bonus=1500, fewest_wild=0, most_wild=0, made_of=SEQUENCE),
+    ),
+    red_three_value=100,
+    red_three_sets=((THREE_PACKS, ((6, 1000),)),),
+    going_out=200,
+    concealed_going_out=200,  # no concealed bonus
+    minimums=SAMBA_MINIMUMS,
+    # The 7 000 row is in the table itself: no row is added at a higher target.
+    high_target=1_000_000,
+    high_minimum_row=SAMBA_MINIMUMS[-1],
+    seatings=(
+        # Its own key, not Modern American's "four-player": a game's variant names its
+        # family too (no two families share a seating's key).
+        SeatingRules(
+            "samba",
+            players=4,
+            layouts=(Layout((2, 2), 10000),),
+            packs=THREE_PACKS,
+            cards_dealt=15,
+            canastas_to_go_out=2,
+            target=10000,
+        ),
+    ),
+    house_presets=(("bicycle_minimums", (("minimums", SAMBA_BICYCLE_MINIMUMS),)),),
+    sequences=SAMBA_SEQUENCES,
+    red_threes_against=("too_few_canastas", "no_meld"),
+    draws=2,
+)
+
+# Bolivia (docs/rules.md, "Bolivia"): Samba with melds of wild cards (seven: a bolivia),
+# the samba called an escalera, an escalera to go out and black threes costly in hand.
+BOLIVIA = replace(
+    SAMBA,
+    key="bolivia",
+    meld=replace(SAMBA.meld, wild_never_counts_alone=False, wild_meld_cards=7),
+    canastas=(
+        *SAMBA.canastas[:2],  # natural and mixed groups, as Samba's
+        CanastaKind("escalera", bonus=1500, fewest_wild=0, most_wild=0, made_of=SEQUENCE),
+        CanastaKind("bolivia", bonus=2500, fewest_wild=7, most_wild=7, made_of=WILD_MELD),
+    ),
+    seatings=(
+        replace(SAMBA.seatings[0], key="bolivia", layouts=(Layout((2, 2), 15000),), target=15000),
+    ),
+    house_presets=(),  # 160 from 7 000 is Bicycle's Samba, not its Bolivia
+    sequences=replace(SAMBA_SEQUENCES, canasta="escalera"),
+    going_out_needs=("escalera",),
+    black_three_in_hand=100,
+)
+
 # Every family the core knows, the ones a game may not choose yet included.
-ALL_FAMILIES: tuple[RuleFamily, ...] = (CLASSIC, MODERN_AMERICAN)
+ALL_FAMILIES: tuple[RuleFamily, ...] = (CLASSIC, MODERN_AMERICAN, SAMBA, BOLIVIA)
 # The families a game may be created in (what get_family, and so the API and the store,
 # accept), in the order the new-game form offers them.
 FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC, MODERN_AMERICAN)}

@@ -3,9 +3,10 @@
 The API's body, the hand form, the stored rows, the export and the CSV all name a side's call
 by these fields: its meld points, one count per kind of canasta the family has
 (``natural_canastas``, ``mixed_canastas`` in Classic; ``canastas.natural``... inside one
-object ``"canastas"`` in the families after it: RuleFamily.canasta_field), its red threes, its
-points left in hand, its cards counted by value group, its adjustment and note, and its melds
-rank by rank (and the fields only some families ask: black threes, unfinished melds...).
+object ``"canastas"`` in a family that names them so: RuleFamily.canasta_field), its red
+threes, its points left in hand, its cards counted by value group, its adjustment and note,
+and its melds rank by rank; and, where the family has them, more (Modern American's threes
+and penalties, the sequences of Samba and Bolivia, Bolivia's black threes left in hand).
 Each reader checks the types its medium brings (JSON, a form's boxes), then hands the values
 to :func:`side_hand`; each writer takes :func:`side_values`. Pure: no Flask, no SQL.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 from scorer.core.families import DEFAULT_FAMILY, VALUE_GROUPS, RuleFamily
 from scorer.core.hands import CardCounts, SideHand
-from scorer.core.meld import PlannedMeld
+from scorer.core.meld import PlannedMeld, PlannedSequence
 
 # What a field holds: points (a multiple of 5), a count, cards counted by value group, a
 # signed adjustment, a short note, or melds rank by rank.
@@ -32,8 +33,12 @@ MELDS = "melds"
 # Counts by a kind the family names ({"sevens": 1}), and one of the family's named choices.
 COUNTS_BY_KIND = "counts_by_kind"
 CHOICE = "choice"
+# Sequences of one suit, each by its suit, first and last rank (Samba, Bolivia).
+SEQUENCES = "sequences"
 # Of a meld given rank by rank.
 PLANNED_MELD_FIELDS: tuple[str, ...] = ("rank", "naturals", "jokers", "twos")
+# Of a sequence: its suit, first and last rank (wild cards are asked only to refuse them).
+PLANNED_SEQUENCE_FIELDS: tuple[str, ...] = ("suit", "first", "last")
 
 
 @dataclass(frozen=True)
@@ -67,7 +72,13 @@ def side_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
         SideField("adjustment", ADJUSTMENT),
         SideField("adjustment_note", NOTE),
         SideField("melds", MELDS),
+        *_sequence_fields(family),
     )
+
+
+def _sequence_fields(family: RuleFamily) -> tuple[SideField, ...]:
+    """Sequences, given meld by meld beside the groups, where the family has them."""
+    return () if family.sequences is None else (SideField("sequences", SEQUENCES),)
 
 
 def _family_fields(family: RuleFamily) -> tuple[SideField, ...]:
@@ -85,6 +96,8 @@ def _family_fields(family: RuleFamily) -> tuple[SideField, ...]:
     if family.special_hands:
         choices = tuple(key for key, _value in family.special_hands)
         fields.append(SideField("special_hand", CHOICE, kinds=choices))
+    if family.black_three_in_hand:
+        fields.append(SideField("black_threes_in_hand", COUNT))
     return tuple(fields)
 
 
@@ -213,6 +226,15 @@ def _melds(value: Any) -> tuple[PlannedMeld, ...] | None:
     return tuple(meld if isinstance(meld, PlannedMeld) else PlannedMeld(**meld) for meld in value)
 
 
+def _sequences(value: Any) -> tuple[PlannedSequence, ...]:
+    if value is None:
+        return ()
+    return tuple(
+        sequence if isinstance(sequence, PlannedSequence) else PlannedSequence(**sequence)
+        for sequence in value
+    )
+
+
 def side_hand(values: Mapping[str, Any], family: RuleFamily = DEFAULT_FAMILY) -> SideHand:
     """A side's hand from its fields' values, already of their medium's checked types (a
     missing or None field: nothing called; counts as dicts or CardCounts, melds as dicts or
@@ -236,6 +258,8 @@ def side_hand(values: Mapping[str, Any], family: RuleFamily = DEFAULT_FAMILY) ->
         unfinished=value("unfinished", ()),
         players_holding=value("players_holding", ()),
         special_hand=values.get("special_hand"),
+        sequences=_sequences(values.get("sequences")),
+        black_threes_in_hand=value("black_threes_in_hand"),
         family=family,
     )
 
@@ -251,6 +275,8 @@ def side_values(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str
     data: dict[str, Any]
     if side.melds is not None:
         data = {"melds": [dict(vars(meld)) for meld in side.melds]}
+        if side.sequences:
+            data["sequences"] = [_sequence_values(sequence) for sequence in side.sequences]
     else:
         data = {"meld_points": side.meld_points}
         for field in canasta_fields(family):
@@ -266,6 +292,8 @@ def side_values(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str
             data[name] = dict(counts)
     if side.special_hand is not None:
         data["special_hand"] = side.special_hand
+    if side.black_threes_in_hand:
+        data["black_threes_in_hand"] = side.black_threes_in_hand
     if side.adjustment or side.adjustment_note:
         data["adjustment"] = side.adjustment
         data["adjustment_note"] = side.adjustment_note
@@ -274,4 +302,13 @@ def side_values(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str
         data["meld_cards"] = dict(vars(side.meld_cards))
     if side.hand_cards is not None:
         data["hand_cards"] = dict(vars(side.hand_cards))
+    return data
+
+
+def _sequence_values(sequence: PlannedSequence) -> dict[str, Any]:
+    """A sequence as stored: its suit, first and last rank (wild cards only if typed)."""
+    data = {name: getattr(sequence, name) for name in PLANNED_SEQUENCE_FIELDS}
+    data.update(
+        {name: getattr(sequence, name) for name in ("jokers", "twos") if getattr(sequence, name)}
+    )
     return data

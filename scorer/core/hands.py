@@ -13,15 +13,22 @@ from scorer.core.families import (
     ALL_FAMILIES,
     CANASTAS_FIELD,
     DEFAULT_FAMILY,
+    GROUP,
+    SEQUENCE,
+    SUITS,
     VALUE_GROUPS,
+    WILD_MELD,
     RuleFamily,
 )
 from scorer.core.limits import check_adjustment, check_adjustment_note
 from scorer.core.meld import (
     MAX_SIDE_MELDS,
     PlannedMeld,
+    PlannedSequence,
     canastas_of,
     meld_value,
+    sequence_problems,
+    sequence_value,
     side_meld_problems,
 )
 from scorer.core.rules import RuleProfile
@@ -91,6 +98,11 @@ class SideHand:
     unfinished: CanastaCounts
     players_holding: CanastaCounts
     special_hand: str | None
+    # Samba and Bolivia: the sequences laid, given meld by meld beside ``melds`` (sequences
+    # alone: no group melded), and Bolivia's black threes left in hand (counted apart from
+    # ``hand_points``, which holds the other cards).
+    sequences: tuple[PlannedSequence, ...]
+    black_threes_in_hand: int
 
     def __init__(
         self,
@@ -108,6 +120,8 @@ class SideHand:
         unfinished: Mapping[str, Any] | CanastaCounts = (),
         players_holding: Mapping[str, Any] | CanastaCounts = (),
         special_hand: str | None = None,
+        sequences: tuple[PlannedSequence, ...] = (),
+        black_threes_in_hand: int = 0,
         family: RuleFamily | None = None,
         **by_kind: Any,
     ) -> None:
@@ -116,9 +130,11 @@ class SideHand:
             if not name.endswith(_SUFFIX) or name == _SUFFIX:
                 raise TypeError(f"SideHand got an unexpected keyword argument {name!r}")
             kinds[name[: -len(_SUFFIX)]] = count
+        if sequences and melds is None:
+            melds = ()  # sequences are given meld by meld: the side's groups are none
         if melds is not None:
             # The melds say which canastas there are: nothing typed beside them counts.
-            kinds = canastas_of(melds, family or DEFAULT_FAMILY)
+            kinds = canastas_of(melds, family or DEFAULT_FAMILY, sequences)
             meld_points, meld_cards = 0, None
         # Straight into the instance's dict: frozen, and built thousands of times a replay.
         self.__dict__.update(
@@ -135,6 +151,8 @@ class SideHand:
             unfinished=canasta_counts(unfinished),
             players_holding=canasta_counts(players_holding),
             special_hand=special_hand,
+            sequences=sequences,
+            black_threes_in_hand=black_threes_in_hand,
         )
 
     def canastas_of(self, kind: str) -> Any:
@@ -145,7 +163,10 @@ class SideHand:
 
     def melded(self, profile: RuleProfile) -> int:
         if self.melds is not None:
-            return sum(meld_value(meld, profile.family) for meld in self.melds)
+            family = profile.family
+            return sum(meld_value(meld, family) for meld in self.melds) + sum(
+                sequence_value(sequence, family) for sequence in self.sequences
+            )
         if self.meld_cards is not None:
             return self.meld_cards.points(profile)
         return self.meld_points
@@ -251,8 +272,11 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
     red_threes = profile.red_threes_score(side.red_threes)
     # Red threes count against a side that melded nothing at all (not merely no canasta),
     # or, as a house rule, against a side without a canasta.
+    # Samba's book: against a side without the canastas going out needs.
     if profile.red_threes_count_against == "no_canasta":
         against = side.canasta_total == 0
+    elif profile.red_threes_count_against == "too_few_canastas":
+        against = side.canasta_total < profile.canastas_to_go_out
     else:
         against = melded == 0
     if against:
@@ -267,6 +291,8 @@ def _score_side(profile: RuleProfile, hand: Hand, index: int) -> SideScore:
         going_out=going_out,
         hand=-side.left_in_hand(profile),
         adjustment=side.adjustment,
+        # Bolivia's black threes left in hand, apart from the other cards.
+        penalties=-profile.family.black_three_in_hand * side.black_threes_in_hand,
     )
 
 
@@ -378,14 +404,28 @@ def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None
 def _check_family_asks(profile: RuleProfile, side: SideHand, path: str) -> None:
     """The fields only some families ask (black threes, unfinished melds, players holding,
     a special hand): each refused where the family does not ask it, counted where it does."""
-    if type(side.black_threes) is int and (
-        side.black_threes,
-        side.unfinished,
-        side.players_holding,
-        side.special_hand,
-    ) == (0, (), (), None):
+    if (
+        type(side.black_threes) is int
+        and type(side.black_threes_in_hand) is int
+        and (
+            side.black_threes,
+            side.unfinished,
+            side.players_holding,
+            side.special_hand,
+            side.black_threes_in_hand,
+            side.sequences,
+        )
+        == (0, (), (), None, 0, ())
+    ):
         return  # nothing of it called (every Classic side): no work in a replay
     family = profile.family
+    _check_count(path, "black_threes_in_hand", side.black_threes_in_hand)
+    if side.black_threes_in_hand and not family.black_three_in_hand:
+        raise RuleError(f"{path}.black_threes_in_hand", N_("is not asked in this game"))
+    if side.sequences and family.sequences is None:
+        raise RuleError(
+            f"{path}.sequences", N_("this game has no sequences: meld cards of one rank")
+        )
     _check_count(path, "black_threes", side.black_threes)
     if side.black_threes and not family.black_threes_bonus:
         raise RuleError(f"{path}.black_threes", N_("is not asked in this game"))
@@ -425,16 +465,47 @@ def _check_melds(profile: RuleProfile, hand: Hand) -> None:
     for i, side in enumerate(hand.sides):
         if side.melds is None:
             continue
-        if len(side.melds) > MAX_SIDE_MELDS:
+        if len(side.melds) > max_melds(profile):
             raise RuleError(
                 f"sides[{i}].melds",
                 N_("a side has at most {limit} melds: one per rank"),
-                limit=MAX_SIDE_MELDS,
+                limit=max_melds(profile),
             )
         problems = side_meld_problems(side.melds, hand.went_out == i, profile.family)
+        if len(side.sequences) > max_sequences(profile):
+            raise RuleError(
+                f"sides[{i}].sequences",
+                N_("a side has at most {limit} sequences with these packs"),
+                limit=max_sequences(profile),
+            )
+        for j, sequence in enumerate(side.sequences):
+            problems.extend(sequence_problems(j, sequence, profile.family))
         if problems:
             first = problems[0]
             raise RuleError(f"sides[{i}].{first.field}", first.template)
+
+
+def max_melds(profile: RuleProfile) -> int:
+    """A side's melds at most: one per rank, and in Bolivia its melds of wild cards beside
+    them (each of three at least: six with three packs)."""
+    rules = profile.family.meld
+    if not rules.wild_meld_cards:
+        return MAX_SIDE_MELDS
+    return MAX_SIDE_MELDS + wild_in_packs(profile) // rules.min_cards
+
+
+def wild_in_packs(profile: RuleProfile) -> int:
+    """Jokers and twos in the packs: 18 with three."""
+    return profile.cards_in_packs("jokers") + profile.packs * profile.family.meld.cards_a_rank
+
+
+def max_sequences(profile: RuleProfile) -> int:
+    """A side's sequences at most: every natural card of the packs in sequences of the
+    fewest cards (44 with three packs)."""
+    rules = profile.family.sequences
+    if rules is None:
+        return 0
+    return profile.packs * len(SUITS) * len(rules.ranks) // rules.min_cards
 
 
 def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
@@ -482,6 +553,25 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
             ),
             count=profile.canastas_to_go_out,
         )
+    needs = profile.family.going_out_needs
+    if needs and not any(side.canastas_of(kind) for kind in needs):
+        box = "sequences" if side.melds is not None else CANASTAS_FIELD.format(kind=needs[0])
+        raise RuleError(
+            f"sides[{went_out}].{box}",
+            GOING_OUT_NEEDS.get(needs[0], GOING_OUT_NEEDS[""]),
+            kind=needs[0],
+        )
+
+
+# Why a side cannot go out without a canasta of a kind its family asks for (Bolivia's
+# escalera), by kind; "" for any other.
+GOING_OUT_NEEDS: dict[str, str] = {
+    "escalera": N_(
+        "going out takes an escalera (seven cards of one suit in sequence): the table takes "
+        "the cards back and play goes on"
+    ),
+    "": N_("going out takes a canasta of the kind {kind}: the table takes the cards back"),
+}
 
 
 def meld_field(side: SideHand, path: str) -> str:
@@ -522,18 +612,27 @@ def _check_side_melds(
             least=least,
         )
     _check_canasta_ranks(family, side, path)
+    _check_laid_apart(profile, side, path)
     costs = costs_of(family)
     natural, mixed = side.canastas_of(costs.natural), side.canastas_of(costs.mixed)
     needed = cheapest_canastas(family, natural, mixed) or 0
+    # Sambas, escaleras and bolivias are no group: each costs its own cheapest cards.
+    needed += sum(
+        side.canastas_of(kind.key) * cheapest_kind(family, kind.key)
+        for kind in family.canastas
+        if kind.made_of != GROUP
+    )
     if melded < needed:
         raise RuleError(
             field,
             N_("these canastas hold at least {needed} points of cards"),
             needed=needed,
         )
-    # The search knows the natural and the mixed kinds only: other kinds (Modern American's
-    # sevens, aces, wild canastas) are not refused on a guess.
+    # The search knows the natural and the mixed kinds, and sequences and melds of wild cards
+    # (Samba, Bolivia): other kinds (Modern American's sevens, aces, wild canastas) are not
+    # refused on a guess.
     known = {costs.natural, costs.mixed}
+    known.update(kind.key for kind in family.canastas if kind.made_of != GROUP)
     if side.meld_cards is not None and side.melds is None and dict(side.canastas).keys() <= known:
         _check_counted_melds(profile, side, field, went_out=went_out)
 
@@ -548,12 +647,36 @@ def _check_canasta_ranks(family: RuleFamily, side: SideHand, path: str) -> None:
     """One canasta per rank at most, and only ranks 4 to ace make canastas (rule 11)."""
     limit = costs_of(family).meldable_ranks
     running = 0
-    for kind in family.kinds:
+    for kind in family.kinds_made_of(GROUP):
         running += side.canastas_of(kind)
         if running > limit:
             raise RuleError(
                 f"{path}.{family.canasta_field(kind)}",
                 N_("a side has at most {limit} canastas: one per rank from 4 to ace"),
+                limit=limit,
+            )
+
+
+def most_laid_apart(profile: RuleProfile, kind: str) -> int:
+    """The most canastas of a kind laid as no group a side can have: sambas (escaleras) by
+    suit, each holding an 8, a 9 and a 10 of it, so as many a suit as the packs; bolivias
+    by the packs' wild cards, seven each."""
+    family = profile.family
+    if family.canasta(kind).made_of == SEQUENCE:
+        return profile.packs * len(SUITS)
+    return wild_in_packs(profile) // family.meld.canasta_cards
+
+
+def _check_laid_apart(profile: RuleProfile, side: SideHand, path: str) -> None:
+    """No more sambas, escaleras or bolivias than the packs can make."""
+    for kind in profile.family.canastas:
+        if kind.made_of == GROUP or not side.canastas_of(kind.key):
+            continue
+        limit = most_laid_apart(profile, kind.key)
+        if side.canastas_of(kind.key) > limit:
+            raise RuleError(
+                f"{path}.{kind.field}",
+                N_("the packs make at most {limit} canastas of this kind"),
                 limit=limit,
             )
 
@@ -589,13 +712,16 @@ def _check_counted_melds(
     assert side.meld_cards is not None
     counts = side.meld_cards
     costs = costs_of(profile.family)
+    family = profile.family
     problem = counted_melds_problem(
-        profile.family,
+        family,
         side.meld_cards,
         side.canastas_of(costs.natural),
         side.canastas_of(costs.mixed),
         packs=profile.packs,
         went_out=went_out,
+        sequences=sum(side.canastas_of(kind) for kind in family.kinds_made_of(SEQUENCE)),
+        wild_melds=sum(side.canastas_of(kind) for kind in family.kinds_made_of(WILD_MELD)),
     )
     if problem == "melds" and any(
         counts.of(group) > profile.cards_in_packs(group) for group in VALUE_GROUPS
@@ -630,6 +756,7 @@ def _check_red_threes(profile: RuleProfile, hand: Hand) -> None:
         )
     black = sum(side.black_threes for side in hand.sides)
     limit = profile.family.meld.black_threes_a_pack * profile.packs
+    _check_black_threes_in_hand(profile, hand, limit)
     if black > limit:
         last = max(i for i, side in enumerate(hand.sides) if side.black_threes)
         raise RuleError(
@@ -640,11 +767,39 @@ def _check_red_threes(profile: RuleProfile, hand: Hand) -> None:
         )
 
 
+def _check_black_threes_in_hand(profile: RuleProfile, hand: Hand, limit: int) -> None:
+    """Black threes left in hand (Bolivia), with those melded meld by meld, fit the packs."""
+    if not any(side.black_threes_in_hand for side in hand.sides):
+        return
+    black_three = profile.family.black_three[0]
+    melded = sum(
+        meld.naturals
+        for side in hand.sides
+        for meld in side.melds or ()
+        if meld.rank == black_three
+    )
+    held = 0
+    for i, side in enumerate(hand.sides):
+        held += side.black_threes_in_hand
+        if melded + held > limit:
+            raise RuleError(
+                f"sides[{i}].black_threes_in_hand",
+                N_("at most {limit} black threes in all with {packs} packs"),
+                limit=limit,
+                packs=profile.packs,
+            )
+
+
 def melds_as_counts(
-    melds: tuple[PlannedMeld, ...], family: RuleFamily = DEFAULT_FAMILY
+    melds: tuple[PlannedMeld, ...],
+    family: RuleFamily = DEFAULT_FAMILY,
+    sequences: tuple[PlannedSequence, ...] = (),
 ) -> CardCounts:
-    """The cards of melds given rank by rank, counted by value group."""
+    """The cards of melds given rank by rank (and of sequences), counted by value group."""
     groups = dict.fromkeys(VALUE_GROUPS, 0)
+    for sequence in sequences:
+        for rank in sequence.ranks(family.sequences) if family.sequences else ():
+            groups[family.rank_groups[rank]] += 1
     wild = dict(family.wild_cards)
     for meld in melds:
         groups[wild["jokers"]] += meld.jokers
@@ -660,6 +815,7 @@ def _check_meld_ranks(profile: RuleProfile, hand: Hand) -> None:
     rules = profile.family.meld
     black_three = profile.family.black_three[0]
     seen: dict[str, int] = {}
+    _check_sequence_cards(profile, hand, seen)
     for i, side in enumerate(hand.sides):
         for j, meld in enumerate(side.melds or ()):
             seen[meld.rank] = seen.get(meld.rank, 0) + meld.naturals
@@ -674,6 +830,28 @@ def _check_meld_ranks(profile: RuleProfile, hand: Hand) -> None:
                 )
 
 
+def _check_sequence_cards(profile: RuleProfile, hand: Hand, seen: dict[str, int]) -> None:
+    """Cards of one rank and suit in every side's sequences fit in the packs (one a pack);
+    ``seen`` gathers each rank's cards, for the groups of that rank to be added to."""
+    rules = profile.family.sequences
+    if rules is None:
+        return
+    by_suit: dict[tuple[str, str], int] = {}
+    for i, side in enumerate(hand.sides):
+        for j, sequence in enumerate(side.sequences):
+            for rank in sequence.ranks(rules):
+                seen[rank] = seen.get(rank, 0) + 1
+                key = (sequence.suit, rank)
+                by_suit[key] = by_suit.get(key, 0) + 1
+                if by_suit[key] > profile.packs:
+                    raise RuleError(
+                        f"sides[{i}].sequences[{j}].suit",
+                        N_("the {packs} packs hold only {limit} of these cards"),
+                        packs=profile.packs,
+                        limit=profile.packs,
+                    )
+
+
 def _check_card_counts(profile: RuleProfile, hand: Hand) -> None:
     """Counted cards (melds and hands of every side together) fit in the packs."""
     _check_meld_ranks(profile, hand)
@@ -682,7 +860,12 @@ def _check_card_counts(profile: RuleProfile, hand: Hand) -> None:
         for i, side in enumerate(hand.sides)
         for name, counts in (
             ("meld_cards", side.meld_cards),
-            ("melds", None if side.melds is None else melds_as_counts(side.melds, profile.family)),
+            (
+                "melds",
+                None
+                if side.melds is None
+                else melds_as_counts(side.melds, profile.family, side.sequences),
+            ),
             ("hand_cards", side.hand_cards),
         )
         if counts is not None

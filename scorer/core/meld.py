@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorer.core.errors import N_, RuleError
-from scorer.core.families import DEFAULT_FAMILY, MeldRules, RuleFamily
+from scorer.core.families import (
+    DEFAULT_FAMILY,
+    SUITS,
+    WILD_RANK,
+    MeldRules,
+    RuleFamily,
+    SequenceRules,
+)
 
 # The checker's family (the opening-meld checker and the rule book's page play the default
 # family); a game's hands are checked by their own family's rules.
@@ -63,6 +70,33 @@ class PlannedMeld:
 
 
 @dataclass(frozen=True)
+class PlannedSequence:
+    """A sequence a side laid (Samba, Bolivia): natural cards of one suit, from ``first`` up
+    to ``last`` (4 low, ace high), one card of each rank between. Wild cards never go in a
+    sequence: ``jokers`` and ``twos`` are asked only to refuse them where they are typed."""
+
+    suit: str
+    first: str
+    last: str
+    jokers: int = 0
+    twos: int = 0
+
+    def ranks(self, rules: SequenceRules) -> tuple[str, ...]:
+        """Its ranks in order (empty when first or last is not a rank of a sequence, or
+        last comes before first)."""
+        if self.first not in rules.ranks or self.last not in rules.ranks:
+            return ()
+        return rules.ranks[rules.ranks.index(self.first) : rules.ranks.index(self.last) + 1]
+
+    def canasta(self, family: RuleFamily) -> str | None:
+        """The kind of canasta it is (a samba, an escalera at seven cards), else None."""
+        rules = family.sequences
+        if rules is None or len(self.ranks(rules)) != rules.max_cards:
+            return None
+        return rules.canasta
+
+
+@dataclass(frozen=True)
 class MeldOptions:
     """The table's habits and the moment of play the check is made for."""
 
@@ -91,6 +125,18 @@ REASONS: dict[str, str] = {
     ),
     "pile-no-meld": N_("no planned meld has the rank of the pile's top card"),
     "same-rank": N_("a side has one meld of each rank: add these cards to the first one"),
+    "wild-meld": N_("this game has no meld of wild cards only"),
+    "wild-meld-naturals": N_("a meld of wild cards holds no natural card"),
+    "wild-meld-long": N_("a meld of wild cards is at most seven cards: at seven it is closed"),
+    "no-sequences": N_("this game has no sequences: meld cards of one rank"),
+    "sequence-suit": N_("a sequence is of one suit: clubs, diamonds, hearts or spades"),
+    "sequence-rank": N_(
+        "a sequence runs from 4 up to the ace: no joker, two or three is part of one"
+    ),
+    "sequence-wild": N_("a sequence holds no wild card"),
+    "sequence-order": N_("a sequence goes up: its last card is above its first"),
+    "sequence-short": N_("a sequence is at least three cards"),
+    "sequence-long": N_("a sequence is at most seven cards: at seven it is closed"),
 }
 
 
@@ -160,6 +206,8 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
     wild_field = "jokers" if meld.jokers else "twos"
     if meld.rank == RED_THREE:
         return [problem("rank", "red-three")]
+    if meld.rank == WILD_RANK:
+        return [problem(name, code) for name, code in wild_meld_problems(meld, rules)]
     if meld.rank == BLACK_THREE:
         if not options.going_out:
             return [problem("rank", "black-three-not-going-out")]
@@ -184,24 +232,84 @@ def meld_problems(index: int, meld: PlannedMeld, options: MeldOptions) -> list[M
     return found
 
 
+def wild_meld_problems(meld: PlannedMeld, rules: MeldRules) -> list[tuple[str, str]]:
+    """What a meld of wild cards only breaks, as (its field, the reason's code)."""
+    wild_field = "jokers" if meld.jokers else "twos"
+    if not rules.wild_meld_cards:
+        return [("rank", "wild-meld")]
+    found = []
+    if meld.naturals:
+        found.append(("naturals", "wild-meld-naturals"))
+    if meld.wild < rules.min_cards:
+        found.append((wild_field, "too-few-cards"))
+    elif meld.wild > rules.wild_meld_cards:
+        found.append((wild_field, "wild-meld-long"))
+    return found
+
+
 def side_meld_problems(
     melds: tuple[PlannedMeld, ...], going_out: bool, family: RuleFamily = FAMILY
 ) -> list[MeldProblem]:
-    """Every rule a side's melds at the end of a hand break: each meld, and one per rank."""
+    """Every rule a side's melds at the end of a hand break: each meld, and one per rank
+    (melds of wild cards only may be several: each closes at seven)."""
     options = MeldOptions(going_out=going_out, rules=family.meld)
     found: list[MeldProblem] = []
     seen: set[str] = set()
     for index, meld in enumerate(melds):
         found.extend(meld_problems(index, meld, options))
-        if meld.rank in seen:
+        if meld.rank in seen and meld.rank != WILD_RANK:
             found.append(MeldProblem(index, f"melds[{index}].rank", "same-rank"))
         seen.add(meld.rank)
     return found
 
 
-def canastas_of(melds: tuple[PlannedMeld, ...], family: RuleFamily = FAMILY) -> dict[str, int]:
-    """How many canastas of each of the family's kinds these melds hold."""
+def sequence_problems(
+    index: int, sequence: PlannedSequence, family: RuleFamily
+) -> list[MeldProblem]:
+    """Every rule a sequence breaks (empty when it is a legal one), each at its field."""
+
+    def problem(name: str, code: str) -> MeldProblem:
+        return MeldProblem(index, f"sequences[{index}].{name}", code)
+
+    rules = family.sequences
+    if rules is None:
+        return [problem("suit", "no-sequences")]
+    found = []
+    if sequence.suit not in SUITS:
+        found.append(problem("suit", "sequence-suit"))
+    for name in ("jokers", "twos"):
+        if getattr(sequence, name):
+            found.append(problem(name, "sequence-wild"))
+    bad = [name for name in ("first", "last") if getattr(sequence, name) not in rules.ranks]
+    found.extend(problem(name, "sequence-rank") for name in bad)
+    if bad:
+        return found
+    low, high = rules.ranks.index(sequence.first), rules.ranks.index(sequence.last)
+    if high < low:
+        found.append(problem("last", "sequence-order"))
+    elif high - low + 1 < rules.min_cards:
+        found.append(problem("last", "sequence-short"))
+    elif high - low + 1 > rules.max_cards:
+        found.append(problem("last", "sequence-long"))
+    return found
+
+
+def sequence_value(sequence: PlannedSequence, family: RuleFamily) -> int:
+    """The card value of a sequence: each of its natural cards by its rank."""
+    if family.sequences is None:
+        return 0
+    values = family.card_values
+    return sum(values.of(family.rank_groups[rank]) for rank in sequence.ranks(family.sequences))
+
+
+def canastas_of(
+    melds: tuple[PlannedMeld, ...],
+    family: RuleFamily = FAMILY,
+    sequences: tuple[PlannedSequence, ...] = (),
+) -> dict[str, int]:
+    """How many canastas of each of the family's kinds these melds (and sequences) hold."""
     kinds = [meld.canasta(family) for meld in melds]
+    kinds += [sequence.canasta(family) for sequence in sequences]
     return {kind: kinds.count(kind) for kind in family.kinds}
 
 

@@ -52,10 +52,20 @@ class RoundClock:
 
 @dataclass(frozen=True)
 class ClockReading:
-    """The clock at ``now``: the round's phase and the whole seconds left (0 once time)."""
+    """The clock at ``now``: the round's phase, the whole seconds left (0 once time) and
+    those to the warning (0 once it is shown, or in a round without one)."""
 
     phase: Phase
     seconds_left: int
+    seconds_to_warning: int = 0
+
+    @property
+    def next_phase_in(self) -> int | None:
+        """Whole seconds to the next phase (the warning, else time), None once time: how
+        long a page drawn now stays right without JavaScript."""
+        if self.phase == "time":
+            return None
+        return self.seconds_to_warning or self.seconds_left
 
     @property
     def minutes_seconds(self) -> str:
@@ -69,10 +79,18 @@ def read_clock(clock: RoundClock, now: datetime) -> ClockReading:
     left = (clock.ends_at - now).total_seconds()
     if left <= 0:
         return ClockReading("time", 0)
-    # Rounded up: the wall shows 0:00 only when time is called.
-    seconds = int(-(-left // 1))
-    phase: Phase = "warning" if clock.warning_minutes and now >= clock.warns_at else "playing"
-    return ClockReading(phase, seconds)
+    # Rounded up: the wall shows 0:00 only when time is called, and a page that counts down
+    # from these seconds changes phase no earlier than the server does.
+    seconds = _whole_seconds(clock.ends_at - now)
+    if clock.warning_minutes and now >= clock.warns_at:
+        return ClockReading("warning", seconds)
+    to_warning = _whole_seconds(clock.warns_at - now) if clock.warning_minutes else 0
+    return ClockReading("playing", seconds, to_warning)
+
+
+def _whole_seconds(span: timedelta) -> int:
+    """A span rounded up to whole seconds (never early)."""
+    return int(-(-span.total_seconds() // 1))
 
 
 def hand_after_time(clock: RoundClock, hands_at: Sequence[datetime]) -> bool:

@@ -52,6 +52,12 @@ HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+def house_rule_choices(family: RuleFamily) -> dict[str, tuple[str, ...]]:
+    """The choices of each house rule chosen among a few, in a family (the book's first):
+    Samba's red threes count against a side without the canastas going out needs."""
+    return {**HOUSE_RULE_CHOICES, "red_threes_count_against": family.red_threes_against}
+
+
 @dataclass(frozen=True)
 class RuleProfile:
     """A game's rules: a family x one of its seatings, with the table's house rules applied.
@@ -218,6 +224,7 @@ def profile_of(family: RuleFamily, seating: SeatingRules) -> RuleProfile:
         card_values=family.card_values,
         pack=family.pack,
         playing_side_size=seating.playing_side_size,
+        red_threes_count_against=family.red_threes_against[0],
     )
 
 
@@ -352,6 +359,7 @@ def with_house_rules(profile: RuleProfile, rules: dict[str, Any]) -> RuleProfile
     fields = house_rule_fields(profile.family)
     bonus_rules = {kind.bonus_rule: kind.key for kind in profile.family.canastas}
     bonuses = dict(profile.canasta_bonuses)
+    choices = house_rule_choices(profile.family)
     for key, value in rules.items():
         if key not in fields:
             raise RuleError(f"rules.{key}", N_("is not a house rule this scorer knows"))
@@ -364,8 +372,8 @@ def with_house_rules(profile: RuleProfile, rules: dict[str, Any]) -> RuleProfile
             count = profile.red_threes_in_packs
             sets = tuple(row for row in profile.red_three_sets if row[0] != count)
             changes["red_three_sets"] = sets + ((count, _points(f"rules.{key}", value)),)
-        elif key in HOUSE_RULE_CHOICES:
-            changes[key] = _choice(f"rules.{key}", value, HOUSE_RULE_CHOICES[key])
+        elif key in choices:
+            changes[key] = _choice(f"rules.{key}", value, choices[key])
         elif key == "canastas_to_go_out":
             changes[key] = _count(f"rules.{key}", value, low=0, high=5)
         else:

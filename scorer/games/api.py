@@ -17,9 +17,7 @@ from scorer.core.errors import N_, GameFinished, ScorerError
 from scorer.core.hands import Hand
 from scorer.core.limits import GAME_IMPORT_MAX_BYTES
 from scorer.games import watch
-from scorer.store.cache import keep
-from scorer.store.db import get_db
-from scorer.store.game_json import game_to_export
+from scorer.store import game_to_export, get_db
 from scorer.web.api_contract import (
     PayloadError,
     PreconditionRequired,
@@ -117,17 +115,15 @@ def add_hand(game_id: str) -> Response:
     key = hand_key()
     hand, body = _hand_from_body(record)
     return game_response(
-        keep(
-            store.record_hand(
-                get_db(),
-                game_id,
-                hand,
-                version=expected_version(record),
-                idempotency_key=None if key is None else key[0],
-                unscoped_key=None if key is None else key[1],
-                base=record,
-                confirmed=parse_confirm(body),
-            )
+        store.record_hand(
+            get_db(),
+            game_id,
+            hand,
+            version=expected_version(record),
+            idempotency_key=None if key is None else key[0],
+            unscoped_key=None if key is None else key[1],
+            base=record,
+            confirmed=parse_confirm(body),
         ),
         201,
     )
@@ -158,17 +154,15 @@ def replace_hand(game_id: str, number: int) -> Response:
     store.check_hand_number(record, number)
     hand, body = _hand_from_body(record)
     return game_response(
-        keep(
-            store.replace_hand(
-                get_db(),
-                game_id,
-                number,
-                hand,
-                version=version,
-                base=record,
-                confirmed=parse_confirm(body),
-                screen="api",
-            )
+        store.replace_hand(
+            get_db(),
+            game_id,
+            number,
+            hand,
+            version=version,
+            base=record,
+            confirmed=parse_confirm(body),
+            screen="api",
         )
     )
 
@@ -180,9 +174,7 @@ def delete_hand(game_id: str, number: int) -> Response:
     version = required_version(record)
     store.check_hand_number(record, number)
     return game_response(
-        keep(
-            store.delete_hand(get_db(), game_id, number, version=version, base=record, screen="api")
-        )
+        store.delete_hand(get_db(), game_id, number, version=version, base=record, screen="api")
     )
 
 
@@ -193,7 +185,7 @@ def delete_after_end(game_id: str) -> Response:
     record = load_game(game_id)
     version = expected_version(record)
     return game_response(
-        keep(store.delete_after_end(get_db(), game_id, version=version, base=record, screen="api"))
+        store.delete_after_end(get_db(), game_id, version=version, base=record, screen="api")
     )
 
 

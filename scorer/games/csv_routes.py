@@ -11,8 +11,7 @@ from scorer import store
 from scorer.core.errors import RuleError
 from scorer.games.csv_export import to_csv
 from scorer.sheets.cache import cached_sheet
-from scorer.store.club_board import board_cache, club_board
-from scorer.store.db import get_db
+from scorer.store import board_cache, get_db, load_club_board
 from scorer.web.failures import load_game
 from scorer.web.forms import number_arg
 from scorer.web.routes import heavy_read
@@ -44,7 +43,7 @@ def club_hands(club_id: str) -> Response:
     made in the server's one turn for costly renders and kept by its games' versions, like
     a sheet: downloading it again reads a file."""
     # The year only names the records, which a CSV does not hold; no club: 404.
-    board = club_board(get_db(), club_id, str(date.today().year), cache=board_cache())
+    board = load_club_board(get_db(), club_id, str(date.today().year), cache=board_cache())
     parts = board.hand_parts()
     part = number_arg("part", len(parts))
     ids = parts[part - 1]

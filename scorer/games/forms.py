@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
 
 from scorer.core.errors import RuleError
-from scorer.core.families import ALL_FAMILIES, DEFAULT_FAMILY, RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, FAMILIES, RuleFamily
 from scorer.core.hand_schema import boxes_of, count_boxes, side_hand, values_from_boxes
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
@@ -156,9 +156,10 @@ class SideHandForm(Form):
         return side_hand(values, family)
 
 
-# A box for each count every family's hand schema asks ("canastas_sevens", "black_threes",
-# "unfinished_aces"...) beside Classic's own: a form of a family shows and reads its own.
-for _family in ALL_FAMILIES:
+# A box for each count the hand schema of every family a game may be of asks
+# ("canastas_sevens", "black_threes", "unfinished_aces"...) beside Classic's own: a form of
+# a family shows and reads its own.
+for _family in FAMILIES.values():
     for _box in count_boxes(_family):
         if not hasattr(SideHandForm, _box.name):
             setattr(SideHandForm, _box.name, NumberField(FIELD_LABELS[_box.name]))

@@ -19,7 +19,7 @@ from markupsafe import Markup
 from scorer import store
 from scorer.games.pages.board import board_context
 from scorer.qr import qr_svg
-from scorer.store.cache import app_cache
+from scorer.store import app_cache
 from scorer.web import livecheck
 from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.api_contract import game_to_json

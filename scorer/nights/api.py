@@ -12,6 +12,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext as _
 
+from scorer import store
 from scorer.core.draw import shapes_for
 from scorer.core.errors import N_, RuleError
 from scorer.nights.payloads import parse_name
@@ -24,9 +25,7 @@ from scorer.nights.tournament import (
     tournament_extras,
 )
 from scorer.nights.view import NightView, night_json, night_view
-from scorer.store import clubs, nights, tournaments
-from scorer.store.db import get_db
-from scorer.store.games import NotFound
+from scorer.store import NotFound, get_db
 from scorer.web.api_contract import PreconditionRequired
 from scorer.web.http import creation_key, json_body
 from scorer.web.routes import budget
@@ -40,7 +39,7 @@ def table_name(round_number: int, table: int) -> str:
 
 
 def load_view(night_id: str) -> NightView:
-    return night_view(get_db(), nights.load_night(get_db(), night_id))
+    return night_view(get_db(), store.load_night(get_db(), night_id))
 
 
 def night_response(view: NightView, status: int = 200) -> Response:
@@ -80,17 +79,17 @@ def required_version(view: NightView) -> int:
 def tables_to_draw() -> int:
     """The games the request's draw makes (a table each): what it spends of create_game."""
     try:
-        night = nights.load_night(get_db(), str((request.view_args or {})["night_id"]))
+        night = store.load_night(get_db(), str((request.view_args or {})["night_id"]))
         return max(1, len(shapes_for(len(night.players), night.settings.odd)[0]))  # type: ignore[arg-type]
-    except (KeyError, nights.NightNotFound, RuleError):
+    except (KeyError, store.NightNotFound, RuleError):
         return 1  # refused anyway: it costs what any request does
 
 
 def tables_to_redraw() -> int:
     """The games a redraw makes again: as many as its round's tables."""
     try:
-        night = nights.load_night(get_db(), str((request.view_args or {})["night_id"]))
-    except (KeyError, nights.NightNotFound):
+        night = store.load_night(get_db(), str((request.view_args or {})["night_id"]))
+    except (KeyError, store.NightNotFound):
         return 1
     return max(1, len(night.rounds[-1].tables)) if night.rounds else 1
 
@@ -101,8 +100,8 @@ def create_night(club_id: str) -> Response:
     key = creation_key()
     players, settings = parse_tournament_night(json_body())
     try:
-        night_id = nights.create_night(get_db(), club_id, players, settings, idempotency_key=key)
-    except clubs.ClubNotFound:
+        night_id = store.create_night(get_db(), club_id, players, settings, idempotency_key=key)
+    except store.ClubNotFound:
         raise NotFound(club_id, N_("no club at this address")) from None
     response = night_response(load_view(night_id), 201)
     response.headers["Location"] = f"/api/nights/{night_id}"
@@ -118,7 +117,7 @@ def get_night(night_id: str) -> Response:
 @budget("create_game", cost=tables_to_draw)
 def draw_round(night_id: str) -> Response:
     view = load_view(night_id)
-    night = tournaments.draw_next_round(
+    night = store.draw_next_round(
         get_db(),
         night_id,
         version=required_version(view),
@@ -134,7 +133,7 @@ def draw_round(night_id: str) -> Response:
 @budget("create_game", cost=tables_to_redraw)
 def redraw_round(night_id: str) -> Response:
     view = load_view(night_id)
-    night = tournaments.redraw_round(
+    night = store.redraw_round(
         get_db(),
         night_id,
         version=required_version(view),
@@ -149,7 +148,7 @@ def redraw_round(night_id: str) -> Response:
 def undo_round(night_id: str) -> Response:
     """Take back the last draw (a round drawn by mistake), until a hand of it is recorded."""
     view = load_view(night_id)
-    night = nights.undo_round(get_db(), night_id, version=required_version(view))
+    night = store.undo_round(get_db(), night_id, version=required_version(view))
     return night_response(night_view(get_db(), night))
 
 
@@ -158,7 +157,7 @@ def undo_round(night_id: str) -> Response:
 def add_player(night_id: str) -> Response:
     view = load_view(night_id)
     name = parse_name(json_body())
-    tournaments.add_player(get_db(), night_id, name, version=expected_version(view))
+    store.add_night_player(get_db(), night_id, name, version=expected_version(view))
     return night_response(load_view(night_id), 201)
 
 
@@ -170,7 +169,7 @@ def forfeit(night_id: str, number: int, table: int) -> Response:
     """PUT {"absent": <side>}: the table is won by forfeit; DELETE: withdrawn (If-Match)."""
     view = load_view(night_id)
     absent = parse_forfeit(json_body()) if request.method == "PUT" else None
-    night = tournaments.set_forfeit(
+    night = store.set_forfeit(
         get_db(), night_id, number, table, absent, version=required_version(view)
     )
     return night_response(night_view(get_db(), night))
@@ -183,7 +182,7 @@ def final_table(night_id: str) -> Response:
     the night's ranking, as one more round (If-Match)."""
     view = load_view(night_id)
     per_table = parse_final(json_body())
-    night = tournaments.seat_final_table(
+    night = store.seat_final_table(
         get_db(),
         night_id,
         night_ranking(view),

@@ -17,22 +17,23 @@ from flask_babel import format_date
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from scorer import store
 from scorer.core.draw import shapes_for
 from scorer.core.errors import RuleError
 from scorer.core.limits import check_club_name
+from scorer.core.round_clock import ClockReading
 from scorer.nights.api import table_name, tables_to_draw, tables_to_redraw
-from scorer.nights.tournament import parse_tournament_night
+from scorer.nights.tournament import parse_tournament_night, phase_tag, tournament_page
 from scorer.nights.view import NightView, TableView, night_json, night_view
 from scorer.qr import qr_svg
 from scorer.sheets import render
 from scorer.sheets.cache import cached_sheet
-from scorer.store import clubs, nights, tournaments
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web.addresses import absolute_url
 from scorer.web.api_contract import PayloadError
 from scorer.web.display import points
 from scorer.web.failures import status_of
-from scorer.web.forms import is_index, number_arg
+from scorer.web.forms import is_index, list_page
 from scorer.web.game_setup import target_choices
 from scorer.web.i18n import error_text
 from scorer.web.pages import Page
@@ -46,10 +47,10 @@ NEW_PLAYER_BOXES = 6
 NIGHTS_PER_PAGE = 50
 
 
-def load_club(club_id: str) -> clubs.StoredClub:
+def load_club(club_id: str) -> store.StoredClub:
     try:
-        return clubs.load_club(get_db(), club_id)
-    except clubs.ClubNotFound:
+        return store.load_club(get_db(), club_id)
+    except store.ClubNotFound:
         abort(404)
 
 
@@ -58,19 +59,17 @@ def club_nights(club_id: str) -> Page:
     """The club's nights, newest first, in pages as the club's games are, and the button to
     start one."""
     club = load_club(club_id)
-    count, _today = nights.night_counts(get_db(), club_id, "")
-    pages = max(1, -(-count // NIGHTS_PER_PAGE))
-    page = number_arg("page", pages)
-    first = (page - 1) * NIGHTS_PER_PAGE
-    shown = nights.nights_of_club(get_db(), club_id, NIGHTS_PER_PAGE, first)
+    count, _today = store.night_counts(get_db(), club_id, "")
+    shown = list_page(count, NIGHTS_PER_PAGE)
+    nights = store.nights_of_club(get_db(), club_id, NIGHTS_PER_PAGE, shown.first)
     return render_template(
         "nights/list.html",
         club=club,
-        nights=shown,
+        nights=nights,
         count=count,
-        page=page,
-        pages=pages,
-        first=first,
+        page=shown.page,
+        pages=shown.pages,
+        first=shown.first,
     )
 
 
@@ -140,7 +139,7 @@ def _number(text: str) -> int | str | None:
 
 
 def new_night_page(
-    club: clubs.StoredClub, typed: dict[str, Any], status: int = 200, error: Any = None
+    club: store.StoredClub, typed: dict[str, Any], status: int = 200, error: Any = None
 ) -> Page:
     field = (error.field or "") if error is not None else ""
     message = error_text(error) if error is not None else None
@@ -185,7 +184,7 @@ def new_night(club_id: str) -> Page:
     typed = typed_night()
     try:
         players, settings = parse_tournament_night(night_body(typed, club.players))
-        night_id = nights.create_night(get_db(), club_id, players, settings)
+        night_id = store.create_night(get_db(), club_id, players, settings)
     except (RuleError, PayloadError) as error:  # a pair typed as one name is the pairs' shape
         return new_night_page(club, typed, status_of(error), error)
     flash(_("Night created. Draw the first round when everyone is here."))
@@ -197,8 +196,8 @@ def new_night(club_id: str) -> Page:
 
 def load_view(night_id: str) -> NightView:
     try:
-        return night_view(get_db(), nights.load_night(get_db(), night_id))
-    except nights.NightNotFound:
+        return night_view(get_db(), store.load_night(get_db(), night_id))
+    except store.NightNotFound:
         abort(404)
 
 
@@ -241,7 +240,7 @@ def _act(night_id: str, action: Any, message: str, *args: Any) -> Page:
     load_view(night_id)  # 404 first
     try:
         action(get_db(), night_id, *args, version=posted_version())
-    except nights.StaleNight:
+    except store.StaleNight:
         flash(_("Someone else changed this night meanwhile: here it is as it stands now."))
         return redirect(url_for("nights_pages.night", night_id=night_id), code=303)
     except RuleError as error:
@@ -253,14 +252,12 @@ def _act(night_id: str, action: Any, message: str, *args: Any) -> Page:
 def _draw(db: Any, night_id: str, *, version: int | None) -> None:
     ratings = load_view(night_id).ratings
     # Through the tournaments' store: a Mitchell night seats its movement's next round.
-    tournaments.draw_next_round(
-        db, night_id, version=version, table_name=table_name, ratings=ratings
-    )
+    store.draw_next_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
 
 
 def _redraw(db: Any, night_id: str, *, version: int | None) -> None:
     ratings = load_view(night_id).ratings
-    tournaments.redraw_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
+    store.redraw_round(db, night_id, version=version, table_name=table_name, ratings=ratings)
 
 
 def playing_tables(view: NightView) -> list[TableView]:
@@ -292,7 +289,7 @@ def undo_draw(night_id: str) -> Page:
     number = len(load_view(night_id).night.rounds)
     return _act(
         night_id,
-        nights.undo_round,
+        store.undo_round,
         _("The draw of round %(n)s is taken back: its tables are gone.", n=number),
     )
 
@@ -313,7 +310,7 @@ def add_player(night_id: str) -> Page:
         return night_page(load_view(night_id), 422, error)
     return _act(
         night_id,
-        tournaments.add_player,
+        store.add_night_player,
         _("%(name)s joins the night from the next round.", name=clean),
         clean,
     )
@@ -386,26 +383,49 @@ def standings_pdf(night_id: str) -> Response:
 # --- the wall --------------------------------------------------------------------------------
 
 
+# Without JavaScript the wall reloads itself: every half minute, more often while a round's
+# clock runs (its seconds stay near right), and a second after the clock's next phase begins.
+WALL_RELOAD = 30
+CLOCK_RELOAD = 10
+
+
+def reload_seconds(clock: ClockReading | None) -> int:
+    """How soon the wall drawn now reloads itself (JavaScript off)."""
+    if clock is None or clock.next_phase_in is None:
+        return WALL_RELOAD
+    return min(CLOCK_RELOAD, clock.next_phase_in + 1)
+
+
 @bp.get("/nights/watch/<wall_id>")
 def watch(wall_id: str) -> Response | str:
     """The leaderboard and each table's progress, large; as JSON for the live updates."""
     try:
-        night_id = nights.night_of_watch(get_db(), wall_id)
-    except nights.NightNotFound:
+        night_id = store.night_of_watch(get_db(), wall_id)
+    except store.NightNotFound:
         abort(404)
     view = load_view(night_id)
+    tour = tournament_page(view)  # one reading of the clock for the page and its tag
+    # The clock's phase is in the tag: a wall that asks at the warning or the call gets the
+    # page anew, though no hand was recorded.
+    tag = view.watch_etag + phase_tag(tour.clock)
     wants_json = request.accept_mimetypes.best == "application/json"
-    if wants_json and view.watch_etag in request.if_none_match:
+    if wants_json and tag in request.if_none_match:
         response = Response(status=304)
     elif wants_json:
         # "version" is what live.js compares: any table's change moves it.
-        response = jsonify({**night_json(view, public=True), "version": view.watch_etag})
+        response = jsonify({**night_json(view, public=True), "version": tag})
     else:
-        response = Response(
-            render_template("nights/watch.html", view=view, night=view.night, watch_id=wall_id),
-            mimetype="text/html",
+        page = render_template(
+            "nights/watch.html",
+            view=view,
+            night=view.night,
+            watch_id=wall_id,
+            tour=tour,
+            tag=tag,
+            reload_seconds=reload_seconds(tour.clock),
         )
-    response.set_etag(view.watch_etag)
+        response = Response(page, mimetype="text/html")
+    response.set_etag(tag)
     response.headers["Cache-Control"] = "no-cache"
     response.vary.add("Accept")
     return response

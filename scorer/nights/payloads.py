@@ -15,7 +15,7 @@ from scorer.core.limits import (
     check_target,
     same_name,
 )
-from scorer.store.nights import NightSettings
+from scorer.store import NightSettings
 from scorer.web.api_contract import PayloadError
 
 NIGHT_FIELDS = frozenset({"players", "rounds", "round", "draw", "ranking", "odd"})

@@ -12,12 +12,12 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from scorer import store
 from scorer.core.errors import RuleError
 from scorer.nights.seasons import SeasonView, parse_season, season_view
 from scorer.sheets import render
 from scorer.sheets.cache import cached_sheet
-from scorer.store import clubs, seasons
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web.failures import status_of
 from scorer.web.forms import is_index
 from scorer.web.i18n import error_text
@@ -30,7 +30,7 @@ bp = Blueprint("seasons_pages", __name__)
 def load_season(season_id: str) -> SeasonView:
     try:
         return season_view(season_id)
-    except seasons.SeasonNotFound:
+    except store.SeasonNotFound:
         abort(404)
 
 
@@ -54,8 +54,8 @@ def season_body(typed: dict[str, str]) -> dict[str, Any]:
 def club_seasons(club_id: str) -> Page:
     """The club's seasons, and the form that makes one."""
     try:
-        club = clubs.load_club(get_db(), club_id)
-    except clubs.ClubNotFound:
+        club = store.load_club(get_db(), club_id)
+    except store.ClubNotFound:
         abort(404)
     typed = {"name": "", "from": "", "to": "", "best_of": "4"}
     error: RuleError | None = None
@@ -63,7 +63,7 @@ def club_seasons(club_id: str) -> Page:
         typed = typed_season()
         try:
             settings = parse_season(season_body(typed))
-            season_id = seasons.create_season(get_db(), club_id, settings)
+            season_id = store.create_season(get_db(), club_id, settings)
         except RuleError as refused:
             error = refused
         else:
@@ -73,7 +73,7 @@ def club_seasons(club_id: str) -> Page:
         render_template(
             "nights/seasons.html",
             club=club,
-            seasons=seasons.seasons_of_club(get_db(), club_id),
+            seasons=store.seasons_of_club(get_db(), club_id),
             typed=typed,
             error=error_text(error) if error is not None else None,
             error_field=error.field if error is not None else "",

@@ -21,14 +21,13 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from scorer import store
 from scorer.core.errors import N_, RuleError
 from scorer.core.limits import check_best_of, check_club_name
 from scorer.core.seasons import NightScore, SeasonStanding, champions, season_standings
 from scorer.nights.tournament import night_match_standings, time_results
 from scorer.nights.view import night_view
-from scorer.store import clubs, nights, seasons, tournaments
-from scorer.store.db import get_db
-from scorer.store.games import NotFound
+from scorer.store import NotFound, get_db
 from scorer.web.api_contract import PayloadError
 from scorer.web.http import creation_key, is_current, json_body, not_modified, tagged
 from scorer.web.routes import budget, heavy_read
@@ -38,7 +37,7 @@ bp = Blueprint("nights_seasons", __name__)
 SEASON_FIELDS = frozenset({"name", "from", "to", "best_of"})
 
 
-def parse_season(data: Any) -> seasons.SeasonSettings:
+def parse_season(data: Any) -> store.SeasonSettings:
     """A season's settings from a POST .../seasons body; refusals name the field."""
     if not isinstance(data, dict):
         raise PayloadError(None, N_("must be a JSON object"))
@@ -49,7 +48,7 @@ def parse_season(data: Any) -> seasons.SeasonSettings:
     starts, ends = _day(data.get("from"), "from"), _day(data.get("to"), "to")
     if ends < starts:
         raise RuleError("to", N_("must be on or after the season's first day"))
-    return seasons.SeasonSettings(name, starts, ends, check_best_of(data.get("best_of")))
+    return store.SeasonSettings(name, starts, ends, check_best_of(data.get("best_of")))
 
 
 def _day(value: Any, field: str) -> date:
@@ -73,7 +72,7 @@ class SeasonNight:
 
 @dataclass(frozen=True)
 class SeasonView:
-    season: seasons.StoredSeason
+    season: store.StoredSeason
     nights: tuple[SeasonNight, ...]
     standings: tuple[SeasonStanding, ...]
 
@@ -91,12 +90,12 @@ class SeasonView:
 def season_view(season_id: str) -> SeasonView:
     """The season worked out from its nights as they stand now."""
     db = get_db()
-    season = seasons.load_season(db, season_id)
+    season = store.load_season(db, season_id)
     now = datetime.now(UTC)
     counted = []
     for night_id in season.night_ids:
-        view = night_view(db, nights.load_night(db, night_id))
-        tournament = tournaments.load_tournament(db, night_id)
+        view = night_view(db, store.load_night(db, night_id))
+        tournament = store.load_tournament(db, night_id)
         ended = time_results(view, now) if tournament.timed else {}
         scores = {
             line.player: NightScore(line.match_points, line.card_points)
@@ -160,7 +159,7 @@ def season_csv(view: SeasonView) -> str:
 def load_season_view(season_id: str) -> SeasonView:
     try:
         return season_view(season_id)
-    except seasons.SeasonNotFound:
+    except store.SeasonNotFound:
         raise NotFound(season_id, N_("no season at this address")) from None
 
 
@@ -170,8 +169,8 @@ def create_season(club_id: str) -> Response:
     key = creation_key()
     settings = parse_season(json_body())
     try:
-        season_id = seasons.create_season(get_db(), club_id, settings, idempotency_key=key)
-    except clubs.ClubNotFound:
+        season_id = store.create_season(get_db(), club_id, settings, idempotency_key=key)
+    except store.ClubNotFound:
         raise NotFound(club_id, N_("no club at this address")) from None
     view = load_season_view(season_id)
     response = tagged(jsonify(season_json(view)), view.etag)

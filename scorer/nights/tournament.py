@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from scorer import store
 from scorer.core.errors import N_, RuleError
 from scorer.core.leaderboard import RANKINGS
 from scorer.core.limits import (
@@ -36,12 +37,11 @@ from scorer.core.ratings import rating_json
 from scorer.core.round_clock import ClockReading, RoundClock, read_clock, winner_at_time
 from scorer.nights.payloads import parse_night
 from scorer.nights.view import NightView
-from scorer.store import round_time
-from scorer.store.db import get_db
-from scorer.store.tournaments import (
+from scorer.store import (
     MOVEMENTS,
     Tournament,
     TournamentSettings,
+    get_db,
     load_tournament,
     round_clocks,
 )
@@ -198,7 +198,7 @@ def night_match_standings(
 def time_results(view: NightView, now: datetime) -> dict[str, int | None]:
     """The tables time has ended (their last hand recorded after time), each with its
     winner: the higher total (None on a tie at the top)."""
-    ended = round_time.ended_by_time(get_db(), list(view.night.game_ids), now)
+    ended = store.ended_by_time(get_db(), list(view.night.game_ids), now)
     return {
         table.game_id: winner_at_time(table.totals)
         for tables in view.rounds
@@ -223,6 +223,11 @@ def clock_tag(extras: dict[str, Any]) -> str:
     are not in the tag: a client counts down to ``ends_at``.)"""
     clocks = extras.get("clocks")
     return "." + "".join(clock["phase"][0] for clock in clocks.values()) if clocks else ""
+
+
+def phase_tag(reading: ClockReading | None) -> str:
+    """What the wall's ETag adds for the last round's clock: its phase (as clock_tag)."""
+    return f".{reading.phase[0]}" if reading else ""
 
 
 def clock_json(clock: RoundClock, now: datetime) -> dict[str, Any]:

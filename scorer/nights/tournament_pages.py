@@ -7,12 +7,12 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, request, url_for
 from flask_babel import gettext as _
 
+from scorer import store
 from scorer.core.errors import N_, RuleError
 from scorer.nights.api import final_table_name
 from scorer.nights.pages import load_view, night_page, posted_version
 from scorer.nights.tournament import night_ranking
-from scorer.store import nights, tournaments
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web.failures import status_of
 from scorer.web.forms import is_index
 from scorer.web.pages import Page
@@ -42,10 +42,10 @@ def forfeit(night_id: str) -> Page:
             raise RuleError("absent", N_("choose the table and the side that did not come"))
         number, table = int(parts[0]), int(parts[1])
         absent = int(parts[2]) if is_index(parts[2]) else None
-        tournaments.set_forfeit(get_db(), night_id, number, table, absent, version=posted_version())
-    except nights.StaleNight:
+        store.set_forfeit(get_db(), night_id, number, table, absent, version=posted_version())
+    except store.StaleNight:
         return _stale(night_id)
-    except nights.NightNotFound:
+    except store.NightNotFound:
         return night_page(view, 404, RuleError("absent", N_("no such table in this night")))
     except RuleError as error:
         return night_page(load_view(night_id), status_of(error), error)
@@ -60,7 +60,7 @@ def final(night_id: str) -> Page:
     view = load_view(night_id)
     typed = request.form.get("per_table", "").strip()
     try:
-        tournaments.seat_final_table(
+        store.seat_final_table(
             get_db(),
             night_id,
             night_ranking(view),
@@ -68,7 +68,7 @@ def final(night_id: str) -> Page:
             version=posted_version(),
             table_name=final_table_name,
         )
-    except nights.StaleNight:
+    except store.StaleNight:
         return _stale(night_id)
     except RuleError as error:
         return night_page(load_view(night_id), status_of(error), error)

@@ -15,10 +15,7 @@ from scorer import store
 from scorer.core.errors import RuleError
 from scorer.core.leaderboard import Standing, TableResult, standings
 from scorer.core.ratings import Rating, Ratings, rating_json
-from scorer.store.cache import replayed_game
-from scorer.store.club_board import board_cache, club_board
-from scorer.store.clubs import ClubNotFound
-from scorer.store.nights import StoredNight
+from scorer.store import ClubNotFound, StoredNight, board_cache, load_club_board, replayed_game
 
 
 @dataclass(frozen=True)
@@ -89,7 +86,7 @@ class NightView:
 def club_ratings(db: sqlite_utils.Database, club_id: str) -> Ratings:
     """The club's ratings, from its board (cached per version of its games)."""
     try:
-        board = club_board(db, club_id, str(datetime.now(UTC).year), cache=board_cache())
+        board = load_club_board(db, club_id, str(datetime.now(UTC).year), cache=board_cache())
     except ClubNotFound:
         return Ratings({}, {})
     return board.stats.ratings

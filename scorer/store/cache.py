@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 import sqlite_utils
-from flask import current_app
+from flask import current_app, has_app_context
 
 from scorer.store.db import snapshot
 from scorer.store.games import ReplayedGame, load_inputs, replay, version_of
@@ -76,3 +76,9 @@ def replayed_game(db: sqlite_utils.Database, game_id: str) -> ReplayedGame:
 def keep(record: ReplayedGame) -> ReplayedGame:
     """Remember a game as a write just returned it: the next read needs no replay."""
     return app_cache("games").put((record.id, record.version), record)
+
+
+def keep_written(record: ReplayedGame) -> ReplayedGame:
+    """A committed write's game, kept for the app that wrote it (a script with no app
+    keeps nothing)."""
+    return keep(record) if has_app_context() else record

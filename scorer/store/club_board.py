@@ -20,13 +20,12 @@ from typing import Any
 import sqlite_utils
 from flask import current_app
 
-from scorer import store
 from scorer.core import limits
 from scorer.core.errors import RuleError
 from scorer.core.game import Side, play
 from scorer.core.limits import GAMES_PER_CLUB
 from scorer.core.stats import ClubStats, GameSummary, club_stats
-from scorer.store import club_digest
+from scorer.store import club_digest, writes
 from scorer.store.cache import LruCache
 from scorer.store.club_digest import GameDigest, GameLine, digest_of
 from scorer.store.clubs import ClubNotFound, StoredClub, read_club, snapshot
@@ -133,7 +132,7 @@ def digest(row: dict[str, Any], sides: list[Side], hands: list[dict[str, Any]]) 
     """Replay one game from its rows and keep only its line and its summary."""
     try:
         rules = json.loads(row["rules"] or "{}")
-        table = store.build_table(
+        table = writes.build_table(
             row["profile"],
             row["target"],
             rules,

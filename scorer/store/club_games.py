@@ -14,12 +14,11 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import store
 from scorer.core.errors import N_, GameFinished, RuleError
 from scorer.core.game import GameState, Side, play
 from scorer.core.limits import GAMES_PER_CLUB, default_side_name, same_name
 from scorer.core.limits import check_club_name as check_name
-from scorer.store import club_digest
+from scorer.store import club_digest, writes
 from scorer.store.club_digest import digest_of
 from scorer.store.clubs import (
     Ambiguous,
@@ -66,7 +65,7 @@ def with_club_defaults(club: StoredClub, arguments: dict[str, Any]) -> dict[str,
 
 def link_game(db: sqlite_utils.Database, club_id: str, game_id: str) -> None:
     """File a stored game in a club, as is (inside the caller's transaction)."""
-    db["club_games"].insert({"game_id": game_id, "club_id": club_id, "filed_at": store.now()})
+    db["club_games"].insert({"game_id": game_id, "club_id": club_id, "filed_at": writes.now()})
 
 
 def create_club_game(
@@ -97,7 +96,7 @@ def create_club_game(
         dealer = arguments.get("first_dealer")
         if dealer is not None:
             dealer = next((name for name in roster if same_name(name, dealer)), dealer)
-        table = store.build_table(
+        table = writes.build_table(
             arguments["profile_key"],
             arguments["target"],
             arguments["house_rules"],
@@ -106,10 +105,10 @@ def create_club_game(
             arguments.get("fixed_hands"),
             arguments.get("family_key"),
         )
-        game_id = store.new_game_id()
+        game_id = writes.new_game_id()
         rules = arguments["house_rules"]
-        created = store.now()
-        store.insert_game(db, game_id, arguments["name"], table, rules, created)
+        created = writes.now()
+        writes.insert_game(db, game_id, arguments["name"], table, rules, created)
         link_game(db, club_id, game_id)
         row = {"id": game_id, "version": 1, "name": arguments["name"], "created_at": created}
         club_digest.store(db, game_id, 1, digest_of(row, play(table, [])))
@@ -191,7 +190,7 @@ def file_game(
             )
         )
         if not sides:
-            raise store.NotFound(game_id)
+            raise writes.NotFound(game_id)
         if club_of_game(db, game_id) is not None:
             raise ClubConflict("game", N_("this game is already filed in a club"))
         names = list(dict.fromkeys(p for row in sides for p in json.loads(row["players"])))
@@ -210,7 +209,7 @@ def file_game(
 def _store_digest(db: sqlite_utils.Database, game_id: str) -> None:
     """A game just filed: its digest, from one replay (at most a game's hands)."""
     try:
-        record = store.load_game(db, game_id)
+        record = writes.load_game(db, game_id)
     except RuleError:
         return  # its hands no longer fit the rules: the club's page lists it apart
     row = {
@@ -260,8 +259,8 @@ def export_games(db: sqlite_utils.Database, game_ids: Sequence[str]) -> Iterator
                 game_id = game_ids[position]
                 position += 1
                 try:
-                    game = game_to_export(store.load_inputs(db, game_id))
-                except store.NotFound:
+                    game = game_to_export(writes.load_inputs(db, game_id))
+                except writes.NotFound:
                     continue
                 chunk.append(game)
                 hands += len(game["hands"]) + 1  # + 1: a game of no hand still counts
@@ -274,7 +273,7 @@ def export_club(db: sqlite_utils.Database, club_id: str) -> dict[str, Any]:
     return {**head, "games": list(export_games(db, game_ids))}
 
 
-# Reads one exported game into store.import_game's arguments: the API contract's parser
+# Reads one exported game into writes.import_game's arguments: the API contract's parser
 # (scorer.web.api_contract.parse_export), given by the route, since requests are the web's.
 ReadGame = Callable[[Any], dict[str, Any]]
 
@@ -306,7 +305,7 @@ def _import_game(raw: Any, path: str, read_game: ReadGame) -> tuple[dict[str, An
     """One exported game, checked and replayed like a game import; (arguments, table, state)."""
     try:
         arguments = read_game(raw)
-        table = store.build_table(
+        table = writes.build_table(
             arguments["profile_key"],
             arguments["target"],
             arguments["house_rules"],
@@ -342,9 +341,9 @@ def import_club(db: sqlite_utils.Database, data: Any, read_game: ReadGame) -> st
                             N_("{name} is not one of the club's players"),
                             name=player,
                         )
-            game_id = store.new_game_id()
-            created = game["created_at"] or store.now()
-            store.insert_game(db, game_id, game["name"], table, game["house_rules"], created)
+            game_id = writes.new_game_id()
+            created = game["created_at"] or writes.now()
+            writes.insert_game(db, game_id, game["name"], table, game["house_rules"], created)
             db["hands"].insert_all(
                 hand_row(game_id, n, hand, table.profile.family)
                 for n, hand in enumerate(game["hands"], 1)

@@ -20,7 +20,6 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import store
 from scorer.core.errors import N_, RuleError
 from scorer.core.game import Side
 from scorer.core.limits import (
@@ -32,11 +31,11 @@ from scorer.core.limits import (
 from scorer.core.limits import check_club_name as check_name
 from scorer.core.limits import side_name as reads_as
 from scorer.core.rules import get_profile, validate_target, with_house_rules
-from scorer.store import club_digest
+from scorer.store import club_digest, writes
 from scorer.store.db import transaction
 
 
-class ClubNotFound(store.NotFound):
+class ClubNotFound(writes.NotFound):
     """No club (or no such player in it) at that address (HTTP 404, as a game not found)."""
 
     def __init__(self, address: str, template: str = N_("no club at this address")) -> None:
@@ -211,15 +210,15 @@ def check_club_version(club: StoredClub, expected: int | None) -> None:
 def touch_club(db: sqlite_utils.Database, club_id: str) -> None:
     db.execute(
         "update clubs set version = version + 1, updated_at = ? where id = ?",
-        [store.now(), club_id],
+        [writes.now(), club_id],
     )
 
 
 def insert_club(
     db: sqlite_utils.Database, name: str, players: list[str], settings: dict[str, Any]
 ) -> str:
-    club_id = store.new_game_id()  # the same 128 random bits as a game's address
-    stamp = store.now()
+    club_id = writes.new_game_id()  # the same 128 random bits as a game's address
+    stamp = writes.now()
     db["clubs"].insert(
         {
             "id": club_id,
@@ -328,7 +327,7 @@ def _rename_in_nights(db: sqlite_utils.Database, club_id: str, old: str, new: st
 
     Here rather than in nights.py, which builds on this module: a rename is the roster's
     change, and importing nights from here would make the two import each other."""
-    stamp = store.now()
+    stamp = writes.now()
     for (night_id,) in db.execute("select id from nights where club_id = ?", [club_id]).fetchall():
         listed = db.execute(
             "update night_players set name = ? where night_id = ? and name = ?",
@@ -372,7 +371,7 @@ def rename_in_games(
             [json.dumps(renamed), side_name, row["game_id"], row["position"]],
         )
         changed.add(row["game_id"])
-    stamp = store.now()
+    stamp = writes.now()
     for game_id in changed:
         # The first dealer is stored by name too; a new version makes cached replays and
         # open scoreboards see the new names.

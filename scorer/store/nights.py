@@ -18,13 +18,12 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import store
 from scorer.core.draw import DrawnTable, Round, draw_round
 from scorer.core.errors import N_, GameFinished
 from scorer.core.game import Side
 from scorer.core.limits import NIGHT_PLAYERS_MAX, check_new_night, default_side_name, same_name
 from scorer.core.ratings import Rating
-from scorer.store import ids
+from scorer.store import ids, writes
 from scorer.store.club_games import link_game
 from scorer.store.clubs import (
     ClubNotFound,
@@ -34,17 +33,17 @@ from scorer.store.clubs import (
     touch_club,
 )
 from scorer.store.db import snapshot, transaction
-from scorer.store.idempotency import digest
+from scorer.store.idempotency import KeyReused, digest
 
 
-class NightNotFound(store.NotFound):
+class NightNotFound(writes.NotFound):
     """No night at that address."""
 
     def __init__(self, address: str) -> None:
         super().__init__(address, N_("no club night at this address"))
 
 
-class StaleNight(store.StaleGame):
+class StaleNight(writes.StaleGame):
     """The night changed since the organiser read it (another one drew the round)."""
 
 
@@ -124,7 +123,7 @@ class StoredNight:
 def load_night(db: sqlite_utils.Database, night_id: str) -> StoredNight:
     """The night in one snapshot; NightNotFound for an unknown id."""
     with snapshot(db):
-        return _read_night(db, night_id)
+        return read_night(db, night_id)
 
 
 def night_of_watch(db: sqlite_utils.Database, watch_id: str) -> str:
@@ -175,7 +174,7 @@ def night_of_table(db: sqlite_utils.Database, game_id: str) -> TableOfNight | No
         ).fetchone()
         if row is None:
             return None
-        night = _read_night(db, row[0])
+        night = read_night(db, row[0])
     number = row[1]
     here = next(t for t in night.rounds[number - 1].tables if t.game_id == game_id)
     players = [player for side in here.drawn.sides for player in side]
@@ -220,7 +219,8 @@ def nights_of_club(
     ]
 
 
-def _read_night(db: sqlite_utils.Database, night_id: str) -> StoredNight:
+def read_night(db: sqlite_utils.Database, night_id: str) -> StoredNight:
+    """The night as stored, inside the caller's snapshot or transaction (NightNotFound)."""
     rows = list(db.query("select * from nights where id = ?", [night_id]))
     if not rows:
         raise NightNotFound(night_id)
@@ -307,7 +307,7 @@ def create_night(
     """
     request = digest([list(players), settings.to_json()])
     night_id = ids.mint()  # carries this server's shard, as the club's games do
-    stamp = store.now()
+    stamp = writes.now()
     with transaction(db):
         club = read_club(db, club_id)
         if idempotency_key is not None:
@@ -317,7 +317,7 @@ def create_night(
             ).fetchone()
             if first is not None:
                 if first[1] != request:
-                    raise store.KeyReused(
+                    raise KeyReused(
                         "Idempotency-Key", N_("this key was already used for a different night")
                     )
                 return str(first[0])
@@ -357,17 +357,19 @@ def create_night(
     return night_id
 
 
-def _check_version(night: StoredNight, expected: int | None) -> None:
+def check_night_version(night: StoredNight, expected: int | None) -> None:
+    """StaleNight unless the night is at the version the form or the request showed."""
     if expected is not None and expected != night.version:
         raise StaleNight(
             None, N_("this night was changed on another device; look at it again and retry")
         )
 
 
-def _bump(db: sqlite_utils.Database, night_id: str) -> None:
+def bump_night(db: sqlite_utils.Database, night_id: str) -> None:
+    """One version on, inside the write's transaction: every change to a night bumps it."""
     db.execute(
         "update nights set version = version + 1, updated_at = ? where id = ?",
-        [store.now(), night_id],
+        [writes.now(), night_id],
     )
 
 
@@ -376,8 +378,8 @@ def add_player(
 ) -> str:
     """A late arrival: seated from the next round drawn. Returns the roster's spelling."""
     with transaction(db):
-        night = _read_night(db, night_id)
-        _check_version(night, version)
+        night = read_night(db, night_id)
+        check_night_version(night, version)
         if any(same_name(player, name) for player in night.players):
             raise RoundUnderWay("name", N_("this player is already at the night"))
         if len(night.players) >= NIGHT_PLAYERS_MAX:
@@ -395,7 +397,7 @@ def add_player(
                 "joined_round": len(night.rounds) + 1,
             }
         )
-        _bump(db, night_id)
+        bump_night(db, night_id)
     return spelled
 
 
@@ -414,8 +416,8 @@ def draw_next_round(
     ``table_name(round, table)`` names a table's game in the organiser's language.
     """
     with transaction(db):
-        night = _read_night(db, night_id)
-        _check_version(night, version)
+        night = read_night(db, night_id)
+        check_night_version(night, version)
         if len(night.rounds) >= night.settings.rounds:
             raise RoundUnderWay(
                 "rounds",
@@ -423,9 +425,9 @@ def draw_next_round(
                 rounds=night.settings.rounds,
             )
         drawn = _draw(night, night.history, 0, ratings)
-        _insert_round(db, night, len(night.rounds) + 1, drawn, 0, table_name)
-        _bump(db, night_id)
-        return _read_night(db, night_id)
+        insert_round(db, night, len(night.rounds) + 1, drawn, 0, table_name)
+        bump_night(db, night_id)
+        return read_night(db, night_id)
 
 
 def redraw_round(
@@ -438,24 +440,24 @@ def redraw_round(
 ) -> StoredNight:
     """Draw the last round again, its tables' games removed; refused once a hand is recorded."""
     with transaction(db):
-        night = _read_night(db, night_id)
-        _check_version(night, version)
+        night = read_night(db, night_id)
+        check_night_version(night, version)
         last = _remove_last_round(db, night)
         drawn = _draw(night, night.history[:-1], last.attempt + 1, ratings)
-        _insert_round(db, night, last.number, drawn, last.attempt + 1, table_name)
-        _bump(db, night_id)
-        return _read_night(db, night_id)
+        insert_round(db, night, last.number, drawn, last.attempt + 1, table_name)
+        bump_night(db, night_id)
+        return read_night(db, night_id)
 
 
 def undo_round(db: sqlite_utils.Database, night_id: str, *, version: int | None) -> StoredNight:
     """Take back the last round drawn, its tables' games removed, as if it had not been drawn
     (a draw by mistake); refused once a hand of it is recorded. One transaction."""
     with transaction(db):
-        night = _read_night(db, night_id)
-        _check_version(night, version)
+        night = read_night(db, night_id)
+        check_night_version(night, version)
         _remove_last_round(db, night)
-        _bump(db, night_id)
-        return _read_night(db, night_id)
+        bump_night(db, night_id)
+        return read_night(db, night_id)
 
 
 def _remove_last_round(db: sqlite_utils.Database, night: StoredNight) -> NightRound:
@@ -476,7 +478,7 @@ def _remove_last_round(db: sqlite_utils.Database, night: StoredNight) -> NightRo
             number=last.number,
         )
     for table in last.tables:
-        store.delete_game_rows(db, table.game_id)
+        writes.delete_game_rows(db, table.game_id)
     db.execute("delete from night_tables where night_id = ? and round = ?", [night.id, last.number])
     db.execute(
         "delete from night_rounds where night_id = ? and number = ?", [night.id, last.number]
@@ -503,7 +505,7 @@ def _draw(
     )
 
 
-def _insert_round(
+def insert_round(
     db: sqlite_utils.Database,
     night: StoredNight,
     number: int,
@@ -511,21 +513,23 @@ def _insert_round(
     attempt: int,
     table_name: Any,
 ) -> None:
+    """A drawn round's rows, inside the caller's transaction: each table a new game of the
+    club, named by `table_name(round, position)` (a tournament's rounds come here too)."""
     check_room_for_games(db, night.club_id, len(drawn.tables))
     settings = night.settings
     # Each table is a game of the club, so it plays by the club's house rules, as the
     # club's other new games do (the variant is the table's: it follows the seating).
     house_rules = read_club(db, night.club_id).settings.get("rules") or None
-    stamp = store.now()
+    stamp = writes.now()
     for position, table in enumerate(drawn.tables, 1):
         sides = [
             Side(default_side_name(players, k), players) for k, players in enumerate(table.sides)
         ]
-        built = store.build_table(
+        built = writes.build_table(
             table.profile, settings.target, house_rules, sides, None, settings.fixed_hands
         )
-        game_id = store.new_game_id()
-        store.insert_game(db, game_id, table_name(number, position), built, house_rules, stamp)
+        game_id = writes.new_game_id()
+        writes.insert_game(db, game_id, table_name(number, position), built, house_rules, stamp)
         link_game(db, night.club_id, game_id)
         db["night_tables"].insert(
             {"night_id": night.id, "round": number, "position": position, "game_id": game_id}

@@ -14,16 +14,15 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import store
 from scorer.core.errors import N_, RuleError
 from scorer.core.limits import SEASONS_PER_CLUB
-from scorer.store import ids
+from scorer.store import ids, writes
 from scorer.store.clubs import ClubNotFound, touch_club
 from scorer.store.db import snapshot, transaction
-from scorer.store.idempotency import digest
+from scorer.store.idempotency import KeyReused, digest
 
 
-class SeasonNotFound(store.NotFound):
+class SeasonNotFound(writes.NotFound):
     """No season at that address."""
 
     def __init__(self, address: str) -> None:
@@ -68,7 +67,7 @@ def create_season(
     """A new season of the club (settings already checked: scorer.nights.season_payloads)."""
     request = digest(settings.to_json())
     season_id = ids.mint()
-    stamp = store.now()
+    stamp = writes.now()
     with transaction(db):
         if db.execute("select 1 from clubs where id = ?", [club_id]).fetchone() is None:
             raise ClubNotFound(club_id)
@@ -79,7 +78,7 @@ def create_season(
             ).fetchone()
             if first is not None:
                 if first[1] != request:
-                    raise store.KeyReused(
+                    raise KeyReused(
                         "Idempotency-Key", N_("this key was already used for a different season")
                     )
                 return str(first[0])

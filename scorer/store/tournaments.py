@@ -19,12 +19,11 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer import store
 from scorer.core.draw import Round
 from scorer.core.errors import N_, RuleError
 from scorer.core.movements import final_table, mitchell_pairs, mitchell_round
 from scorer.core.round_clock import RoundClock
-from scorer.store import nights
+from scorer.store import nights, writes
 from scorer.store.db import transaction
 from scorer.store.nights import NightNotFound, NightSettings, RoundUnderWay, StoredNight
 
@@ -136,8 +135,8 @@ def draw_mitchell_round(
     """Seat the movement's next round and make its tables' games, all or nothing (as
     scorer.store.nights.draw_next_round does for a drawn round, its helpers reused)."""
     with transaction(db):
-        night = nights._read_night(db, night_id)
-        nights._check_version(night, version)
+        night = nights.read_night(db, night_id)
+        nights.check_night_version(night, version)
         if len(night.rounds) >= night.settings.rounds:
             raise RoundUnderWay(
                 "rounds",
@@ -146,9 +145,9 @@ def draw_mitchell_round(
             )
         tournament = load_tournament(db, night_id)
         seated = mitchell_next_round(night, tournament)
-        nights._insert_round(db, night, len(night.rounds) + 1, seated, 0, table_name)
-        nights._bump(db, night_id)
-        return nights._read_night(db, night_id)
+        nights.insert_round(db, night, len(night.rounds) + 1, seated, 0, table_name)
+        nights.bump_night(db, night_id)
+        return nights.read_night(db, night_id)
 
 
 def forfeits_of(db: sqlite_utils.Database, night_id: str) -> dict[tuple[int, int], int]:
@@ -182,8 +181,8 @@ def set_forfeit(
     """Declare a table won by forfeit (``absent``: the side that did not come), or withdraw it
     (None). Refused once a hand is recorded at that table: then the game was played."""
     with transaction(db):
-        night = nights._read_night(db, night_id)
-        nights._check_version(night, version)
+        night = nights.read_night(db, night_id)
+        nights.check_night_version(night, version)
         table = _table_of(night, number, position)
         if absent is not None:
             if not 0 <= absent < len(table.drawn.sides):
@@ -206,11 +205,11 @@ def set_forfeit(
                     "round": number,
                     "position": position,
                     "absent": absent,
-                    "created_at": store.now(),
+                    "created_at": writes.now(),
                 }
             )
-        nights._bump(db, night_id)
-        return nights._read_night(db, night_id)
+        nights.bump_night(db, night_id)
+        return nights.read_night(db, night_id)
 
 
 def seat_final_table(
@@ -225,8 +224,8 @@ def seat_final_table(
     """The final table as one more round (after the planned ones): the ``per_table`` best of
     each table of the last round by the night's ``ranking``, the others sitting out."""
     with transaction(db):
-        night = nights._read_night(db, night_id)
-        nights._check_version(night, version)
+        night = nights.read_night(db, night_id)
+        nights.check_night_version(night, version)
         if len(night.rounds) < night.settings.rounds:
             raise RoundUnderWay(
                 "rounds",
@@ -244,11 +243,11 @@ def seat_final_table(
         seated = set(table.players)
         bye = tuple(sorted(player for player in night.players if player not in seated))
         number = len(night.rounds) + 1
-        nights._insert_round(db, night, number, Round((table,), bye), 0, table_name)
+        nights.insert_round(db, night, number, Round((table,), bye), 0, table_name)
         settings["final_round"] = number
         db.execute("update nights set settings = ? where id = ?", [json.dumps(settings), night_id])
-        nights._bump(db, night_id)
-        return nights._read_night(db, night_id)
+        nights.bump_night(db, night_id)
+        return nights.read_night(db, night_id)
 
 
 def draw_next_round(

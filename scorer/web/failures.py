@@ -2,12 +2,17 @@
 
 Every route (pages, API, PDF, the rules page) loads its game through :func:`load_game` and
 lets refusals rise; :func:`answer` turns any of them into a page or, under /api, JSON.
+A page that answers some refusals itself (the hand form keeps what was typed) says what it
+does for each in one table of outcomes (`Outcomes`, read by :func:`page_outcome`), beside
+the status table and read the same way: the first class an error is an instance of decides.
 """
 
 from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Callable
+from typing import TypeVar
 
 from flask import Flask, Response, has_request_context, jsonify, make_response
 
@@ -20,6 +25,7 @@ from scorer.store.db import get_db
 from scorer.web import _page, _wants_json, unexpected_error
 from scorer.web.api_contract import PayloadError, PreconditionRequired
 from scorer.web.i18n import error_text
+from scorer.web.pages import Page
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +67,39 @@ API_STATUS: tuple[tuple[type[ScorerError], int], ...] = (
 )
 
 
+T = TypeVar("T")
+Ctx = TypeVar("Ctx")
+# What a page does on each refusal (a redirect, the form again with the message...), given
+# the refusal and what the page was doing (Ctx): one table per page that catches refusals.
+Outcome = Callable[[ScorerError, Ctx], Page]
+Outcomes = tuple[tuple[type[ScorerError], Outcome[Ctx]], ...]
+
+
+def first_match(error: ScorerError, table: tuple[tuple[type[ScorerError], T], ...]) -> T | None:
+    """The entry of the first class `error` is an instance of, as an `except` list reads."""
+    return next((entry for kind, entry in table if isinstance(error, kind)), None)
+
+
 def status_of(error: ScorerError, *, api: bool | None = None) -> int:
     """The status of a refusal: the API's table under /api (or when api is True)."""
     if api is None:
         api = has_request_context() and _wants_json()
-    for kind, status in API_STATUS if api else STATUS:
-        if isinstance(error, kind):
-            return status
-    return 422
+    status = first_match(error, API_STATUS if api else STATUS)
+    return 422 if status is None else status
+
+
+def refusals(outcomes: Outcomes[Ctx]) -> tuple[type[ScorerError], ...]:
+    """The refusals a page's table answers (what its `except` catches)."""
+    return tuple(kind for kind, _ in outcomes)
+
+
+def page_outcome(error: ScorerError, outcomes: Outcomes[Ctx]) -> Outcome[Ctx]:
+    """What the page does on this refusal: its table's first match (the page catches only
+    the refusals of its table, so there is one)."""
+    outcome = first_match(error, outcomes)
+    if outcome is None:
+        raise error
+    return outcome
 
 
 def load_game(game_id: str) -> store.ReplayedGame:

@@ -9,6 +9,7 @@ setup shares across features (the house rules, the seats) is scorer.web.game_set
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Response, abort, request
@@ -37,6 +38,29 @@ def number_arg(field: str, most: int) -> int:
         message = gettext("%(field)s must be a number from 1 to %(most)s", field=field, most=most)
         abort(Response(message, 400, mimetype="text/plain"))
     return int(raw)
+
+
+@dataclass(frozen=True)
+class ListPage:
+    """One page of a long list (a club's games, its nights): which, of how many, and where
+    it starts (0-based)."""
+
+    page: int
+    pages: int
+    first: int
+    per_page: int
+
+    @property
+    def end(self) -> int:
+        return self.first + self.per_page
+
+
+def list_page(count: int, per_page: int) -> ListPage:
+    """?page= of a list of `count` items, `per_page` a page; at least one page, even empty
+    (400 past the last, as number_arg answers)."""
+    pages = max(1, -(-count // per_page))
+    page = number_arg("page", pages)
+    return ListPage(page, pages, (page - 1) * per_page, per_page)
 
 
 class NumberField(StringField):

@@ -46,6 +46,29 @@ def test_no_warning_when_none_is_set():
     assert read_clock(RoundClock(START, 50), at(49)).phase == "playing"
 
 
+@pytest.mark.parametrize(
+    ("minutes", "to_warning", "next_phase_in"),
+    [
+        (0, 2400, 2400),
+        (39.5, 30, 30),
+        (40 - 0.5 / 60, 1, 1),  # half a second: rounded up, never early
+        (40, 0, 600),  # the warning shown: the next phase is time
+        (49 + 59.5 / 60, 0, 1),
+        (50, 0, None),
+    ],
+)
+def test_how_long_until_the_phase_changes(minutes, to_warning, next_phase_in):
+    """What a page counts down to without asking the server again (and how soon a page
+    without JavaScript reloads)."""
+    reading = read_clock(CLOCK, at(minutes))
+    assert (reading.seconds_to_warning, reading.next_phase_in) == (to_warning, next_phase_in)
+
+
+def test_a_round_without_warning_changes_phase_only_at_time():
+    reading = read_clock(RoundClock(START, 50), at(45))
+    assert (reading.seconds_to_warning, reading.next_phase_in) == (0, 300)
+
+
 def test_after_time_the_hand_under_way_is_recorded_then_no_new_hand():
     hands = [at(12), at(31), at(47)]
     check_new_hand(CLOCK, at(49), hands)  # before time: as usual

@@ -15,7 +15,7 @@ from scorer import store
 from scorer.core.errors import GameFinished, RuleError
 from scorer.core.game import Side
 from scorer.core.hands import CardCounts, Hand, SideHand
-from scorer.store import club_games, clubs
+from scorer.store import club_games, clubs, writes
 from scorer.store import db as dbmod
 from scorer.web.api_contract import parse_game
 
@@ -237,7 +237,7 @@ def test_a_failure_inside_a_write_leaves_nothing_half_stored(db, monkeypatch):
         raise sqlite3.OperationalError("disk I/O error")
 
     # The stamp is taken inside the write lock, after the hand's rows are written.
-    monkeypatch.setattr(store, "now", broken_stamp)
+    monkeypatch.setattr(writes, "now", broken_stamp)
     with pytest.raises(sqlite3.OperationalError):
         store.record_hand(db, game_id, plain(70, 80), idempotency_key="b")
     with pytest.raises(sqlite3.OperationalError):
@@ -248,13 +248,13 @@ def test_a_failure_inside_a_write_leaves_nothing_half_stored(db, monkeypatch):
 
 def test_a_failure_creating_a_game_stores_no_part_of_it(db, monkeypatch):
     before = rows(db)
-    real_insert = store.insert_game
+    real_insert = writes.insert_game
 
     def insert_then_fail(*args, **kwargs):
         real_insert(*args, **kwargs)
         raise sqlite3.OperationalError("disk full")
 
-    monkeypatch.setattr(store, "insert_game", insert_then_fail)
+    monkeypatch.setattr(writes, "insert_game", insert_then_fail)
     with pytest.raises(sqlite3.OperationalError):
         new(db)
     assert rows(db) == before

@@ -75,3 +75,18 @@ def test_one_table_from_error_to_status() -> None:
     # Refusals that are not rule breaks are not rule errors.
     for error in (PayloadError(None, "x"), store.StaleGame(None, "x"), store.KeyReused(None, "x")):
         assert not isinstance(error, RuleError)
+
+
+def test_a_pages_outcomes_are_one_table_read_like_the_status_table() -> None:
+    """The first class an error is an instance of decides; a refusal the table does not name
+    rises on to answer() (the page catches only its table's refusals)."""
+    outcomes: failures.Outcomes[str] = (
+        (store.StaleGame, lambda error, ctx: f"stale {ctx}"),
+        (RuleError, lambda error, ctx: f"refused {ctx}"),
+    )
+    assert failures.refusals(outcomes) == (store.StaleGame, RuleError)
+    stale, broken = store.StaleGame(None, "x"), RuleError("f", "x")
+    assert failures.page_outcome(stale, outcomes)(stale, "hand 3") == "stale hand 3"
+    assert failures.page_outcome(broken, outcomes)(broken, "hand 3") == "refused hand 3"
+    with pytest.raises(store.KeyReused):
+        failures.page_outcome(store.KeyReused(None, "x"), outcomes)

@@ -21,8 +21,7 @@ from scorer.core.game import Side
 from scorer.core.limits import check_game, check_name, check_target, default_side_name
 from scorer.core.rules import DEFAULT_PROFILE, PROFILES, get_profile, with_house_rules
 from scorer.core.seatings import Seating, seatings_of
-from scorer.store import club_games, clubs
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web import display
 from scorer.web.failures import status_of
 from scorer.web.forms import is_index
@@ -56,7 +55,7 @@ def seating_of(profile_key: str, sides: list[tuple[str, ...]]) -> str:
     return next((s.key for s in seatings if s.team_sizes == sizes), "")
 
 
-def seat_defaults(club: clubs.StoredClub) -> MultiDict:
+def seat_defaults(club: store.StoredClub) -> MultiDict:
     """The boxes' first values: the sides of the club's latest game, else the roster in order;
     the variant and seating asked in the address (the form without JavaScript) come first."""
     data: MultiDict = MultiDict()
@@ -114,7 +113,7 @@ def typed_target() -> int | None:
     return check_target(int(target) if is_index(target) else target)
 
 
-def preset_lines(club: clubs.StoredClub) -> list[tuple[str, str]]:
+def preset_lines(club: store.StoredClub) -> list[tuple[str, str]]:
     """The club's own house rules (its preset for new games), as (label, value) lines."""
     rules = club.settings.get("rules")
     if not rules:
@@ -124,7 +123,7 @@ def preset_lines(club: clubs.StoredClub) -> list[tuple[str, str]]:
 
 
 def new_game_page(
-    club: clubs.StoredClub, data: MultiDict, status: int = 200, error: str | None = None
+    club: store.StoredClub, data: MultiDict, status: int = 200, error: str | None = None
 ) -> Page:
     seating = club_seating(data)
     targets = target_choices()
@@ -149,7 +148,7 @@ def new_game_page(
 @bp.route("/clubs/<club_id>/games/new", methods=["GET", "POST"])
 @budget("create_game")
 def new_club_game(club_id: str) -> Page:
-    club = clubs.load_club(get_db(), club_id)
+    club = store.load_club(get_db(), club_id)
     if request.method == "GET":
         return new_game_page(club, seat_defaults(club))
     if request.form.get("show"):
@@ -167,7 +166,7 @@ def new_club_game(club_id: str) -> Page:
             "sides": sides,
             "first_dealer": None,
         }
-        game_id = club_games.create_club_game(get_db(), club_id, arguments)
+        game_id = store.create_club_game(get_db(), club_id, arguments)
     except RuleError as error:
         return new_game_page(club, request.form, status_of(error), error_text(error))
     remember(game_id)
@@ -205,13 +204,13 @@ def file_game(club_id: str) -> Page:
     try:
         if game_id is None:
             raise RuleError("game", N_("paste the game's address or its id"))
-        club_games.file_game(get_db(), club_id, game_id, typed_answers() or None)
-    except clubs.ClubNotFound:
+        store.file_game(get_db(), club_id, game_id, typed_answers() or None)
+    except store.ClubNotFound:
         raise  # no club: the 404 page
     except store.NotFound:
         form["error"] = _("No game at this address.")
         return club_page(club_id, 404, file=form)
-    except clubs.Ambiguous as error:
+    except store.Ambiguous as error:
         # A question, not a fault: asked in its own calm style (no red, no "nothing saved").
         form["questions"] = error.questions
         form["ask"] = error_text(error)

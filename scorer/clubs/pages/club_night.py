@@ -13,7 +13,7 @@ from scorer.clubs.pages.clubs import load_board, per_hand, rate, streak_text
 from scorer.core.stats import club_stats
 from scorer.sheets import render
 from scorer.sheets.cache import cached_sheet
-from scorer.store.club_digest import GameLine
+from scorer.store import GameLine
 from scorer.web.display import game_status, points
 from scorer.web.i18n import date_text
 from scorer.web.routes import heavy_read

@@ -15,6 +15,7 @@ from flask_babel import format_decimal, format_percent, ngettext
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from scorer import store
 from scorer.clubs.charts import charts, rating_charts
 from scorer.clubs.forms import ClubRulesForm
 from scorer.clubs.pages.blueprint import bp
@@ -22,12 +23,10 @@ from scorer.core.errors import RuleError
 from scorer.core.rules import DEFAULT_PROFILE
 from scorer.core.stats import HeadToHead, Standing
 from scorer.qr import qr_svg
-from scorer.store import clubs
-from scorer.store.club_board import ClubBoard, board_cache, club_board
-from scorer.store.db import get_db
+from scorer.store import ClubBoard, board_cache, get_db, load_club_board
 from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.failures import status_of
-from scorer.web.forms import is_index, number_arg
+from scorer.web.forms import is_index, list_page
 from scorer.web.game_setup import (
     RULE_CHOICES,
     RULE_NUMBERS,
@@ -79,7 +78,7 @@ def streak_text(streak: int) -> str:
 
 
 def load_board(club_id: str) -> ClubBoard:
-    return club_board(get_db(), club_id, this_year(), cache=board_cache())
+    return load_club_board(get_db(), club_id, this_year(), cache=board_cache())
 
 
 def empty_standing(name: str) -> Standing:
@@ -110,9 +109,7 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
     """The club's page; `forms` carries a refused form's typed values and messages."""
     board = load_board(club_id)
     newest_first = list(reversed(board.games))
-    pages = max(1, -(-len(newest_first) // GAMES_PER_PAGE))
-    page = number_arg("page", pages)
-    first = (page - 1) * GAMES_PER_PAGE
+    shown = list_page(len(newest_first), GAMES_PER_PAGE)
     remember_club(club_id)
     head = board.stats.head_to_head
     return (
@@ -126,10 +123,10 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             records=board.stats.records,
             charts=charts(board.stats.series, board.club.players),
             rating_charts=rating_charts(board.stats.ratings.history, board.club.players),
-            games=newest_first[first : first + GAMES_PER_PAGE],
-            page=page,
-            pages=pages,
-            first=first,
+            games=newest_first[shown.first : shown.end],
+            page=shown.page,
+            pages=shown.pages,
+            first=shown.first,
             csv_parts=len(board.hand_parts()),
             rate=rate,
             per_hand=per_hand,
@@ -149,7 +146,7 @@ def club(club_id: str) -> Page:
 
 @bp.get("/clubs/<club_id>/qr.svg")
 def club_qr(club_id: str) -> Response:
-    clubs.load_club(get_db(), club_id)  # 404 when there is no such club
+    store.load_club(get_db(), club_id)  # 404 when there is no such club
     return svg_response(qr_svg(absolute_url(f"/clubs/{club_id}")))
 
 
@@ -165,7 +162,7 @@ def back_to_club(club_id: str, anchor: str = "") -> Response:
 def add_player(club_id: str) -> Page:
     name = request.form.get("name", "")
     try:
-        clubs.add_player(get_db(), club_id, name)
+        store.add_club_player(get_db(), club_id, name)
     except RuleError as error:
         return club_page(club_id, status_of(error), add={"value": name, "error": error_text(error)})
     flash(_("%(name)s joined the club.", name=name.strip()))
@@ -177,7 +174,7 @@ def add_player(club_id: str) -> Page:
 def rename_player(club_id: str) -> Page:
     old, new = request.form.get("old", ""), request.form.get("name", "")
     try:
-        clubs.rename_player(get_db(), club_id, old, new)
+        store.rename_player(get_db(), club_id, old, new)
     except RuleError as error:
         typed = {"player": old, "value": new, "error": error_text(error)}
         return club_page(club_id, status_of(error), rename=typed)
@@ -190,7 +187,7 @@ def rename_player(club_id: str) -> Page:
 def remove_player(club_id: str) -> Page:
     name = request.form.get("name", "")
     try:
-        clubs.remove_player(get_db(), club_id, name)
+        store.remove_player(get_db(), club_id, name)
     except RuleError as error:
         return club_page(
             club_id, status_of(error), remove={"player": name, "error": error_text(error)}
@@ -274,7 +271,7 @@ def new_club() -> Page:
         return new_club_form(400, _("a house rule needs a whole number"), "rules", rules)
     players = [p for p in request.form.getlist("players")[:ROSTER_BOXES] if p.strip()]
     try:
-        club_id = clubs.create_club(
+        club_id = store.create_club(
             get_db(),
             name=request.form.get("name", ""),
             players=players,

@@ -8,7 +8,7 @@ from flask_babel import ngettext
 
 from scorer import store
 from scorer.games.pages.blueprint import back_to, bp, confirm_page, posted_version
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web.failures import load_game
 from scorer.web.pages import Page
 from scorer.web.routes import budget

@@ -15,10 +15,7 @@ from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.core.round_clock import over_by_time, read_clock, winner_at_time
 from scorer.games.pages.blueprint import bp, game_title
 from scorer.qr import qr_svg
-from scorer.store import nights, round_time
-from scorer.store.cache import app_cache
-from scorer.store.corrections import corrections_of
-from scorer.store.db import get_db
+from scorer.store import app_cache, corrections_of, get_db
 from scorer.web import display
 from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.failures import load_game
@@ -81,7 +78,7 @@ def scoreboard(game_id: str) -> Page:
         hands_html=hands_html(record),
         # A club night's table: its end leads back to the night (never on the watch page,
         # which names no night).
-        night=nights.night_of_table(get_db(), record.id),
+        night=store.night_of_table(get_db(), record.id),
         **board_context(record),
     )
 
@@ -139,11 +136,11 @@ def table_clock(record: store.ReplayedGame) -> dict[str, Any] | None:
     whether time has ended the game: time called and its last hand recorded, so it takes no
     new hand; then ``winner`` is the side with the higher total (None on a tie at the top)."""
     db = get_db()
-    clock = round_time.clock_of_game(db, record.id)
+    clock = store.clock_of_game(db, record.id)
     if clock is None:
         return None
     now = datetime.now(UTC)
-    hands_at = round_time.hands_at(db, record.id)
+    hands_at = store.hands_at(db, record.id)
     over = not record.state.finished and over_by_time(clock, now, hands_at)
     winner = winner_at_time(record.state.totals) if over else None
     return {

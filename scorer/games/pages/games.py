@@ -22,8 +22,7 @@ from scorer.core.seatings import Seating, seatings_of
 from scorer.games.forms import NewGameForm, new_game_data
 from scorer.games.pages.blueprint import bp, confirm_page, game_title
 from scorer.games.pages.board import sides_view
-from scorer.store import nights
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web.failures import load_game
 from scorer.web.forms import is_index
 from scorer.web.game_setup import (
@@ -249,7 +248,7 @@ def delete_game(game_id: str) -> Page:
             forget(game_id)  # deleted already (a second tap): nothing more to do
             return redirect(url_for("games.home"), code=303)
     record = load_game(game_id)
-    if nights.night_of_table(get_db(), record.id) is not None:
+    if store.night_of_table(get_db(), record.id) is not None:
         # A club night's table belongs to the night (its standings, its rounds): kept.
         flash(_("This game is a table of a club night: it stays with the night."))
         return redirect(url_for("games.scoreboard", game_id=record.id), code=303)

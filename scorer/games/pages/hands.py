@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from flask import (
@@ -16,7 +17,7 @@ from flask import (
 from flask_babel import gettext as _
 
 from scorer import store
-from scorer.core.errors import RuleError
+from scorer.core.errors import RuleError, ScorerError
 from scorer.core.hand_schema import count_boxes
 from scorer.core.hands import Hand, SideScore, score_hand, validate_hand
 from scorer.core.irregular import NeedsConfirmation
@@ -35,10 +36,9 @@ from scorer.games.forms import (
 from scorer.games.pages.blueprint import back_to, bp, confirm_page, game_title, posted_version
 from scorer.games.pages.board import full_note, sides_view
 from scorer.games.pages.hand_grid import confirmed_kinds, first_refused, hand_grid_rows
-from scorer.store.cache import keep
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web.display import rank_letters
-from scorer.web.failures import load_game, status_of
+from scorer.web.failures import Outcomes, load_game, page_outcome, refusals, status_of
 from scorer.web.forms import is_index
 from scorer.web.i18n import FIELD_LABELS, error_text, side_field
 from scorer.web.pages import Page, label_errors, leaf_fields, remember
@@ -294,83 +294,138 @@ def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None)
             _("%(label)s: %(message)s", label=FIELD_LABELS["went_out"], message=reason)
         ]
         return hand_page(record, form, number=number, status=400)
-    db = get_db()
     try:
-        if number is None:
-            saved = store.record_hand(
-                db,
-                record.id,
-                hand,
-                version=form.version_number(),
-                idempotency_key=form.token_value(),
-                base=record,
-                confirmed=confirmed_kinds(),
-            )
-            flash(_("Hand %(number)s saved.", number=len(saved.state.results)))
-        else:
-            saved = store.replace_hand(
-                db,
-                record.id,
-                number,
-                hand,
-                version=form.version_number(),
-                base=record,
-                confirmed=confirmed_kinds(),
-                screen="hand_form",
-            )
-            flash(_("Hand %(number)s corrected.", number=number))
-            if saved.state.after_end:
-                flash(
-                    _(
-                        "The game now ends at hand %(end)s: the hands after it count for nothing.",
-                        end=saved.state.ended_at,
-                    )
-                )
-    except store.NotFound:
-        abort(404)
-    except store.GameFull:
-        flash(full_note())
-        return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
-    except store.StaleGame:
-        current = load_game(record.id)
-        if number is not None and _already_saved(current, number, hand):
-            return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
-        # Keep what was typed; the next save is checked against what is there now.
-        form.version.raw_data = [str(current.version)]
-        form.version.data = str(current.version)
-        compare = stale_compare(current, hand) if number is None else None
-        if compare:
-            message = _(
-                "Another phone recorded a hand while you were typing: nothing of yours was "
-                "saved. Is it the hand you typed?"
-            )
-        else:
-            message = _(
-                "Someone changed this game on another phone. Check the totals below: "
-                "nothing of yours was saved yet; save again to add it."
-            )
-        return hand_page(
-            current,
-            form,
-            number=number,
-            banner=message,
-            stale=True,
-            status=409,
-            compare=compare,
-        )
-    except store.KeyReused:
-        message = _("This form was already saved. Check the scoreboard before saving again.")
-        form.token.data = new_token()
-        return hand_page(load_game(record.id), form, number=number, banner=message, status=409)
-    except RuleError as error:
-        banner = place_hand_error(form, error)
-        asked = error if isinstance(error, NeedsConfirmation) else None
-        return hand_page(
-            record, form, number=number, banner=banner, status=status_of(error), question=asked
-        )
-    keep(saved)
+        _store_hand(record, form, hand, number)
+    except REFUSALS as error:
+        return page_outcome(error, SAVE_OUTCOMES)(error, Refused(record, form, number, hand))
     remember(record.id)
     return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
+
+
+def _store_hand(
+    record: store.ReplayedGame, form: HandForm, hand: Hand, number: int | None
+) -> store.ReplayedGame:
+    """Record a new hand (number None) or correct hand `number`, and say so."""
+    if number is None:
+        saved = store.record_hand(
+            get_db(),
+            record.id,
+            hand,
+            version=form.version_number(),
+            idempotency_key=form.token_value(),
+            base=record,
+            confirmed=confirmed_kinds(),
+        )
+        flash(_("Hand %(number)s saved.", number=len(saved.state.results)))
+        return saved
+    saved = store.replace_hand(
+        get_db(),
+        record.id,
+        number,
+        hand,
+        version=form.version_number(),
+        base=record,
+        confirmed=confirmed_kinds(),
+        screen="hand_form",
+    )
+    flash(_("Hand %(number)s corrected.", number=number))
+    if saved.state.after_end:
+        flash(
+            _(
+                "The game now ends at hand %(end)s: the hands after it count for nothing.",
+                end=saved.state.ended_at,
+            )
+        )
+    return saved
+
+
+# --- what the hand page does when the store refuses a save -----------------------------------
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A save the store refused: the game as the form showed it, and what was typed."""
+
+    record: store.ReplayedGame
+    form: HandForm
+    number: int | None  # None: a new hand
+    hand: Hand
+
+
+def _gone(error: ScorerError, refused: Refused) -> Page:
+    abort(404)
+
+
+def _full(error: ScorerError, refused: Refused) -> Page:
+    flash(full_note())
+    return redirect(url_for("games.scoreboard", game_id=refused.record.id), code=303)
+
+
+def _stale(error: ScorerError, refused: Refused) -> Page:
+    """Another phone saved first: keep what was typed, checked next against what is there."""
+    current = load_game(refused.record.id)
+    form, number, hand = refused.form, refused.number, refused.hand
+    if number is not None and _already_saved(current, number, hand):
+        return redirect(url_for("games.scoreboard", game_id=current.id), code=303)
+    form.version.raw_data = [str(current.version)]
+    form.version.data = str(current.version)
+    compare = stale_compare(current, hand) if number is None else None
+    if compare:
+        message = _(
+            "Another phone recorded a hand while you were typing: nothing of yours was "
+            "saved. Is it the hand you typed?"
+        )
+    else:
+        message = _(
+            "Someone changed this game on another phone. Check the totals below: "
+            "nothing of yours was saved yet; save again to add it."
+        )
+    return hand_page(
+        current,
+        form,
+        number=number,
+        banner=message,
+        stale=True,
+        status=status_of(error),
+        compare=compare,
+    )
+
+
+def _saved_before(error: ScorerError, refused: Refused) -> Page:
+    """The form's one-time token was used: a resubmitted form records nothing twice."""
+    message = _("This form was already saved. Check the scoreboard before saving again.")
+    refused.form.token.data = new_token()
+    current = load_game(refused.record.id)
+    return hand_page(
+        current, refused.form, number=refused.number, banner=message, status=status_of(error)
+    )
+
+
+def _rule_refused(error: ScorerError, refused: Refused) -> Page:
+    """The rules refused the hand (or ask about it): the message at its box."""
+    assert isinstance(error, RuleError)
+    banner = place_hand_error(refused.form, error)
+    asked = error if isinstance(error, NeedsConfirmation) else None
+    return hand_page(
+        refused.record,
+        refused.form,
+        number=refused.number,
+        banner=banner,
+        status=status_of(error),
+        question=asked,
+    )
+
+
+# The hand page's outcome per refusal of a save, beside the status table (failures.STATUS):
+# the first class an error is an instance of decides; the statuses are status_of's.
+SAVE_OUTCOMES: Outcomes[Refused] = (
+    (store.NotFound, _gone),
+    (store.GameFull, _full),
+    (store.StaleGame, _stale),
+    (store.KeyReused, _saved_before),
+    (RuleError, _rule_refused),
+)
+REFUSALS = refusals(SAVE_OUTCOMES)
 
 
 def _already_saved(record: store.ReplayedGame, number: int, hand: Any) -> bool:

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 
 from scorer import store
 from scorer.games.pages.blueprint import bp
-from scorer.store.db import get_db
+from scorer.store import get_db
 from scorer.web.failures import load_game
 from scorer.web.pages import Page, remember
 from scorer.web.routes import budget
