@@ -89,7 +89,7 @@
         var why = boxes.by === "melds" ? d.byRank : d.counted;
         Object.keys(boxes).forEach(function (name) {
           if (name === "by") return;
-          var from = name.slice(-9) === "_canastas" ? d.fromMelds : why;
+          var from = name.indexOf("canastas") !== -1 ? d.fromMelds : why;  // natural_canastas, canastas_sevens
           lock(box(column, name), boxes[name], from);
         });
       });

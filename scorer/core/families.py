@@ -23,6 +23,9 @@ from scorer.core.errors import N_, RuleError
 VALUE_GROUPS: tuple[str, ...] = ("jokers", "twenty", "ten", "five")
 # The field a side's count of one kind of canasta has in a hand ("natural" -> "natural_canastas").
 CANASTAS_FIELD = "{kind}_canastas"
+# The same count in a family that names its canastas in one object ("canastas": {"sevens": 1}):
+# the API's names for every family after Classic (issue 31).
+CANASTAS_BY_KIND_FIELD = "canastas.{kind}"
 # The house rule that changes one kind of canasta's bonus ("natural" -> "natural_canasta").
 CANASTA_BONUS_RULE = "{kind}_canasta"
 # The rank a meld of wild cards only is given as, meld by meld (Modern American, Bolivia).
@@ -238,6 +241,9 @@ class RuleFamily:
     black_three_in_hand: int = 0
     # Cards a player draws a turn (Samba: two, then discards one).
     draws: int = 1
+    # A field per kind of canasta ("natural_canastas"), as Classic hands have always been
+    # written; False: one object of counts by kind ("canastas": {"natural": 1}).
+    canasta_field_per_kind: bool = False
 
     def __hash__(self) -> int:
         # By its name only: a family is a cache key on every hand of a replay, and hashing
@@ -262,13 +268,19 @@ class RuleFamily:
     def canasta_fields(self) -> tuple[tuple[str, str], ...]:
         """(kind, the hand's field that counts it), in order: worked out once, a replay
         checks every side of every hand."""
-        return tuple((kind.key, kind.field) for kind in self.canastas)
+        return tuple((kind.key, self.canasta_field(kind.key)) for kind in self.canastas)
+
+    def canasta_field(self, kind: str) -> str:
+        """The hand's field that counts canastas of this kind ("natural_canastas" in
+        Classic, "canastas.natural" elsewhere): where a refusal about them is named."""
+        style = CANASTAS_FIELD if self.canasta_field_per_kind else CANASTAS_BY_KIND_FIELD
+        return style.format(kind=kind)
 
     def canasta(self, key: str) -> CanastaKind:
         for kind in self.canastas:
             if kind.key == key:
                 return kind
-        raise RuleError(CANASTAS_FIELD.format(kind=key), N_("is not a kind of canasta"))
+        raise RuleError(self.canasta_field(key), N_("is not a kind of canasta"))
 
     def canasta_of(
         self, cards: int, wild: int, rank: str | None = None, jokers: int = 0
@@ -452,6 +464,7 @@ CLASSIC = RuleFamily(
             playing_side_size=3,
         ),
     ),
+    canasta_field_per_kind=True,
 )
 
 # Modern American Canasta (docs/rules.md, "Modern American Canasta"): the pagat values, the
@@ -656,8 +669,8 @@ BOLIVIA = replace(
 # Every family the core knows, the ones a game may not choose yet included.
 ALL_FAMILIES: tuple[RuleFamily, ...] = (CLASSIC, MODERN_AMERICAN, SAMBA, BOLIVIA)
 # The families a game may be created in (what get_family, and so the API and the store,
-# accept). Modern American joins when its API, pages and store follow it (issue 31).
-FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC,)}
+# accept), in the order the new-game form offers them.
+FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC, MODERN_AMERICAN)}
 # The family of every game stored before families existed, and of a game that names none.
 DEFAULT_FAMILY = CLASSIC
 

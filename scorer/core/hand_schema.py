@@ -2,17 +2,18 @@
 
 The API's body, the hand form, the stored rows, the export and the CSV all name a side's call
 by these fields: its meld points, one count per kind of canasta the family has
-(``natural_canastas``, ``mixed_canastas`` in Classic), its red threes, its points left in
-hand, its cards counted by value group, its adjustment and note, and its melds rank by rank;
-and, where the family has them, more (Modern American's threes and penalties, the sequences
-of Samba and Bolivia, Bolivia's black threes left in hand).
+(``natural_canastas``, ``mixed_canastas`` in Classic; ``canastas.natural``... inside one
+object ``"canastas"`` in a family that names them so: RuleFamily.canasta_field), its red
+threes, its points left in hand, its cards counted by value group, its adjustment and note,
+and its melds rank by rank; and, where the family has them, more (Modern American's threes
+and penalties, the sequences of Samba and Bolivia, Bolivia's black threes left in hand).
 Each reader checks the types its medium brings (JSON, a form's boxes), then hands the values
 to :func:`side_hand`; each writer takes :func:`side_values`. Pure: no Flask, no SQL.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -48,6 +49,8 @@ class SideField:
     kind: str
     canasta: str | None = None  # the kind of canasta it counts, for a canasta field
     decided_by_melds: bool = False  # melds given rank by rank decide it: both are refused
+    # The kinds it counts by (COUNTS_BY_KIND: "sevens", "aces"...), or its choices (CHOICE).
+    kinds: tuple[str, ...] = ()
 
 
 @cache
@@ -56,7 +59,9 @@ def side_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
     return (
         SideField("meld_points", POINTS, decided_by_melds=True),
         *(
-            SideField(kind.field, COUNT, canasta=kind.key, decided_by_melds=True)
+            SideField(
+                family.canasta_field(kind.key), COUNT, canasta=kind.key, decided_by_melds=True
+            )
             for kind in family.canastas
         ),
         SideField("red_threes", COUNT),
@@ -84,11 +89,14 @@ def _family_fields(family: RuleFamily) -> tuple[SideField, ...]:
         fields.append(SideField("black_threes", COUNT))
     if family.unfinished_melds:
         # Melds given rank by rank say which are unfinished, as they say the canastas.
-        fields.append(SideField("unfinished", COUNTS_BY_KIND, decided_by_melds=True))
+        kinds = tuple(kind for kind, _points in family.unfinished_melds)
+        fields.append(SideField("unfinished", COUNTS_BY_KIND, kinds=kinds, decided_by_melds=True))
     if family.held_cards:
-        fields.append(SideField("players_holding", COUNTS_BY_KIND))
+        ranks = tuple(rank for rank, _least, _points in family.held_cards)
+        fields.append(SideField("players_holding", COUNTS_BY_KIND, kinds=ranks))
     if family.special_hands:
-        fields.append(SideField("special_hand", CHOICE))
+        choices = tuple(key for key, _value in family.special_hands)
+        fields.append(SideField("special_hand", CHOICE, kinds=choices))
     if family.black_three_in_hand:
         fields.append(SideField("black_threes_in_hand", COUNT))
     return tuple(fields)
@@ -96,7 +104,35 @@ def _family_fields(family: RuleFamily) -> tuple[SideField, ...]:
 
 @cache
 def field_names(family: RuleFamily = DEFAULT_FAMILY) -> frozenset[str]:
-    return frozenset(field.name for field in side_fields(family))
+    """The names a side's hand has at its top level ("canastas" holds "canastas.sevens")."""
+    return frozenset(top_name(field.name) for field in side_fields(family))
+
+
+def top_name(name: str) -> str:
+    """The top-level name of a field ("canastas" of "canastas.sevens")."""
+    return name.split(".", 1)[0]
+
+
+def value_of(values: Mapping[str, Any], name: str) -> Any:
+    """The value of a field, a dotted name read inside its object ("canastas.sevens") unless a
+    reader hands it flat; None when not given (or when what holds it is no object: its
+    reader refuses that)."""
+    if name in values:
+        return values[name]
+    found: Any = values
+    for part in name.split("."):
+        if not isinstance(found, Mapping):
+            return None
+        found = found.get(part)
+    return found
+
+
+def _put(data: dict[str, Any], name: str, value: Any) -> None:
+    outer, dot, inner = name.partition(".")
+    if dot:
+        data.setdefault(outer, {})[inner] = value
+    else:
+        data[name] = value
 
 
 @cache
@@ -108,6 +144,75 @@ def decided_by_melds(family: RuleFamily = DEFAULT_FAMILY) -> tuple[str, ...]:
 @cache
 def canasta_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
     return tuple(field for field in side_fields(family) if field.canasta is not None)
+
+
+# --- a side's boxes in a form: one per count, named after its field -------------------------
+
+
+@dataclass(frozen=True)
+class CountBox:
+    """One count a hand form asks of a side: a count field ("red_threes", a canasta kind's
+    "canastas.sevens") or one kind of a field counted by kind ("unfinished.aces")."""
+
+    path: str
+    field: SideField
+    kind: str | None = None  # its kind of canasta, or its kind within the field
+
+    @property
+    def name(self) -> str:
+        """The box's name in a form ("canastas_sevens"): a form's names hold no dot."""
+        return box_name(self.path)
+
+
+def box_name(path: str) -> str:
+    return path.replace(".", "_")
+
+
+@cache
+def count_boxes(family: RuleFamily = DEFAULT_FAMILY) -> tuple[CountBox, ...]:
+    """The counts a side's column asks in this family, in the order a hand lists them."""
+    boxes: list[CountBox] = []
+    for field in side_fields(family):
+        if field.kind == COUNT:
+            boxes.append(CountBox(field.name, field, field.canasta))
+        elif field.kind == COUNTS_BY_KIND:
+            boxes.extend(CountBox(f"{field.name}.{kind}", field, kind) for kind in field.kinds)
+    return tuple(boxes)
+
+
+def choice_fields(family: RuleFamily = DEFAULT_FAMILY) -> tuple[SideField, ...]:
+    """The fields a side answers by one of the family's choices (a special hand)."""
+    return tuple(field for field in side_fields(family) if field.kind == CHOICE)
+
+
+def values_from_boxes(family: RuleFamily, box: Callable[[str], Any]) -> dict[str, Any]:
+    """The counts and choices of a side's column as the schema's values, each box read by
+    its name (``box("canastas_sevens")``; None or "" as nothing)."""
+    values: dict[str, Any] = {}
+    for counted in count_boxes(family):
+        count = box(counted.name) or 0
+        if counted.field.kind == COUNTS_BY_KIND:
+            values.setdefault(counted.field.name, {})[counted.kind] = count
+        else:
+            values[counted.path] = count
+    for field in choice_fields(family):
+        values[field.name] = box(field.name) or None
+    return values
+
+
+def boxes_of(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str, Any]:
+    """A stored side's counts and choices by box name: what a form shows to correct it."""
+    shown: dict[str, Any] = {}
+    for counted in count_boxes(family):
+        if counted.field.canasta is not None:
+            shown[counted.name] = side.canastas_of(counted.field.canasta)
+        elif counted.field.kind == COUNTS_BY_KIND:
+            shown[counted.name] = dict(getattr(side, counted.field.name)).get(counted.kind, 0)
+        else:
+            shown[counted.name] = getattr(side, counted.field.name)
+    for field in choice_fields(family):
+        shown[field.name] = getattr(side, field.name) or ""
+    return shown
 
 
 def _counts(value: Any) -> CardCounts | None:
@@ -137,7 +242,7 @@ def side_hand(values: Mapping[str, Any], family: RuleFamily = DEFAULT_FAMILY) ->
     PlannedMelds). The rules engine judges the rest."""
 
     def value(name: str, empty: Any = 0) -> Any:
-        found = values.get(name)
+        found = value_of(values, name)
         return empty if found is None else found
 
     return SideHand(
@@ -176,7 +281,7 @@ def side_values(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str
     else:
         data = {"meld_points": side.meld_points}
         for field in canasta_fields(family):
-            data[field.name] = side.canastas_of(field.canasta)
+            _put(data, field.name, side.canastas_of(field.canasta))
     data["red_threes"] = side.red_threes
     data["hand_points"] = side.hand_points
     # What only some families ask, written only when called: Classic's shape never changes.

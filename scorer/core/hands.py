@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from scorer.core.canastas import (
@@ -248,6 +249,29 @@ class SideScore:
         )
 
 
+# A side's score part by part, in the rule book's order, each with whether a family has it:
+# Classic's six, and the parts only some families have (Modern American's black threes, its
+# penalties, a special hand) where they belong.
+_PARTS: tuple[tuple[str, Callable[[RuleFamily], bool]], ...] = (
+    ("cards", lambda family: True),
+    ("canastas", lambda family: True),
+    ("red_threes", lambda family: True),
+    ("black_threes", lambda family: family.black_threes_bonus),
+    ("going_out", lambda family: True),
+    ("penalties", lambda family: bool(family.penalties)),
+    ("hand", lambda family: True),
+    ("special", lambda family: bool(family.special_hands)),
+    ("adjustment", lambda family: True),
+)
+
+
+@cache
+def score_parts(family: RuleFamily) -> tuple[str, ...]:
+    """The parts a side's score has in this family, in order: what the API, the board and the
+    preview show."""
+    return tuple(part for part, has in _PARTS if has(family))
+
+
 def score_hand(profile: RuleProfile, hand: Hand) -> tuple[SideScore, ...]:
     """Score every side of a hand that has passed :func:`validate_hand`."""
     return tuple(_score_side(profile, hand, i) for i in range(len(hand.sides)))
@@ -364,7 +388,7 @@ def _check_side_numbers(profile: RuleProfile, side: SideHand, path: str) -> None
     for kind in made:
         if kind not in family.kinds:
             raise RuleError(
-                f"{path}.{CANASTAS_FIELD.format(kind=kind)}"[:100], N_("is not a kind of canasta")
+                f"{path}.{family.canasta_field(kind)}"[:100], N_("is not a kind of canasta")
             )
     for kind, name in family.canasta_fields:
         _check_count(path, name, made.get(kind, 0))
@@ -529,7 +553,7 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
         # one: the message goes under the box to fill in (the first kind it made none of).
         kinds = profile.family.kinds
         missing = next((kind for kind in kinds if not side.canastas_of(kind)), kinds[-1])
-        box = CANASTAS_FIELD.format(kind=missing)
+        box = profile.family.canasta_field(missing)
         if side.melds is not None:
             box = "melds"  # the melds decide the canastas: they are what to change
         raise RuleError(
@@ -648,7 +672,7 @@ def _check_canasta_ranks(family: RuleFamily, side: SideHand, path: str) -> None:
         running += side.canastas_of(kind)
         if running > limit:
             raise RuleError(
-                f"{path}.{CANASTAS_FIELD.format(kind=kind)}",
+                f"{path}.{family.canasta_field(kind)}",
                 N_("a side has at most {limit} canastas: one per rank from 4 to ace"),
                 limit=limit,
             )

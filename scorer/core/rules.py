@@ -16,6 +16,7 @@ from scorer.core.families import (
     ALL_FAMILIES,
     CANASTA_BONUS_RULE,
     DEFAULT_FAMILY,
+    FAMILIES,
     VALUE_GROUPS,
     CardValues,
     Layout,
@@ -238,6 +239,28 @@ def profiles_of(family: RuleFamily) -> dict[str, RuleProfile]:
 PROFILES: dict[str, RuleProfile] = profiles_of(DEFAULT_FAMILY)
 
 DEFAULT_PROFILE = DEFAULT_FAMILY.seatings[0].key
+
+
+def _variants() -> dict[str, RuleProfile]:
+    found: dict[str, RuleProfile] = {}
+    for family in FAMILIES.values():
+        for key, profile in profiles_of(family).items():
+            assert key not in found, f"two families name a seating {key!r}"
+            found[key] = profile
+    return found
+
+
+# Every seating of every family a game may be created in, by its profile key (no two
+# families share one): the new-game form's one choice of variant names the family too.
+VARIANTS: dict[str, RuleProfile] = _variants()
+
+
+def family_of_variant(key: str | None) -> str | None:
+    """The family of the variant named key (None for an unknown key: the default's)."""
+    profile = VARIANTS.get(key or "")
+    return None if profile is None else profile.family.key
+
+
 # docs/rules.md, "House rules": multiples of 500 from 1 000 to 20 000.
 TARGET_MIN = 1000
 TARGET_MAX = 20000

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scorer.core.rules import PROFILES, RuleProfile
+from scorer.core.rules import PROFILES, VARIANTS, RuleProfile
 
 ALONE = "alone"
 # The short name of the usual team seating for a number of sides (?seating=teams).
@@ -38,7 +38,7 @@ class Seating:
 
     def profile(self) -> RuleProfile:
         """The variant with this seating's target (3+3 at six players plays to 10 000)."""
-        return replace(PROFILES[self.profile_key], target=self.target)
+        return replace(VARIANTS[self.profile_key], target=self.target)
 
 
 def seatings_of(profile: RuleProfile) -> list[Seating]:

@@ -13,11 +13,11 @@ from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
 
 from scorer.core.errors import RuleError
-from scorer.core.families import DEFAULT_FAMILY, RuleFamily
-from scorer.core.hand_schema import canasta_fields, side_hand
+from scorer.core.families import DEFAULT_FAMILY, FAMILIES, RuleFamily
+from scorer.core.hand_schema import boxes_of, count_boxes, side_hand, values_from_boxes
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
-from scorer.core.rules import DEFAULT_PROFILE, VALUE_GROUPS
+from scorer.core.rules import DEFAULT_PROFILE, VALUE_GROUPS, VARIANTS
 from scorer.web.display import CARD_GROUP_LABELS, rank_letter, typed_rank
 from scorer.web.forms import NumberField, PageForm, is_index, name_field, stripped
 from scorer.web.game_setup import (
@@ -28,7 +28,7 @@ from scorer.web.game_setup import (
     profile_choices,
     target_choices,
 )
-from scorer.web.i18n import FIELD_LABELS
+from scorer.web.i18n import FIELD_LABELS, SPECIAL_HAND_LABELS
 
 NOBODY = "none"
 # Empty meld rows a side's "meld by meld" entry shows at first ("Add a meld" adds more):
@@ -95,6 +95,9 @@ class SideHandForm(Form):
     adjustment_sign = StringField(_l("Points"), default=TAKE_AWAY)
     adjustment = NumberField(_l("Points added or taken away"))
     adjustment_note = StringField(_l("Why"), filters=[stripped])
+    # A special hand instead of everything else (Modern American): the engine checks the
+    # choice, so that a refusal names the box as the API's does.
+    special_hand = SelectField(FIELD_LABELS["special_hand"], validate_choice=False, default="")
 
     def adjustment_points(self) -> int:
         """The adjustment as signed points (0 when nothing was typed)."""
@@ -133,16 +136,15 @@ class SideHandForm(Form):
         return CardCounts(**{group: value or 0 for group, value in values.items()})
 
     def side_hand(self, family: RuleFamily = DEFAULT_FAMILY) -> SideHand:
-        """The side's call, by the hand schema (each canasta box is its kind's field:
-        ``natural_canastas``...); RuleError (naming ``melds[j]``) for a meld row that cannot
-        be read."""
+        """The side's call, by the hand schema (a box per count of the family: each kind of
+        canasta, the threes, unfinished melds...; its choices); RuleError (naming
+        ``melds[j]``) for a meld row that cannot be read."""
         meld_cards = self.counts("meld")
         hand_cards = self.counts("hand")
         values = {
             # Counted cards decide the points (the API does the same with meld_cards).
             "meld_points": 0 if meld_cards else self.meld_points.data or 0,
-            **{field.name: self[field.name].data or 0 for field in canasta_fields(family)},
-            "red_threes": self.red_threes.data or 0,
+            **values_from_boxes(family, lambda name: self[name].data),
             "hand_points": 0 if hand_cards else self.hand_points.data or 0,
             "meld_cards": meld_cards,
             "hand_cards": hand_cards,
@@ -154,8 +156,19 @@ class SideHandForm(Form):
         return side_hand(values, family)
 
 
+# A box for each count the hand schema of every family a game may be of asks
+# ("canastas_sevens", "black_threes", "unfinished_aces"...) beside Classic's own: a form of
+# a family shows and reads its own.
+for _family in FAMILIES.values():
+    for _box in count_boxes(_family):
+        if not hasattr(SideHandForm, _box.name):
+            setattr(SideHandForm, _box.name, NumberField(FIELD_LABELS[_box.name]))
+
+
 class HandForm(PageForm):
     """A whole hand: a column per side, who went out, concealed, and the two guards."""
+
+    family: RuleFamily = DEFAULT_FAMILY  # the game's (hand_form sets it)
 
     sides = FieldList(FormField(SideHandForm), min_entries=0, max_entries=6)
     went_out = StringField(_l("Who went out"))
@@ -180,8 +193,11 @@ class HandForm(PageForm):
     def hand(self) -> Hand:
         """The hand typed; ValueError when nobody was chosen as going out, RuleError (a
         ValueError too) naming ``sides[i].melds[j]...`` for a meld row that cannot be read."""
+        family = self.family
         return Hand(
-            sides=tuple(_side_hand(i, entry.form) for i, entry in enumerate(self.sides.entries)),
+            sides=tuple(
+                _side_hand(i, entry.form, family) for i, entry in enumerate(self.sides.entries)
+            ),
             went_out=self.went_out_index(),
             concealed=bool(self.concealed.data),
         )
@@ -195,35 +211,46 @@ class HandForm(PageForm):
         return value if value and len(value) <= 64 and value.isascii() else None
 
 
-def _side_hand(index: int, form: SideHandForm) -> SideHand:
+def _side_hand(index: int, form: SideHandForm, family: RuleFamily) -> SideHand:
     try:
-        return form.side_hand()
+        return form.side_hand(family)
     except RuleError as error:
         raise RuleError(f"sides[{index}].{error.field}", error.template, **error.params) from error
 
 
-def hand_form(sides: int, **kwargs: Any) -> HandForm:
-    """A hand form with exactly one column per side of the game."""
+def hand_form(sides: int, family: RuleFamily = DEFAULT_FAMILY, **kwargs: Any) -> HandForm:
+    """A hand form with exactly one column per side of the game, asking what its family asks
+    (the boxes of the family's hand schema, its special hands to choose from)."""
 
     class GameHandForm(HandForm):
         pass
 
+    GameHandForm.family = family
     GameHandForm.sides = FieldList(FormField(SideHandForm), min_entries=sides, max_entries=sides)
-    return GameHandForm(**kwargs)
+    form = GameHandForm(**kwargs)
+    choices = special_hand_choices(family)
+    for entry in form.sides.entries:
+        entry.form.special_hand.choices = choices
+    return form
+
+
+def special_hand_choices(family: RuleFamily) -> list[tuple[str, Any]]:
+    """A side's special hand, or none (the usual hand): the family's, in the reader's words."""
+    return [
+        ("", _l("None")),
+        *((key, SPECIAL_HAND_LABELS[key]) for key, _v in family.special_hands),
+    ]
 
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-def hand_data(hand: Hand) -> dict[str, Any]:
+def hand_data(hand: Hand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str, Any]:
     """The inputs of a stored hand, as the form shows them for a correction."""
     sides = []
     for side in hand.sides:
-        data: dict[str, Any] = {
-            **{field.name: side.canastas_of(field.canasta) for field in canasta_fields()},
-            "red_threes": side.red_threes,
-        }
+        data: dict[str, Any] = boxes_of(side, family)
         if side.melds is not None:
             data["melds"] = [dict(vars(meld)) for meld in side.melds]
             data["melds"] += [{}] * max(0, MELD_ROWS - len(side.melds))
@@ -272,7 +299,7 @@ class NewGameForm(HouseRulesFields, PageForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.profile.choices = profile_choices()
+        self.profile.choices = profile_choices(VARIANTS)  # every family's seatings
         self.target.choices = target_choices()
         self.set_rule_choices()
 

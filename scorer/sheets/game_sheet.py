@@ -41,16 +41,19 @@ PAGED_FROM_HANDS = 1
 
 
 def sheet_row(result: HandResult) -> SheetRow:
+    """A hand's row. The parts only some families have go in the nearest column, so a row
+    still adds up to its score: black threes with the red ones (the "3s" column), the
+    family's penalties with the cards left in hand, a special hand's value as its cards."""
     went_out = result.hand.went_out
     cells = tuple(
         SideCells(
             minimum=result.minimums[i],
-            cards=score.cards,
+            cards=score.cards + score.special,
             canastas=score.canastas,
-            red_threes=score.red_threes,
+            red_threes=score.red_threes + score.black_threes,
             going_out=score.going_out if went_out == i else None,
             concealed=went_out == i and result.hand.concealed,
-            hand=score.hand,
+            hand=score.hand + score.penalties,
             score=score.total,
             total=result.totals[i],
             adjustment=score.adjustment,

@@ -17,15 +17,20 @@ from scorer.core.families import DEFAULT_FAMILY, RuleFamily, get_family
 from scorer.core.game import Side
 from scorer.core.hand_schema import (
     CARDS,
+    CHOICE,
+    COUNTS_BY_KIND,
     MELDS,
     NOTE,
+    canasta_fields,
     decided_by_melds,
     field_names,
     side_fields,
     side_hand,
     side_values,
+    top_name,
+    value_of,
 )
-from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.hands import CardCounts, Hand, SideHand, SideScore, score_parts
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import (
     SIDES_MAX,
@@ -59,6 +64,8 @@ SIDE_HAND_FIELDS = field_names(DEFAULT_FAMILY)
 MELD_FIELDS = decided_by_melds(DEFAULT_FAMILY)
 PLANNED_MELD_FIELDS = frozenset(hand_schema.PLANNED_MELD_FIELDS)
 SIDE_HAND_OUTPUT_FIELDS = frozenset({"score", "running_total", "opening_minimum"})
+# Canastas by kind in one object: the name every family takes (Classic its own fields too).
+CANASTAS = "canastas"
 # A game's id as the store makes them (scorer.store.ids: s<shard>- and 22 characters), with
 # room to spare.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -211,7 +218,7 @@ def _melds(data: dict[str, Any], path: str, family: RuleFamily) -> tuple[Planned
     if raw is None:
         return None
     for key in decided_by_melds(family):
-        if data.get(key) is not None:
+        if value_of(data, key) is not None:
             raise _type_error(
                 f"{path}.{key}",
                 N_("send the melds rank by rank or the meld points and canastas, not both"),
@@ -243,14 +250,17 @@ def _melds(data: dict[str, Any], path: str, family: RuleFamily) -> tuple[Planned
 
 def _side_hand(raw: Any, path: str, family: RuleFamily) -> SideHand:
     """A side's hand from its JSON: each schema field's type checked, then the schema's."""
-    data = _object(raw, path, field_names(family), SIDE_HAND_OUTPUT_FIELDS)
+    data = _object(raw, path, field_names(family) | {CANASTAS}, SIDE_HAND_OUTPUT_FIELDS)
+    if family.canasta_field_per_kind:
+        data = _canastas_as_fields(data, path, family)
     note = data.get("adjustment_note")
     if note is not None and not isinstance(note, str):  # checked first, as it always was
         raise _type_error(f"{path}.adjustment_note", N_("must be text"))
+    _check_canasta_object(data, path, family)
     values: dict[str, Any] = {}
     for field in side_fields(family):
         name, where = field.name, f"{path}.{field.name}"
-        value = data.get(name)
+        value = value_of(data, name)
         if field.kind == MELDS:
             values[name] = _melds(data, path, family)
         elif value is None:
@@ -261,9 +271,54 @@ def _side_hand(raw: Any, path: str, family: RuleFamily) -> SideHand:
             if not isinstance(value, str):
                 raise _type_error(where, N_("must be text"))
             values[name] = check_adjustment_note(value, where)
+        elif field.kind == COUNTS_BY_KIND:
+            counts = _object(value, where)
+            values[name] = {
+                str(kind)[:40]: _int(n, f"{where}.{kind}"[:100]) for kind, n in counts.items()
+            }
+        elif field.kind == CHOICE:
+            if not isinstance(value, str):
+                raise _type_error(where, N_("must be text"))
+            values[name] = value[:40]  # the engine refuses what is no choice of the family
         else:
             values[name] = _int(value, where)
     return side_hand(values, family)
+
+
+def _canastas_as_fields(data: dict[str, Any], path: str, family: RuleFamily) -> dict[str, Any]:
+    """Classic's canastas sent in the names of every other family ("canastas": {"natural":
+    1}), as its own fields ("natural_canastas"): a client may use one name for every game."""
+    raw = data.get(CANASTAS)
+    if raw is None:
+        return data
+    counts = _object(raw, f"{path}.{CANASTAS}")
+    fields = dict(data)
+    del fields[CANASTAS]
+    for kind, count in counts.items():
+        if kind not in family.kinds:
+            raise RuleError(f"{path}.{CANASTAS}.{kind}"[:100], N_("is not a kind of canasta"))
+        name = family.canasta_field(kind)
+        if fields.get(name) is not None:
+            raise _type_error(
+                f"{path}.{name}", N_("send each kind of canasta once: in canastas or on its own")
+            )
+        fields[name] = count
+    return fields
+
+
+def _check_canasta_object(data: dict[str, Any], path: str, family: RuleFamily) -> None:
+    """The object of canastas by kind ("canastas": {"sevens": 1}) of a family that names
+    them so: an object, holding only the family's kinds (a kind it lacks is refused at its
+    own field, as the engine refuses it: it would otherwise count as nothing)."""
+    outers = {top_name(field.name) for field in canasta_fields(family) if "." in field.name}
+    for outer in outers:
+        raw = data.get(outer)
+        if raw is None:
+            continue
+        counts = _object(raw, f"{path}.{outer}")
+        for kind in counts:
+            if kind not in family.kinds:
+                raise RuleError(f"{path}.{outer}.{kind}"[:100], N_("is not a kind of canasta"))
 
 
 def parse_hand(data: Any, family: RuleFamily = DEFAULT_FAMILY) -> Hand:
@@ -343,6 +398,12 @@ def _timestamp(value: Any, field: str) -> str | None:
     return value
 
 
+def score_json(score: SideScore, family: RuleFamily) -> dict[str, int]:
+    """A side's hand score as the API gives it: its family's parts, then its total (a
+    Classic score keeps its shape)."""
+    return {**{part: getattr(score, part) for part in score_parts(family)}, "total": score.total}
+
+
 def game_to_json(record: ReplayedGame) -> dict[str, Any]:
     """The game as the API returns it (the exact contract of the API)."""
     state = record.state
@@ -379,15 +440,7 @@ def game_to_json(record: ReplayedGame) -> dict[str, Any]:
                 "sides": [
                     {
                         **side_values(side, profile.family),
-                        "score": {
-                            "cards": score.cards,
-                            "canastas": score.canastas,
-                            "red_threes": score.red_threes,
-                            "going_out": score.going_out,
-                            "hand": score.hand,
-                            "adjustment": score.adjustment,
-                            "total": score.total,
-                        },
+                        "score": score_json(score, profile.family),
                         "opening_minimum": result.minimums[i],
                         "running_total": result.totals[i],
                     }

@@ -17,11 +17,18 @@ from markupsafe import Markup, escape
 
 from scorer.core import limits
 from scorer.core.errors import N_
+from scorer.core.families import RuleFamily
 from scorer.core.game import GameState, Side, game_title  # noqa: F401  (game_title: core's)
+from scorer.core.hands import score_parts
 from scorer.core.limits import NAME_MAX
 from scorer.core.rules import VALUE_GROUPS, MinimumRow, RuleProfile, effective_rules
 from scorer.core.seatings import Seating
-from scorer.web.i18n import HOUSE_RULE_CHOICE_LABELS, HOUSE_RULE_LABELS, number
+from scorer.web.i18n import (
+    HOUSE_RULE_CHOICE_LABELS,
+    HOUSE_RULE_LABELS,
+    SCORE_PART_LABELS,
+    number,
+)
 
 # The cards of each value group, one wording for the hand form, the sheets and the rules.
 CARD_GROUP_LABELS = {
@@ -212,12 +219,31 @@ def result_line(state: GameState) -> str:
     return _("In progress")
 
 
+# The parts every game's breakdown shows, whatever the hand.
+CLASSIC_PARTS = frozenset({"cards", "canastas", "red_threes", "going_out", "hand"})
+
+
+def score_rows(family: RuleFamily) -> list[tuple[str, str, bool]]:
+    """A breakdown's rows in a game of this family: (part, label, always shown); the parts
+    only some families have are shown when a side has them (a special hand, a penalty), and
+    the table's adjustment is left out (a breakdown shows it only when made)."""
+    return [
+        (part, str(SCORE_PART_LABELS[part]), part in CLASSIC_PARTS)
+        for part in score_parts(family)
+        if part != "adjustment"
+    ]
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(signed_html=signed_html)
     # limits: the templates' maxlength and ranges come from the one table the server enforces;
     # name_max: each form says the longest name it takes (the box never cuts what is typed).
     app.jinja_env.globals.update(
-        points=points, game_status=game_status, limits=limits, name_max=NAME_MAX
+        points=points,
+        game_status=game_status,
+        limits=limits,
+        name_max=NAME_MAX,
+        score_rows=score_rows,
     )
 
 

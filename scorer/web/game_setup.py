@@ -7,6 +7,7 @@ rules; features never import one another, so the shared part sits here, in the t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask_babel import gettext
@@ -20,8 +21,10 @@ from scorer.core.rules import (
     HOUSE_RULE_CHOICES,
     HOUSE_RULE_FIELDS,
     PROFILES,
+    VARIANTS,
     RuleProfile,
     effective_rules,
+    family_of_variant,
     get_profile,
 )
 from scorer.core.seatings import Seating, blank_seatings, seatings_of
@@ -63,8 +66,11 @@ def usual_target(seating: Seating) -> str:
     return gettext("%(target)s (usual target)", target=number(seating.target))
 
 
-def seating_choices() -> dict[str, list[dict[str, object]]]:
-    """Each variant's seatings for the form's JavaScript: key, words, sizes, usual target."""
+def seating_choices(
+    variants: Mapping[str, RuleProfile] = PROFILES,
+) -> dict[str, list[dict[str, object]]]:
+    """Each variant's seatings for the form's JavaScript: key, words, sizes, usual target
+    (Classic's, or every family's with ``VARIANTS``)."""
     return {
         key: [
             {
@@ -75,12 +81,12 @@ def seating_choices() -> dict[str, list[dict[str, object]]]:
             }
             for s in seatings_of(profile)
         ]
-        for key, profile in PROFILES.items()
+        for key, profile in variants.items()
     }
 
 
-def profile_choices() -> list[tuple[str, Any]]:
-    return [(key, PROFILE_LABELS.get(key, key)) for key in PROFILES]
+def profile_choices(variants: Mapping[str, RuleProfile] = PROFILES) -> list[tuple[str, Any]]:
+    return [(key, PROFILE_LABELS.get(key, key)) for key in variants]
 
 
 def target_choices() -> list[tuple[str, Any]]:
@@ -120,7 +126,7 @@ class HouseRulesFields:
 
     def shown_profile(self) -> RuleProfile:
         """The profile whose values the house-rule inputs were rendered with."""
-        return PROFILES.get(self.rules_for.data or "", PROFILES[DEFAULT_PROFILE])
+        return VARIANTS.get(self.rules_for.data or "", PROFILES[DEFAULT_PROFILE])
 
     def house_rules(self) -> dict[str, Any]:
         """Only the rules the user changed from the values the form showed."""
@@ -163,8 +169,8 @@ def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
 
 
 def house_rules_data(profile_key: str = DEFAULT_PROFILE) -> dict[str, Any]:
-    """The house-rule inputs' starting values: the variant's own rules."""
-    profile = get_profile(profile_key)
+    """The house-rule inputs' starting values: the variant's own rules (of any family)."""
+    profile = get_profile(profile_key, family_of_variant(profile_key))
     defaults = rules_defaults(profile)
     data: dict[str, Any] = {key: defaults[key] for key in RULE_NUMBERS + RULE_CHOICES}
     data["minimums"] = [

@@ -32,6 +32,8 @@ from flask_babel import (
 from flask_babel import lazy_gettext as _l
 
 from scorer.core.errors import ScorerError
+from scorer.core.families import ALL_FAMILIES
+from scorer.core.hand_schema import box_name, count_boxes
 
 LANGUAGES = ("en", "fr", "es")
 LANGUAGE_COOKIE = "lang"
@@ -282,6 +284,25 @@ FIELD_LABELS = {
     "adjustment_note": _l("Why"),
     "went_out": _l("Went out"),
     "concealed": _l("Concealed"),
+    "canastas": _l("Canastas"),
+    "black_threes": _l("Black threes"),
+    "unfinished": _l("Unfinished melds"),
+    "players_holding": _l("Players holding 3+"),
+    "special_hand": _l("Special hand"),
+    # The hand form's boxes of the families that count canastas in one object.
+    "canastas_natural": _l("Natural canastas"),
+    "canastas_mixed": _l("Mixed canastas"),
+    "canastas_sevens": _l("Canastas of sevens"),
+    "canastas_aces": _l("Canastas of natural aces"),
+    "canastas_wild": _l("Wild canastas (1 to 3 jokers)"),
+    "canastas_wild_four_jokers": _l("Wild canastas, all four jokers"),
+    "canastas_deuces": _l("Canastas of seven twos"),
+    "unfinished_sevens": _l("Unfinished sevens"),
+    "unfinished_aces": _l("Unfinished aces"),
+    "unfinished_wild": _l("Unfinished wild meld"),
+    "unfinished_wild_four_jokers": _l("Unfinished wild meld, four jokers"),
+    "players_holding_sevens": _l("Players holding 3+ sevens"),
+    "players_holding_aces": _l("Players holding 3+ aces"),
 }
 
 # The variants, by profile key: the name the new-game form, the board and the sheets give
@@ -292,11 +313,44 @@ VARIANT_LABELS = {
     "three-player": (_l("Three players"), _l("Three players")),
     "five-player": (_l("Five players (teams of 3 and 2)"), _l("Five players")),
     "six-player": (_l("Six players (3 packs)"), _l("Six players")),
+    "four-player": (_l("Modern American (4 players, 2 teams)"), _l("Modern American")),
+}
+# The games of the family a game may be played in, by family key (the new-game form's choice).
+FAMILY_LABELS = {
+    "classic": _l("Classic Canasta"),
+    "modern-american": _l("Modern American Canasta"),
 }
 PROFILE_LABELS = {key: long for key, (long, _short) in VARIANT_LABELS.items()}
 SHORT_PROFILE_LABELS = {key: short for key, (_long, short) in VARIANT_LABELS.items()}
 # Each kind of canasta a family has, by kind (a game's bonus list and its hand form).
-CANASTA_LABELS = {"natural": _l("Natural canasta"), "mixed": _l("Mixed canasta")}
+CANASTA_LABELS = {
+    "natural": _l("Natural canasta"),
+    "mixed": _l("Mixed canasta"),
+    "sevens": _l("Canasta of sevens"),
+    "aces": _l("Canasta of natural aces"),
+    "wild": _l("Wild canasta (1 to 3 jokers)"),
+    "wild_four_jokers": _l("Wild canasta with all four jokers"),
+    "deuces": _l("Canasta of seven twos"),
+}
+SPECIAL_HAND_LABELS = {
+    "straight": _l("Straight"),
+    "pairs": _l("Pairs"),
+    "wild_pairs": _l("Pairs with wild cards"),
+    "garbage": _l("Garbage hand"),
+}
+# A side's score part by part (scorer.core.hands.score_parts), as the board and the preview
+# name them.
+SCORE_PART_LABELS = {
+    "cards": _l("Cards"),
+    "canastas": _l("Canastas"),
+    "red_threes": _l("Red threes"),
+    "going_out": _l("Going out"),
+    "hand": _l("In hand"),
+    "adjustment": _l("Penalty or correction"),
+    "black_threes": _l("Black threes"),
+    "penalties": _l("Penalties"),
+    "special": _l("Special hand"),
+}
 
 # The house rules a table may change, by the API's key.
 HOUSE_RULE_LABELS = {
@@ -325,10 +379,18 @@ HOUSE_RULE_CHOICE_LABELS = {
     },
 }
 
-_SIDE_FIELD = re.compile(r"^sides\[(\d+)\]\.(\w+)")
+_SIDE_FIELD = re.compile(r"^sides\[(\d+)\]\.(\w+)(?:\.(\w+))?")
+# Every count box of every family's hand form ("canastas_sevens", "unfinished_aces").
+_BOXES = frozenset(box.name for family in ALL_FAMILIES for box in count_boxes(family))
 
 
 def side_field(field: str | None) -> tuple[int, str] | None:
-    """(side index, input name) of a field path like sides[1].red_threes, else None."""
+    """(side index, input name) of a field path like sides[1].red_threes, else None; a count
+    inside an object is its own box (sides[0].canastas.sevens -> canastas_sevens)."""
     match = _SIDE_FIELD.match(field or "")
-    return (int(match.group(1)), match.group(2)) if match else None
+    if not match:
+        return None
+    name, inner = match.group(2), match.group(3)
+    if inner and box_name(f"{name}.{inner}") in _BOXES:
+        name = box_name(f"{name}.{inner}")
+    return int(match.group(1)), name

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scorer.core.families import CLASSIC, CanastaKind
+from scorer.core.families import CLASSIC, MODERN_AMERICAN, CanastaKind
 from scorer.core.hand_schema import (
+    boxes_of,
+    count_boxes,
     decided_by_melds,
     field_names,
     side_fields,
     side_hand,
     side_values,
+    values_from_boxes,
 )
 from scorer.core.hands import CardCounts, SideHand
 from scorer.core.meld import PlannedMeld
@@ -75,3 +78,28 @@ def test_a_family_with_another_kind_of_canasta_has_its_field() -> None:
     assert side.canastas == (("samba", 1),)
     assert side_values(side, family)["samba_canastas"] == 1
     assert "samba_canastas" not in side_values(side, CLASSIC)
+
+
+def test_a_form_column_reads_and_shows_a_side_through_the_schema() -> None:
+    assert [box.name for box in count_boxes(CLASSIC)] == [
+        "natural_canastas",
+        "mixed_canastas",
+        "red_threes",
+    ]
+    names = [box.name for box in count_boxes(MODERN_AMERICAN)]
+    assert names[:3] == ["canastas_natural", "canastas_mixed", "canastas_sevens"]
+    assert {"black_threes", "unfinished_sevens", "players_holding_aces"} <= set(names)
+    typed = {"canastas_sevens": 1, "unfinished_aces": 1, "players_holding_sevens": 2}
+    values = values_from_boxes(MODERN_AMERICAN, typed.get)
+    side = side_hand({**values, "meld_points": 200}, MODERN_AMERICAN)
+    assert side == SideHand(
+        meld_points=200,
+        canastas={"sevens": 1},
+        unfinished={"aces": 1},
+        players_holding={"sevens": 2},
+    )
+    shown = boxes_of(side, MODERN_AMERICAN)
+    assert {name: n for name, n in shown.items() if n} == typed
+    chosen = values_from_boxes(MODERN_AMERICAN, {"special_hand": "pairs"}.get)
+    special = side_hand(chosen, MODERN_AMERICAN)
+    assert special.special_hand == "pairs"

@@ -13,7 +13,7 @@ from scorer.core.families import CLASSIC, FAMILIES, MODERN_AMERICAN, get_family
 from scorer.core.hand_schema import field_names, side_hand, side_values
 from scorer.core.hands import Hand, SideHand, score_hand, validate_hand
 from scorer.core.meld import PlannedMeld
-from scorer.core.rules import profile_of, with_house_rules
+from scorer.core.rules import PROFILES, VARIANTS, family_of_variant, profile_of, with_house_rules
 
 PROFILE = profile_of(MODERN_AMERICAN, MODERN_AMERICAN.seatings[0])
 CLASSIC_PROFILE = profile_of(CLASSIC, CLASSIC.seatings[0])
@@ -242,7 +242,7 @@ REFUSED = [
         dict(meld_points=70, natural_canastas=1),
         QUIET,
         0,
-        "sides[0].mixed_canastas",
+        "sides[0].canastas.mixed",
         "at least 2 canastas",
         id="going-out-with-one-canasta",
     ),
@@ -290,7 +290,7 @@ REFUSED = [
         dict(meld_points=40, samba_canastas=1),
         QUIET,
         None,
-        "sides[0].samba_canastas",
+        "sides[0].canastas.samba",
         "not a kind of canasta",
         id="a-kind-the-family-lacks",
     ),
@@ -357,12 +357,30 @@ def test_a_modern_american_side_reads_back_as_written() -> None:
     assert side_hand(values, MODERN_AMERICAN) == side
 
 
-def test_not_yet_choosable() -> None:
-    # The API, the store and the pages accept the families in FAMILIES: Modern American
-    # joins when they follow it (issue 31's next step).
-    assert MODERN_AMERICAN.key not in FAMILIES
-    with pytest.raises(RuleError):
-        get_family("modern-american")
+def test_choosable() -> None:
+    # The API, the store and the pages accept the families in FAMILIES.
+    assert FAMILIES["modern-american"] is MODERN_AMERICAN is get_family("modern-american")
+    assert list(FAMILIES) == ["classic", "modern-american"]
+    with pytest.raises(RuleError) as refused:
+        get_family("samba")
+    assert refused.value.field == "family"
+
+
+def test_its_canastas_are_counted_in_one_object() -> None:
+    # The API's names (issue 31): "canastas": {"sevens": 1}; Classic keeps a field a kind.
+    assert MODERN_AMERICAN.canasta_field("sevens") == "canastas.sevens"
+    assert CLASSIC.canasta_field("natural") == "natural_canastas"
+    side = side_hand({"meld_points": 105, "canastas": {"sevens": 1}}, MODERN_AMERICAN)
+    assert side.canastas == (("sevens", 1),)
+    assert side_values(side, MODERN_AMERICAN)["canastas"] == {
+        "natural": 0,
+        "mixed": 0,
+        "sevens": 1,
+        "aces": 0,
+        "wild": 0,
+        "wild_four_jokers": 0,
+        "deuces": 0,
+    }
 
 
 @pytest.mark.parametrize(
@@ -412,3 +430,13 @@ def test_the_swing_row_by_row(canastas: int) -> None:
         bonuses * (500 * canastas + going_out) + cards * melded + threes * (100 + 300) - 2000 - 25
     )
     assert ours.total == expected
+
+
+def test_its_seating_is_a_variant_a_game_may_choose() -> None:
+    # One choice of variant names the family too: Classic's keep their keys.
+    assert {key: VARIANTS[key] for key in PROFILES} == PROFILES
+    assert VARIANTS["four-player"].family is MODERN_AMERICAN
+    assert VARIANTS["four-player"].target == 8500
+    assert family_of_variant("four-player") == "modern-american"
+    assert family_of_variant("classic") == "classic"
+    assert family_of_variant("samba") is None

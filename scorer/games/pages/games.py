@@ -17,7 +17,7 @@ from scorer import store
 from scorer.core.errors import N_, RuleError
 from scorer.core.game import Side
 from scorer.core.limits import check_target, default_side_name
-from scorer.core.rules import PROFILES, get_profile
+from scorer.core.rules import VARIANTS, family_of_variant, get_profile
 from scorer.core.seatings import Seating, seatings_of
 from scorer.games.forms import NewGameForm, new_game_data
 from scorer.games.pages.blueprint import bp, confirm_page, game_title
@@ -63,7 +63,8 @@ def match_dealer(typed: str | None, sides: list[Side]) -> str | None:
 
 def chosen_seating(form: NewGameForm) -> Seating:
     """The seating asked for, among the chosen variant's (its first when unknown)."""
-    choices = seatings_of(get_profile(form.profile.data or None))
+    key = form.profile.data or None
+    choices = seatings_of(get_profile(key if key in VARIANTS else None, family_of_variant(key)))
     return next((s for s in choices if s.key == form.seating.data), choices[0])
 
 
@@ -155,7 +156,7 @@ def new_game() -> Page:
     form = NewGameForm() if request.method == "POST" else NewGameForm(data=new_game_data())
     banner = None
     status = 200
-    if request.method == "GET" and request.args.get("profile") in PROFILES:
+    if request.method == "GET" and request.args.get("profile") in VARIANTS:
         # Without JavaScript, the variant and the seating are chosen first (a GET form).
         form = NewGameForm(data=new_game_data(request.args["profile"]))
         form.seating.data = request.args.get("seating", "")
@@ -164,6 +165,7 @@ def new_game() -> Page:
         form.validate()
         for field in form:
             field.errors = []
+        form = _rules_of_variant(form)
     elif form.validate_on_submit():
         target = form.target.data or None
         try:
@@ -172,6 +174,7 @@ def new_game() -> Page:
                 get_db(),
                 name=form.name.data or None,
                 profile_key=form.profile.data or None,
+                family_key=family_of_variant(form.profile.data),
                 target=int(target) if is_index(target) else _bad_target(target),
                 sides=sides,
                 first_dealer=match_dealer(form.first_dealer.data, sides),
@@ -188,7 +191,7 @@ def new_game() -> Page:
     elif request.method == "POST":
         label_errors(form)
         status = 400
-    defaults = {key: rules_defaults(profile) for key, profile in PROFILES.items()}
+    defaults = {key: rules_defaults(profile) for key, profile in VARIANTS.items()}
     seating = chosen_seating(form)
     form.target.choices[0] = ("", usual_target(seating))
     return (
@@ -196,7 +199,7 @@ def new_game() -> Page:
             "games/new.html",
             form=form,
             seating=seating,
-            seatings=seating_choices(),
+            seatings=seating_choices(VARIANTS),
             boxes=seat_boxes(),
             banner=banner or field_errors_note(form) or sides_note(form),
             defaults=defaults,
@@ -204,6 +207,20 @@ def new_game() -> Page:
         ),
         status,
     )
+
+
+def _rules_of_variant(form: NewGameForm) -> NewGameForm:
+    """The form for another variant than its house-rule values were shown for (a family's
+    own minimums, canastas to go out...): what was typed, with that variant's rules, as the
+    JavaScript swaps them."""
+    key = form.profile.data or ""
+    if key not in VARIANTS or key == form.rules_for.data:
+        return form
+    data = {**form.data, **new_game_data(key)}
+    data.update(name=form.name.data, target=form.target.data, profile=key)
+    shown = NewGameForm(formdata=None, data=data)
+    shown.seating.data = form.seating.data
+    return shown
 
 
 def _fixed_hands(form: NewGameForm) -> int | None:

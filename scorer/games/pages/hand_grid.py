@@ -12,24 +12,26 @@ from wtforms import Field
 
 from scorer import store
 from scorer.core.errors import RuleError
+from scorer.core.families import RuleFamily
 from scorer.core.game import add_hand, correct
-from scorer.core.hands import Hand, SideScore, score_hand
+from scorer.core.hand_schema import choice_fields, count_boxes
+from scorer.core.hands import Hand, SideScore, score_hand, score_parts
 from scorer.core.irregular import CONFIRMABLE, NeedsConfirmation
 from scorer.core.rules import RuleProfile
 from scorer.games.forms import HandForm, SideHandForm, hand_form
 from scorer.games.pages.blueprint import bp
 from scorer.web.failures import load_game
-from scorer.web.i18n import FIELD_LABELS, error_text, side_field
+from scorer.web.i18n import FIELD_LABELS, SCORE_PART_LABELS, error_text, side_field
 from scorer.web.pages import leaf_fields
 from scorer.web.routes import budget
 
-CANASTAS = "_canastas"
 # The "?" beside a question: the section of the rules of play that answers it.
 _HELP = {
     "meld_points": ("scoring", lambda: _("How a hand scores")),
     "red_threes": ("red-threes", lambda: _("How red threes count")),
     "hand_points": ("end-of-hand", lambda: _("How a hand ends")),
 }
+_CANASTA_HELP = ("canastas", lambda: _("How canastas score"))
 
 
 @dataclass(frozen=True)
@@ -40,48 +42,60 @@ class GridRow:
     label: str
     cells: tuple[Field, ...]
     help: tuple[str, str] | None = None
+    choice: bool = False  # one of the family's choices (a special hand), not a number
 
     @property
     def kind(self) -> str:
+        if self.choice:
+            return "choice"
         return "points" if self.name.endswith("_points") else "count"
 
 
-def canasta_kinds(profile: RuleProfile, column: SideHandForm) -> tuple[str, ...]:
-    """The kinds of canasta the game's family scores (scorer.core.families), in the side's
-    field order: a field ``<kind>_canastas`` for each kind the profile gives a bonus."""
+def grid_questions(profile: RuleProfile) -> list[tuple[str, bool]]:
+    """The sheet's questions in a game of this family, (box name, is a choice), from the hand
+    schema: the melds, a count per kind of canasta the game scores, the threes and whatever
+    else the family asks by count (unfinished melds, players holding), its choices (a
+    special hand), what was left in hand."""
+    family = profile.family
     scored = {kind for kind, _bonus in profile.canasta_bonuses}
-    return tuple(
-        field.short_name.removesuffix(CANASTAS)
-        for field in column
-        if field.short_name.endswith(CANASTAS) and field.short_name.removesuffix(CANASTAS) in scored
-    )
+    counts = [
+        box.name
+        for box in count_boxes(family)
+        if box.field.canasta is None or box.field.canasta in scored
+    ]
+    choices = [field.name for field in choice_fields(family)]
+    return [
+        ("meld_points", False),
+        *((name, False) for name in counts),
+        *((name, True) for name in choices),
+        ("hand_points", False),
+    ]
 
 
 def hand_grid_rows(profile: RuleProfile, form: HandForm) -> list[GridRow]:
-    """The sheet's rows, built from the hand's fields and the game's rules: the melds, a row
-    for each kind of canasta, red threes, what was left in hand."""
+    """The sheet's rows, built from the hand schema and the game's rules (grid_questions)."""
     columns = [entry.form for entry in form.sides.entries]
-    kinds = canasta_kinds(profile, columns[0]) if columns else ()
-    names = ["meld_points", *(kind + CANASTAS for kind in kinds), "red_threes", "hand_points"]
+    if not columns:
+        return []
+    first_canasta = next(
+        (box.name for box in count_boxes(profile.family) if box.field.canasta is not None), None
+    )
     rows = []
-    for name in names:
+    for name, choice in grid_questions(profile):
         help_ = _HELP.get(name)
+        if help_ is None and name == first_canasta:
+            help_ = _CANASTA_HELP
         label = FIELD_LABELS.get(name) or columns[0][name].label.text
         rows.append(
             GridRow(
                 name=name,
                 label=str(label),
                 cells=tuple(column[name] for column in columns),
-                help=(help_[0], help_[1]()) if help_ else _canasta_help(name, kinds),
+                help=(help_[0], help_[1]()) if help_ else None,
+                choice=choice,
             )
         )
     return rows
-
-
-def _canasta_help(name: str, kinds: tuple[str, ...]) -> tuple[str, str] | None:
-    if kinds and name == kinds[0] + CANASTAS:
-        return ("canastas", _("How canastas score"))
-    return None
 
 
 def first_refused(form: HandForm) -> Field | None:
@@ -111,17 +125,14 @@ def _dom_id(field_path: str | None, sides: int) -> str | None:
     return f"sides-{index}-{name}" if name in SideHandForm.__dict__ else None
 
 
-def _parts(score: SideScore) -> list[list[Any]]:
-    """A side's score part by part, in the rule book's order (the cards always)."""
-    labelled = (
-        ("cards", _("Cards"), score.cards),
-        ("canastas", _("Canastas"), score.canastas),
-        ("red_threes", _("Red threes"), score.red_threes),
-        ("going_out", _("Going out"), score.going_out),
-        ("hand", _("In hand"), score.hand),
-        ("adjustment", _("Penalty or correction"), score.adjustment),
-    )
-    return [[key, label, value] for key, label, value in labelled if value or key == "cards"]
+def _parts(score: SideScore, family: RuleFamily) -> list[list[Any]]:
+    """A side's score part by part, in the rule book's order, its family's parts included
+    (the cards always)."""
+    return [
+        [key, str(SCORE_PART_LABELS[key]), getattr(score, key)]
+        for key in score_parts(family)
+        if getattr(score, key) or key == "cards"
+    ]
 
 
 def _decided(profile: RuleProfile, hand: Hand) -> list[dict[str, int | None]]:
@@ -134,9 +145,9 @@ def _decided(profile: RuleProfile, hand: Hand) -> list[dict[str, int | None]]:
             "meld_points": side.melded(profile) if melds or side.meld_cards else None,
             "hand_points": side.left_in_hand(profile) if side.hand_cards else None,
         }
-        for name in SideHandForm.__dict__:
-            if name.endswith(CANASTAS):
-                boxes[name] = getattr(side, name, 0) if melds else None
+        for box in count_boxes(profile.family):
+            if box.field.canasta is not None:
+                boxes[box.name] = side.canastas_of(box.field.canasta) if melds else None
         shown.append(boxes)
     return shown
 
@@ -183,7 +194,11 @@ def dry_run(record: store.ReplayedGame, form: HandForm, number: int | None) -> d
         answer.update(_refusal(error, sides))
         return answer
     answer["sides"] = [
-        {"total": score.total, "parts": _parts(score), "empty_hand": _holds_cards(hand, i, profile)}
+        {
+            "total": score.total,
+            "parts": _parts(score, profile.family),
+            "empty_hand": _holds_cards(hand, i, profile),
+        }
         for i, score in enumerate(scores)
     ]
     return answer
@@ -219,6 +234,6 @@ def check_hand(game_id: str) -> Any:
     record = load_game(game_id)
     value = request.args.get("number", "")
     number = int(value) if value.isdigit() and 0 < int(value) <= 10_000 else None
-    form = hand_form(len(record.table.sides))
+    form = hand_form(len(record.table.sides), record.table.profile.family)
     form.open_counters = set()
     return jsonify(dry_run(record, form, number))

@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 
 from scorer import store
 from scorer.core.errors import RuleError, ScorerError
+from scorer.core.hand_schema import count_boxes
 from scorer.core.hands import Hand, SideScore, score_hand, validate_hand
 from scorer.core.irregular import NeedsConfirmation
 from scorer.core.limits import MAX_HANDS_PER_GAME
@@ -208,15 +209,16 @@ def refusal_list(form: HandForm, record: store.ReplayedGame) -> list[dict[str, s
     return found
 
 
-_GRID_FIELDS = frozenset({"meld_points", "red_threes", "hand_points", "adjustment_sign"})
+# Boxes of the sheet itself (or no box at all) in every family: never "another way".
+_GRID_FIELDS = frozenset({"meld_points", "hand_points", "adjustment_sign", "rank"})
 
 
 def _others_typed(form: HandForm) -> bool:
     """Something typed in one of the other ways to enter a side (counts, melds, a penalty)."""
+    grid = _GRID_FIELDS | {box.name for box in count_boxes(form.family)}
     for entry in form.sides.entries:
         for field in leaf_fields(entry.form):
-            name = field.short_name
-            if name in _GRID_FIELDS or name.endswith("_canastas") or name == "rank":
+            if field.short_name in grid or field.type == "SelectField":
                 continue
             if field._value() not in ("", None):
                 return True
@@ -233,6 +235,7 @@ def _prepare(form: HandForm) -> HandForm:
 def new_hand(game_id: str) -> Page:
     record = load_game(game_id)
     sides = len(record.table.sides)
+    family = record.table.profile.family
     if request.method == "GET":
         if record.state.finished:
             flash(_("This game is over: it takes no further hands."))
@@ -243,11 +246,11 @@ def new_hand(game_id: str) -> Page:
         out = request.args.get("out", "")
         went_out = out if out == NOBODY or (is_index(out) and int(out) < sides) else ""
         form = _prepare(
-            hand_form(sides, data={"went_out": went_out, "version": str(record.version)})
+            hand_form(sides, family, data={"went_out": went_out, "version": str(record.version)})
         )
         form.token.data = new_token()
         return hand_page(record, form, number=None, focus=True)
-    form = _prepare(hand_form(sides))
+    form = _prepare(hand_form(sides, family))
     return save_hand(record, form, number=None)
 
 
@@ -256,20 +259,21 @@ def new_hand(game_id: str) -> Page:
 def edit_hand(game_id: str, number: int) -> Page:
     record = load_game(game_id)
     sides = len(record.table.sides)
+    family = record.table.profile.family
     if not 1 <= number <= len(record.state.results):
         if request.method == "GET" or not 1 <= number <= MAX_HANDS_PER_GAME:
             abort(404)
         # Removed on another phone while this correction was typed: keep it, say so.
-        form = _prepare(hand_form(sides))
+        form = _prepare(hand_form(sides, family))
         form.version.data = str(record.version)
         message = _("This hand was removed on another phone: nothing was saved.")
         return hand_page(record, form, number=number, banner=message, stale=True, status=409)
     if request.method == "GET":
-        data = hand_data(record.state.results[number - 1].hand)
+        data = hand_data(record.state.results[number - 1].hand, family)
         data["version"] = str(record.version)
-        form = _prepare(hand_form(sides, data=data))
+        form = _prepare(hand_form(sides, family, data=data))
         return hand_page(record, form, number=number)
-    return save_hand(record, _prepare(hand_form(sides)), number=number)
+    return save_hand(record, _prepare(hand_form(sides, family)), number=number)
 
 
 def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None) -> Page:
