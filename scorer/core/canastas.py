@@ -476,6 +476,8 @@ def _option_index(
     for n, m, w in _group_options(rules, ranks, cap, naturals):
         index.setdefault((n, m), set()).add(w)
     return {key: frozenset(wild) for key, wild in index.items()}
+
+
 # --- rule 12 for families with kinds of their own rank (Modern American) ---------------------
 
 
