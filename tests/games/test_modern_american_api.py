@@ -297,7 +297,7 @@ FORM_HANDS = [
     ),
     pytest.param(
         {
-            "meld_points": "240",
+            "meld_points": "310",
             "canastas_wild": "1",
             "canastas_aces": "1",
             "red_threes": "4",
@@ -305,9 +305,10 @@ FORM_HANDS = [
         },
         {"meld_points": "130", "canastas_natural": "1", "black_threes": "3", "hand_points": "60"},
         "0",
-        # 240 + 2 000 + 2 500 + 1 000 (four red threes) + 100 out; one canasta: its
-        # threes do not count: 130 + 500 - 60.
-        [240 + 2000 + 2500 + 1000 + 100, 130 + 500 - 60],
+        # 310 (the least those canastas hold: a joker and six twos, seven aces) + 2 000
+        # + 2 500 + 1 000 (four red threes) + 100 out; one canasta: its threes do not
+        # count: 130 + 500 - 60.
+        [310 + 2000 + 2500 + 1000 + 100, 130 + 500 - 60],
         id="wild-and-aces",
     ),
 ]
