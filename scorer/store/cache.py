@@ -54,7 +54,11 @@ class LruCache(Generic[V]):
 
 def app_cache(name: str, size: int = 256) -> LruCache:
     """This app's cache called `name` (each app, and so each test, has its own)."""
-    return current_app.extensions.setdefault(f"scorer.cache.{name}", LruCache(size))
+    key = f"scorer.cache.{name}"
+    found = current_app.extensions.get(key)
+    if found is None:  # built once, not on every call as setdefault's argument would be
+        found = current_app.extensions.setdefault(key, LruCache(size))
+    return found
 
 
 def replayed_game(db: sqlite_utils.Database, game_id: str) -> ReplayedGame:
