@@ -4,8 +4,7 @@ nothing on it is wider than the screen (issue 35)."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,6 @@ import pytest
 from flask import Flask
 from phone import no_sideways_scroll, shoot, too_wide
 from routeargs import one_of_each
-from werkzeug.serving import make_server
 
 from scorer import create_app
 
@@ -26,7 +24,9 @@ SAYS = {
 
 
 @pytest.fixture
-def busy_app(tmp_path: Path) -> Flask:
+def live_app(tmp_path: Path) -> Flask:
+    """The browser tests' app (conftest's live_server serves it), with one heavy read an
+    hour and one heavy slot."""
     return create_app(
         {
             "DATABASE": str(tmp_path / "scorer.sqlite3"),
@@ -38,49 +38,36 @@ def busy_app(tmp_path: Path) -> Flask:
     )
 
 
-@pytest.fixture
-def busy_server(busy_app: Flask) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, busy_app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join()
-        server.server_close()
+def shows(page: Any, status: int, words: tuple[str, ...], name: str, folder: Path) -> None:
+    """The page answered `status`, shows each of `words`, and fits the screen."""
+    text = page.inner_text("main")
+    assert all(word in text for word in words), text
+    assert no_sideways_scroll(page) and not too_wide(page), too_wide(page)
+    shoot(page, folder, f"{status}-{name}")
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 @pytest.mark.parametrize("locale", list(SAYS))
 def test_the_busy_pages_on_a_phone(
-    busy_app: Flask,
-    busy_server: str,
+    live_app: Flask,
+    live_server: str,
     make_page: Callable[..., Any],
     tmp_path: Path,
     locale: str,
     javascript: bool,
 ) -> None:
-    club = one_of_each(busy_app.test_client())["club_id"]
+    club = one_of_each(live_app.test_client())["club_id"]
     page = make_page(width=360, height=780, locale=locale, javascript=javascript)
     too_many, again, busy, seconds = SAYS[locale]
     # Every heavy slot taken: the club's page asks again by itself, in a few seconds.
-    slot = busy_app.extensions["scorer.heavy_slots"].take()
+    slot = live_app.extensions["scorer.heavy_slots"].take()
     try:
-        answer = page.goto(f"{busy_server}/clubs/{club}")
-        assert answer.status == 503
-        text = page.inner_text("main")
-        assert busy in text and seconds in text, text
-        assert no_sideways_scroll(page) and not too_wide(page), too_wide(page)
-        shoot(page, tmp_path, f"503-{locale}-{javascript}")
+        assert page.goto(f"{live_server}/clubs/{club}").status == 503
+        shows(page, 503, (busy, seconds), f"{locale}-{javascript}", tmp_path)
         page.goto("about:blank")  # away before its refresh asks again
     finally:
         slot.release()
     # The hour's one heavy read spent, the next is refused: when to come back, in minutes.
-    assert page.goto(f"{busy_server}/clubs/{club}").status == 200
-    answer = page.goto(f"{busy_server}/clubs/{club}")
-    assert answer.status == 429
-    text = page.inner_text("main")
-    assert too_many in text and again in text, text
-    assert no_sideways_scroll(page) and not too_wide(page), too_wide(page)
-    shoot(page, tmp_path, f"429-{locale}-{javascript}")
+    assert page.goto(f"{live_server}/clubs/{club}").status == 200
+    assert page.goto(f"{live_server}/clubs/{club}").status == 429
+    shows(page, 429, (too_many, again), f"{locale}-{javascript}", tmp_path)

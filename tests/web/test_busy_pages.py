@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from routeargs import one_of_each
-
-from scorer import create_app
+from test_heavy_reads import make_app  # the app with a budget or slots of the test's own
 
 LANGUAGES = ("en", "fr", "es")
 # The words for "minute" in each language: a 429 says in how many to try again.
@@ -24,18 +23,6 @@ WRONG = {
     "fr": ("parties ou de mains", "imprime"),
     "es": ("partidas o manos", "imprimiendo"),
 }
-
-
-def make_app(tmp_path: Path, **config: object) -> Flask:
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "scorer.sqlite3"),
-            "SECRET_KEY": "test-secret",
-            "WTF_CSRF_ENABLED": False,
-            **config,
-        }
-    )
 
 
 def words(html: str) -> str:
