@@ -365,7 +365,21 @@ def slow_reader(
     url: str, stop: threading.Event, read: list[int], started: threading.Event | None = None
 ) -> None:
     """A client reading `url` at SLOW_RATE, with a small receive window, until `stop`;
-    `started` is set at its first bytes."""
+    `started` is set once its answer's first bytes come.
+
+    Heavy reads are made a few at a time (scorer.web.priority.HeavySlots): a reader refused
+    with 503 asks again after its Retry-After, as a browser's refresh does, so every reader
+    ends up holding an export being sent, not a short refusal."""
+    while not stop.is_set():
+        retry_after = _read_slowly(url, stop, read, started)
+        if retry_after is None or stop.wait(retry_after):
+            return
+
+
+def _read_slowly(
+    url: str, stop: threading.Event, read: list[int], started: threading.Event | None
+) -> float | None:
+    """One request of slow_reader: the seconds to wait when refused with 503, else None."""
     host, rest = url.removeprefix("http://").split("/", 1)
     address, port = host.split(":")
     sock = socket.socket()
@@ -374,17 +388,28 @@ def slow_reader(
     try:
         sock.connect((address, int(port)))
         sock.sendall(f"GET /{rest} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        head = b""
+        while b"\r\n\r\n" not in head and not stop.is_set():
+            chunk = sock.recv(SLOW_RATE // 2)
+            if not chunk:
+                return None
+            head += chunk
+        refused = re.match(rb"HTTP/1\.[01] 503 .*?\r\nRetry-After: *(\d+)", head, re.I | re.S)
+        if refused:
+            return float(refused.group(1))
+        read.append(len(head))
+        if started is not None:
+            started.set()
         while not stop.wait(0.5):
             chunk = sock.recv(SLOW_RATE // 2)
             if not chunk:
                 break
             read.append(len(chunk))
-            if started is not None:
-                started.set()
     except OSError:
         pass
     finally:
         sock.close()
+    return None
 
 
 def writes_for(base: str, games: list[str], seconds: float) -> list[float]:

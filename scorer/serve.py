@@ -82,6 +82,20 @@ def die_with_master(server: Any, worker: Any) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+def prepare_in_master(server: Any) -> None:
+    """gunicorn's on_starting hook: the app made once in the master, before any worker.
+
+    Making an app writes what a server keeps on disk the first time: the secret key in its
+    instance folder, the database switched to WAL with every migration applied, the fleet's
+    key stored in it. Done here, one process does it, so the workers that boot together
+    afterwards only read; done by each worker, they raced each other for it, and one worker
+    refused ('database is locked') made gunicorn's master stop the whole server ('Worker
+    failed to boot'; issue 36). A failure here stops the server once, with its reason.
+    """
+    app = create_app()
+    server.log.info("Prepared %s before the workers boot", app.config["DATABASE"])
+
+
 def command_line() -> list[str]:
     """`SETTINGS` as gunicorn's command-line options, without a control socket as `main`."""
     options = [f"--{key.replace('_', '-')}={value}" for key, value in SETTINGS.items()]
@@ -157,19 +171,25 @@ def front_hooks(edge: front.Front) -> dict[str, Any]:
     return {"when_ready": when_ready, "on_exit": on_exit}
 
 
-def main(env: Mapping[str, str] = os.environ, out: TextIO = sys.stdout) -> None:
-    host, port = listening(env)
-    address = phone_address(host)
-    # The workers' QR codes (a page opened on localhost) carry the address shown here.
-    os.environ[ENV_LAN_ADDRESS] = address
-    options: dict[str, Any] = {
+def base_options() -> dict[str, Any]:
+    """gunicorn's options for `make run` and the deploy's units, before the address."""
+    return {
         **SETTINGS,
         "graceful_timeout": 5,  # Ctrl+C at the end of the evening stops it promptly
         # No runtime control socket (gunicorn 25.1+): its default path is one per user
         # (~/.gunicorn/gunicorn.ctl), which every other gunicorn would take over.
         "control_socket_disable": True,
+        "on_starting": prepare_in_master,
         "post_fork": die_with_master,
     }
+
+
+def main(env: Mapping[str, str] = os.environ, out: TextIO = sys.stdout) -> None:
+    host, port = listening(env)
+    address = phone_address(host)
+    # The workers' QR codes (a page opened on localhost) carry the address shown here.
+    os.environ[ENV_LAN_ADDRESS] = address
+    options = base_options()
     if wants_front(env, out):
         edge = front.Front(front.new_folder(), front.nginx_listen(host, port))
         # The workers publish to nginx's private socket and trust its X-Forwarded-For.

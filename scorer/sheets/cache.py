@@ -44,6 +44,7 @@ class SheetBusy(ServiceUnavailable):
     """Another sheet is rendering: 503, Retry-After, and a page that asks again by itself."""
 
     refresh = SHEET_RETRY_AFTER
+    busy_with = "sheet"  # what the error page says the server is busy with
 
     def __init__(self) -> None:
         super().__init__(retry_after=SHEET_RETRY_AFTER)

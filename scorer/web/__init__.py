@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
-from flask import Flask, Response, g, jsonify, make_response, render_template, request
+from flask import Flask, Response, current_app, g, jsonify, make_response, render_template, request
 from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
@@ -57,9 +58,34 @@ def api_message(status: int) -> str:
     return gettext(API_MESSAGES.get(status, API_REFUSED))
 
 
+def refused_budget(error: HTTPException | None) -> str | None:
+    """The budget a 429 was refused for (scorer.web.ratelimit's names), if it says."""
+    return getattr(getattr(error, "limit", None), "scope", None)
+
+
+def seconds_to_wait(error: HTTPException | None) -> int | None:
+    """When a refused client may ask again: a busy answer's own wait, or the end of the
+    window of the budget it spent (what Retry-After says)."""
+    own = getattr(error, "retry_after", None)
+    if own is not None:
+        return int(own)
+    limiter = current_app.extensions.get("scorer.limiter")
+    current = limiter.current_limit if limiter is not None and error is not None else None
+    if current is None or not current.breached:
+        return None
+    return max(1, int(current.reset_at - time.time()))
+
+
 def _page(status: int, error: HTTPException | None) -> tuple[Response | str, int]:
     try:
-        return render_template("error.html", status=status, error=error), status
+        page = render_template(
+            "error.html",
+            status=status,
+            error=error,
+            budget=refused_budget(error),
+            wait=seconds_to_wait(error) if status == 429 else None,
+        )
+        return page, status
     except Exception:  # the error page itself failed: still answer, in plain text
         log.exception("error page failed to render")
         body = f"{status} {error.name if error else 'Internal Server Error'}"

@@ -234,6 +234,16 @@ def score_rows(family: RuleFamily) -> list[tuple[str, str, bool]]:
     ]
 
 
+def wait_words(seconds: int) -> str:
+    """How long to wait, as a person says it: seconds under a minute, minutes up to an hour
+    and a half, else hours; always rounded up (asking again early meets the same refusal)."""
+    if seconds < 60:
+        return ngettext("%(num)s second", "%(num)s seconds", max(1, seconds))
+    if seconds <= 90 * 60:
+        return ngettext("%(num)s minute", "%(num)s minutes", -(-seconds // 60))
+    return ngettext("%(num)s hour", "%(num)s hours", -(-seconds // 3600))
+
+
 def init_app(app: Flask) -> None:
     app.jinja_env.filters.update(signed_html=signed_html)
     # limits: the templates' maxlength and ranges come from the one table the server enforces;
@@ -244,6 +254,7 @@ def init_app(app: Flask) -> None:
         limits=limits,
         name_max=NAME_MAX,
         score_rows=score_rows,
+        wait_words=wait_words,
     )
 
 

@@ -61,6 +61,7 @@ class HeavyBusy(ServiceUnavailable):
     """Every heavy-read slot is taken: 503, Retry-After, and a page that asks again."""
 
     refresh = HEAVY_RETRY_AFTER
+    busy_with = "heavy_read"  # what the error page says the server is busy with
 
     def __init__(self) -> None:
         super().__init__(retry_after=HEAVY_RETRY_AFTER)

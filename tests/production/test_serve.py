@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import logging
 import os
 import re
 import shlex
@@ -15,14 +16,16 @@ import socket
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
 from serving import call, free_port, running, server_env
 
 from bench.launcher import process_stats
-from scorer import ROOT, front
+from scorer import ROOT, front, serve
 from scorer.serve import SETTINGS, greeting, listening, phone_address, url_of
+from scorer.store import db as dbmod
 
 
 def serve_command() -> list[str]:
@@ -55,6 +58,27 @@ def test_the_launcher_serves_on_loopback_and_prints_the_address_and_its_qr(tmp_p
     assert "Using worker: sync" in output
     # No control socket at the one path per user another gunicorn would take (serve.main).
     assert "Control socket" not in output
+    # The master made the database before any worker booted (serve.prepare_in_master).
+    prepared = output.index(f"Prepared {env['SCORER_DATABASE']} before the workers boot")
+    assert prepared < output.index("Booting worker")
+
+
+def test_the_master_prepares_what_the_workers_would_race_for(tmp_path, monkeypatch):
+    """A fresh database in WAL with every migration, and the instance's secret key, made by
+    one process before the workers start (issue 36: two workers switching it to WAL at
+    once, one was refused and gunicorn stopped the server)."""
+    database, instance = tmp_path / "fresh.sqlite3", tmp_path / "instance"
+    monkeypatch.setenv("SCORER_DATABASE", str(database))
+    monkeypatch.setenv("SCORER_INSTANCE_PATH", str(instance))
+    hook = serve.base_options()["on_starting"]
+    hook(types.SimpleNamespace(log=logging.getLogger("gunicorn.test")))
+    conn = dbmod.connect(database)
+    try:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert dbmod.pending_migrations(conn) == []
+    finally:
+        conn.close()
+    assert (instance / "secret_key").stat().st_mode & 0o777 == 0o600
 
 
 def test_host_and_port_default_to_every_interface_on_5000():
