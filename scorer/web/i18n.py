@@ -313,7 +313,7 @@ VARIANT_LABELS = {
     "three-player": (_l("Three players"), _l("Three players")),
     "five-player": (_l("Five players (teams of 3 and 2)"), _l("Five players")),
     "six-player": (_l("Six players (3 packs)"), _l("Six players")),
-    "four-player": (_l("Modern American (4 players, 2 teams)"), _l("Modern American")),
+    "four-player": (_l("Modern American (2 teams)"), _l("Modern American")),
 }
 # The games of the family a game may be played in, by family key (the new-game form's choice).
 FAMILY_LABELS = {

@@ -17,7 +17,7 @@ import pytest
 from phone import BOARD_URL, Thumb, no_sideways_scroll, shoot, wait_for_hand_form
 
 WIDTH, HEIGHT = 360, 780
-VARIANT = "Modern American (4 players, 2 teams)"
+VARIANT = "Modern American (2 teams)"
 US = {
     "meld_points": "105",
     "canastas_natural": "1",
