@@ -9,7 +9,7 @@ from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from scorer import store
-from scorer.core.families import ALL_FAMILIES, DEFAULT_FAMILY, RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, FAMILIES, RuleFamily
 from scorer.core.rules import PROFILES, Layout, RuleProfile, get_profile, profile_of
 from scorer.web import display
 from scorer.web.failures import load_game
@@ -131,8 +131,9 @@ def family_summary(family: RuleFamily) -> FamilySummary:
 
 
 def other_families() -> list[FamilySummary]:
-    """Every game of the family besides the default one the rule book describes in full."""
-    return [family_summary(f) for f in ALL_FAMILIES if f is not DEFAULT_FAMILY]
+    """Every game a table may choose besides the default one the rule book describes in full
+    (a family still only in the core, not yet choosable, has no page of its own)."""
+    return [family_summary(f) for f in FAMILIES.values() if f is not DEFAULT_FAMILY]
 
 
 # The targets tables choose most, whatever the variant.
