@@ -81,7 +81,7 @@ def test_a_busy_database_page_is_not_about_printing(tmp_path: Path) -> None:
     def locked() -> None:  # SQLite still locked past the busy timeout
         raise sqlite3.OperationalError("database is locked")
 
-    app.view_functions["pages.home"] = locked
+    app.view_functions["games.home"] = locked
     busy = app.test_client().get("/")
     assert busy.status_code == 503
     assert busy.headers["Retry-After"] == "2"
