@@ -14,21 +14,19 @@ from scorer.core.rules import PROFILES, Layout, RuleProfile, get_profile, profil
 from scorer.web import display
 from scorer.web.failures import load_game
 from scorer.web.i18n import (
+    FAMILY_LABELS,
     HOUSE_RULE_CHOICE_LABELS,
     HOUSE_RULE_LABELS,
     PROFILE_LABELS,
     SHORT_PROFILE_LABELS,
+    SPECIAL_HAND_LABELS,
     number,
 )
 
 bp = Blueprint("rulebook", __name__)
 
-# The rule book's words for each game of the family and what only some of them have (the
-# board's and the forms' words are scorer.web.i18n's; these are the rule book's own).
-FAMILY_LABELS = {
-    "classic": _l("Classic Canasta"),
-    "modern-american": _l("Modern American Canasta"),
-}
+# The rule book's words for what only some games of the family have (the games' and their
+# special hands' names are scorer.web.i18n's, one table for every page).
 KIND_LABELS = {
     "natural": _l("Natural canasta (no wild card)"),
     "mixed": _l("Mixed canasta (one or two wild cards)"),
@@ -45,12 +43,6 @@ PENALTY_LABELS = {
     "unfinished_wild_four_jokers": _l("An unfinished meld of wild cards holding all four jokers"),
     "holding_sevens": _l("Each player holding three sevens or more"),
     "holding_aces": _l("Each player holding three aces or more"),
-}
-SPECIAL_HAND_LABELS = {
-    "straight": _l("Straight"),
-    "pairs": _l("Pairs without wild cards"),
-    "wild_pairs": _l("Pairs with wild cards"),
-    "garbage": _l("Garbage"),
 }
 SIGN_WORDS = {1: _l("added"), -1: _l("taken off"), 0: _l("not counted")}
 

@@ -315,7 +315,8 @@ VARIANT_LABELS = {
     "six-player": (_l("Six players (3 packs)"), _l("Six players")),
     "four-player": (_l("Modern American (2 teams)"), _l("Modern American")),
 }
-# The games of the family a game may be played in, by family key (the new-game form's choice).
+# The games of the family a game may be played in, by family key (the new-game form's choice,
+# the rules pages and the checker).
 FAMILY_LABELS = {
     "classic": _l("Classic Canasta"),
     "modern-american": _l("Modern American Canasta"),
@@ -332,9 +333,10 @@ CANASTA_LABELS = {
     "wild_four_jokers": _l("Wild canasta with all four jokers"),
     "deuces": _l("Canasta of seven twos"),
 }
+# A special hand, by key (the hand form's choice, the board and the rules pages).
 SPECIAL_HAND_LABELS = {
     "straight": _l("Straight"),
-    "pairs": _l("Pairs"),
+    "pairs": _l("Pairs without wild cards"),
     "wild_pairs": _l("Pairs with wild cards"),
     "garbage": _l("Garbage hand"),
 }

@@ -34,7 +34,16 @@ from languages import (
     visible_text,
 )
 
-from scorer.web.i18n import LANGUAGE_COOKIE, number, safe_next
+from scorer.core.families import FAMILIES, RuleFamily
+from scorer.web.i18n import (
+    CANASTA_LABELS,
+    FAMILY_LABELS,
+    LANGUAGE_COOKIE,
+    SPECIAL_HAND_LABELS,
+    VARIANT_LABELS,
+    number,
+    safe_next,
+)
 
 KEYWORDS = {
     "_": None,
@@ -667,3 +676,13 @@ def test_numbers_outside_a_request_are_english(app: Flask) -> None:
 
     with app.app_context():
         assert number(-12500) == "\u221212,500"
+
+
+@pytest.mark.parametrize("family", FAMILIES.values(), ids=lambda f: f.key)
+def test_every_choosable_family_has_its_words(family: RuleFamily) -> None:
+    """A table may choose a family only once every page can name it, its seatings, its kinds
+    of canasta and its special hands, from the one table of each (scorer.web.i18n)."""
+    assert family.key in FAMILY_LABELS
+    assert all(seating.key in VARIANT_LABELS for seating in family.seatings)
+    assert all(kind.key in CANASTA_LABELS for kind in family.canastas)
+    assert all(key in SPECIAL_HAND_LABELS for key, _value in family.special_hands)
