@@ -251,14 +251,14 @@ class SideScore:
 
 # A side's score part by part, in the rule book's order, each with whether a family has it:
 # Classic's six, and the parts only some families have (Modern American's black threes, its
-# penalties, a special hand) where they belong.
+# penalties or Bolivia's black threes left in hand, a special hand) where they belong.
 _PARTS: tuple[tuple[str, Callable[[RuleFamily], bool]], ...] = (
     ("cards", lambda family: True),
     ("canastas", lambda family: True),
     ("red_threes", lambda family: True),
     ("black_threes", lambda family: family.black_threes_bonus),
     ("going_out", lambda family: True),
-    ("penalties", lambda family: bool(family.penalties)),
+    ("penalties", lambda family: bool(family.penalties or family.black_three_in_hand)),
     ("hand", lambda family: True),
     ("special", lambda family: bool(family.special_hands)),
     ("adjustment", lambda family: True),

@@ -11,7 +11,7 @@ from scorer.core.canastas import counted_melds_problem
 from scorer.core.errors import RuleError
 from scorer.core.families import ALL_FAMILIES, BOLIVIA, FAMILIES, SAMBA, get_family
 from scorer.core.hand_schema import side_fields, side_hand, side_values
-from scorer.core.hands import CardCounts, SideHand
+from scorer.core.hands import CardCounts, SideHand, score_parts
 from scorer.core.meld import PlannedMeld, PlannedSequence
 
 PROFILE = book_profile(BOLIVIA)
@@ -99,6 +99,8 @@ TOTALS = [
 def test_a_side_scores_as_the_rule_book_adds_it(side: dict, went_out: bool, total: int) -> None:
     ours, _theirs = two_sides(PROFILE, side, went_out=0 if went_out else None)
     assert ours.total == total
+    # The parts the API, the board and the preview show add up to it (black threes in hand too).
+    assert sum(getattr(ours, part) for part in score_parts(BOLIVIA)) == total
 
 
 def test_black_threes_in_hand_are_apart_from_the_other_cards() -> None:
