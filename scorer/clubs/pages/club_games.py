@@ -43,12 +43,13 @@ GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
 
 
 def club_variants(club: store.StoredClub) -> dict[str, RuleProfile]:
-    """The variants a club's new game is offered: the seatings of the club's own game (a
-    Modern American club's are Modern American's), its first when none is chosen."""
+    """The variants a club's New game page offers: the seatings of the club's own game (a
+    Modern American club's are Modern American's)."""
     return profiles_of(get_family(club.family))
 
 
 def _variant(variants: dict[str, RuleProfile], key: str) -> RuleProfile:
+    """The variant named key, or the first of these when key names none of them."""
     return variants.get(key) or next(iter(variants.values()))
 
 
