@@ -13,7 +13,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
 
 from scorer.core.errors import RuleError
-from scorer.core.families import DEFAULT_FAMILY, FAMILIES, RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, FAMILIES, WILD_RANK, RuleFamily
 from scorer.core.hand_schema import boxes_of, count_boxes, side_hand, values_from_boxes
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
@@ -34,8 +34,9 @@ NOBODY = "none"
 # Empty meld rows a side's "meld by meld" entry shows at first ("Add a meld" adds more):
 # three, a usual side's melds, so no tap goes to adding rows.
 MELD_ROWS = 3
-# The ranks a meld row offers: 4 to ace, then black threes (red threes are never melded).
-MELD_RANKS = (*RANKS, BLACK_THREE)
+# The ranks a meld row reads: 4 to ace, black threes (red threes are never melded) and wild
+# cards only; the game's family then refuses a rank it has not (Classic: a meld of wild cards).
+MELD_RANKS = (*RANKS, BLACK_THREE, WILD_RANK)
 # Which way an adjustment goes, when its box holds no sign.
 TAKE_AWAY, ADD = "-", "+"
 
@@ -109,8 +110,9 @@ class SideHandForm(Form):
             return amount
         return -abs(amount) if self.adjustment_sign.data != ADD else abs(amount)
 
-    def planned_melds(self) -> tuple[PlannedMeld, ...] | None:
-        """The melds typed rank by rank, empty rows left out; None when none was typed.
+    def planned_melds(self, family: RuleFamily) -> tuple[PlannedMeld, ...] | None:
+        """The melds typed rank by rank in the game's family, empty rows left out; None when
+        none was typed.
 
         ``meld_rows`` keeps each meld's row, so a refusal of meld j finds its row.
         """
@@ -124,6 +126,7 @@ class SideHandForm(Form):
                 self.melds.entries[row].form.naturals.data or 0,
                 self.melds.entries[row].form.jokers.data or 0,
                 self.melds.entries[row].form.twos.data or 0,
+                family,
             )
             for j, row in enumerate(self.meld_rows)
         )
@@ -151,7 +154,7 @@ class SideHandForm(Form):
             "adjustment": self.adjustment_points(),
             "adjustment_note": self.adjustment_note.data or "",
             # Melds typed rank by rank decide the meld points and canastas (as in the API).
-            "melds": self.planned_melds(),
+            "melds": self.planned_melds(family),
         }
         return side_hand(values, family)
 

@@ -241,6 +241,7 @@ def _melds(data: dict[str, Any], path: str, family: RuleFamily) -> tuple[Planned
                     meld.get("rank"),
                     meld.get("naturals"),
                     *(0 if meld.get(name) is None else meld[name] for name in ("jokers", "twos")),
+                    family=family,
                 )
             )
         except RuleError as error:

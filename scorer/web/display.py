@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from scorer.core import limits
 from scorer.core.errors import N_
-from scorer.core.families import RuleFamily
+from scorer.core.families import WILD_RANK, RuleFamily
 from scorer.core.game import GameState, Side, game_title  # noqa: F401  (game_title: core's)
 from scorer.core.hands import score_parts
 from scorer.core.limits import NAME_MAX
@@ -47,17 +47,21 @@ RANK_LABELS = {
     "A": N_("Ace (A)"),
     "3": N_("Black three"),
     "red-3": N_("Red three"),
+    # A meld of wild cards only (Modern American's), as a meld row's box also reads it.
+    WILD_RANK: N_("Wild"),
 }
 
 
 def rank_letters() -> dict[str, str]:
-    """The letter a rank is typed with in the reader's language ("R" for the king in French);
-    digits stay digits, the black three is "3"."""
+    """The letter a rank is typed with in the reader's language ("R" for the king in French),
+    and a meld of wild cards only ("W", "L" for libre in French); digits stay digits, the
+    black three is "3"."""
     return {
         "J": pgettext("letter of the jack", "J"),
         "Q": pgettext("letter of the queen", "Q"),
         "K": pgettext("letter of the king", "K"),
         "A": pgettext("letter of the ace", "A"),
+        WILD_RANK: pgettext("letter of a meld of wild cards only", "W"),
     }
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from phone import BOARD_URL, no_sideways_scroll
+from playwright.sync_api import expect
 
 ROSTER = ("Ann", "Bob", "Cy", "Di", "Eve", "Flo")
 
@@ -82,3 +83,70 @@ def test_club_new_game_every_player_alone(make_page, live_server):
     page.get_by_role("button", name="Start the game").click()
     page.wait_for_url(BOARD_URL)
     assert page.locator(".side-total .side-name").all_inner_texts() == ["Ann", "Bob", "Cy"]
+
+
+def type_in(page: Any, box: str, text: str) -> None:
+    """A tap on the box, then its keys, as a thumb does."""
+    page.locator(f"#{box}").tap()
+    page.keyboard.type(text)
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_a_modern_american_club_from_its_pages(make_page, live_server, javascript, tmp_path):
+    """A Modern American club made on the new-club form, a game started from its New game
+    page as it comes (its own variant, its own target), one hand recorded on the hand form.
+
+    The hand: 200 melded, a natural canasta and one of sevens (500 + 2 500), out 100: 3 300;
+    the other side, without a canasta, melded 130 that count against it (§5a), 20 in hand:
+    -130 - 20 = -150."""
+    page = make_page(width=360, height=780, javascript=javascript)
+    page.goto(f"{live_server}/clubs/new")
+    type_in(page, "club-name", "Tuesday")
+    for index, name in enumerate(ROSTER[:4]):
+        type_in(page, f"players-{index}", name)
+    page.select_option("#club-profile", label="Modern American (2 teams)")
+    assert no_sideways_scroll(page)
+    page.get_by_role("button", name="Create the club").tap()
+    expect(page.locator("h1.club-name")).to_have_text("Tuesday")
+    club_id = page.url.split("#")[0].rstrip("/").rsplit("/", 1)[-1]
+    page.get_by_role("link", name="New game").first.tap()
+    page.wait_for_url("**/games/new")
+    # Its own variant chosen, and only its game's seatings offered; its usual target.
+    variant = page.locator("#game-profile")
+    assert variant.input_value() == "four-player"
+    assert variant.locator("option").all_inner_texts() == ["Modern American (2 teams)"]
+    assert page.locator("#game-target option").first.inner_text() == "8,500 (usual target)"
+    assert shown_seats(page) == [
+        "side-0-player-0",
+        "side-0-player-1",
+        "side-1-player-0",
+        "side-1-player-1",
+    ]
+    assert no_sideways_scroll(page)
+    page.screenshot(path=str(tmp_path / f"american-club-game-{javascript}.png"), full_page=True)
+    page.get_by_role("button", name="Start the game").tap()
+    page.wait_for_url(BOARD_URL)
+    game_id = page.url.split("#")[0].rstrip("/").rsplit("/", 1)[-1]
+    page.locator(".record-buttons a").first.tap()  # Ann & Bob went out
+    page.wait_for_url("**/hands/new**")
+    for box, text in (
+        ("sides-0-meld_points", "200"),
+        ("sides-0-canastas_natural", "1"),
+        ("sides-0-canastas_sevens", "1"),
+        ("sides-1-meld_points", "130"),
+        ("sides-1-hand_points", "20"),
+    ):
+        type_in(page, box, text)
+    assert no_sideways_scroll(page)
+    page.locator(".form-actions button.big").tap()
+    page.wait_for_url(BOARD_URL)
+    game = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert (game["family"], game["profile"], game["target"]) == (
+        "modern-american",
+        "four-player",
+        8500,
+    )
+    assert [side["players"] for side in game["sides"]] == [["Ann", "Bob"], ["Cy", "Di"]]
+    assert [side["total"] for side in game["sides"]] == [3300, -150]
+    club = page.request.get(f"{live_server}/api/clubs/{club_id}").json()
+    assert (club["family"], club["games"]) == ("modern-american", [game_id])

@@ -85,3 +85,61 @@ def test_three_melds_a_side_typed_rank_by_rank(make_page, live_server, tmp_path,
         assert [tuple(m[k] for k in fields) for m in hand["sides"][side]["melds"]] == melds
     game = page.request.get(f"{live_server}/api/games/{game_id}").json()
     assert [side["total"] for side in game["sides"]] == [765, 425]
+
+
+# Modern American (§5a): a meld of wild cards only is typed as its letter, W (L in French, for
+# "libre"). Side 0 went out: a joker and six twos close a wild canasta (50 + 120 + 2 000),
+# seven kings a natural one (70 + 500), out 100: 2 840. Side 1: three twos left unfinished
+# cost their cards and 2 000, seven queens (70 + 500), three fives (15), 10 in hand:
+# 60 + 70 + 15 + 500 - 2 000 - 10 = -1 365.
+WILD_MELDS = {
+    0: [("W", "L", "", "1", "6"), ("K", "R", "7", "", "")],
+    1: [("w", "l", "", "", "3"), ("Q", "D", "7", "", ""), ("5", "5", "3", "", "")],
+}
+WILD_SAVED = {
+    0: [("wild", 0, 1, 6), ("K", 7, 0, 0)],
+    1: [("wild", 0, 0, 3), ("Q", 7, 0, 0), ("5", 3, 0, 0)],
+}
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_meld_of_wild_cards_typed_in_a_modern_american_game(
+    make_page, live_server, tmp_path, lang, javascript
+):
+    page = make_page(width=360, height=780, locale=LOCALES[lang], javascript=javascript)
+    sides = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Dee"]}]
+    made = page.request.post(
+        f"{live_server}/api/games", data={"sides": sides, "family": "modern-american"}
+    )
+    assert made.status == 201
+    game_id = made.json()["id"]
+    page.goto(f"{live_server}/games/{game_id}")
+    page.locator(".record-buttons a").first.tap()
+    if javascript:
+        wait_for_hand_form(page)
+    else:
+        page.wait_for_load_state("load")
+    type_in(page, "sides-1-hand_points", "10")
+    page.locator("[data-other-ways] > summary").tap()
+    for side, rows in WILD_MELDS.items():
+        page.locator(f'[data-tools="{side}"] [data-counter="melds"] > summary').tap()
+        # The hint names the letter of a meld of wild cards.
+        hint = page.locator(f'[data-tools="{side}"] [data-counter="melds"] .hint')
+        expect(hint).to_contain_text("W" if lang == "en" else "L")
+        for j, (english, french, naturals, jokers, twos) in enumerate(rows):
+            prefix = f"sides-{side}-melds-{j}-"
+            type_in(page, prefix + "rank", english if lang == "en" else french)
+            for name, text in (("naturals", naturals), ("jokers", jokers), ("twos", twos)):
+                if text:
+                    type_in(page, prefix + name, text)
+    assert no_sideways_scroll(page)
+    page.screenshot(path=str(tmp_path / f"wild-{lang}-{javascript}.png"), full_page=True)
+    page.locator(".form-actions button.big").tap()
+    page.wait_for_url(BOARD_URL)
+    hand = page.request.get(f"{live_server}/api/games/{game_id}/export").json()["hands"][0]
+    fields = ("rank", "naturals", "jokers", "twos")
+    for side, melds in WILD_SAVED.items():
+        assert [tuple(m[k] for k in fields) for m in hand["sides"][side]["melds"]] == melds
+    game = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert [side["total"] for side in game["sides"]] == [2840, -1365]

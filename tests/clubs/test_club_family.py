@@ -4,6 +4,7 @@ here as the family model allows (FAMILIES), the step the API's helper takes for 
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from flask.testing import FlaskClient
 
 from scorer.core import families
 from scorer.core.families import MODERN_AMERICAN
+from scorer.core.rules import VARIANTS
 
 FOUR = ["Ann", "Bob", "Cy", "Di"]
 EIGHT = [*FOUR, "Ed", "Flo", "Gus", "Hal"]
@@ -137,3 +139,110 @@ def test_the_new_club_form_keeps_the_game_of_its_usual_variant(
     club_id = answer.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
     club = client.get(f"/api/clubs/{club_id}").json
     assert (club["family"], club["settings"]["profile"]) == ("modern-american", "four-player")
+
+
+# --- through the pages: a Modern American club, its game, its first hand ----------------------
+
+
+class ShownForm(HTMLParser):
+    """A page's first form as Save would send it untouched: each select's chosen option (its
+    first when none is), each input's value, and what each select offers."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.values: dict[str, str] = {}
+        self.offered: dict[str, list[str]] = {}
+        self._select: str | None = None
+        self._option: str | None = None
+        self._chosen = False
+        self.feed(page)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        given = {key: value or "" for key, value in attrs}
+        if tag == "select":
+            self._select = given.get("name")
+            self.offered[self._select or ""] = []
+        elif tag == "option" and self._select:
+            # An option without a value sends its text (a roster name): read in handle_data.
+            self._option = given.get("value")
+            self._chosen = "selected" in given or self._select not in self.values
+            if self._option is not None:
+                self._offer(self._option)
+        elif tag == "input" and given.get("type") not in ("checkbox", "radio", "submit"):
+            self.values.setdefault(given.get("name", ""), given.get("value", ""))
+
+    def handle_data(self, data: str) -> None:
+        if self._select and self._option is None and data.strip():
+            self._offer(data.strip())
+            self._option = data.strip()
+
+    def _offer(self, value: str) -> None:
+        assert self._select is not None
+        self.offered[self._select].append(value)
+        if self._chosen:
+            self.values[self._select] = value
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self._select = None
+
+
+def test_the_new_club_form_offers_every_games_variants(client: FlaskClient) -> None:
+    form = ShownForm(client.get("/clubs/new").get_data(as_text=True))
+    assert form.offered["profile"] == list(VARIANTS)
+    assert "four-player" in form.offered["profile"]
+    assert form.values["profile"] == "classic"  # the default stays Classic
+
+
+def test_a_modern_american_club_runs_from_its_pages(client: FlaskClient) -> None:
+    """The new-club form with Modern American chosen, the club's New game page as it comes
+    (its own variant chosen, only its game's seatings offered), one hand recorded."""
+    created = client.post(
+        "/clubs/new", data={"name": "Tuesday", "players": FOUR, "profile": "four-player"}
+    )
+    assert created.status_code == 303, created.get_data(as_text=True)[:500]
+    club_id = created.headers["Location"].rstrip("/").rsplit("/", 1)[-1]
+    assert client.get(f"/api/clubs/{club_id}").json["family"] == "modern-american"
+    page = client.get(f"/clubs/{club_id}/games/new").get_data(as_text=True)
+    form = ShownForm(page)
+    assert form.offered["profile"] == ["four-player"]
+    assert (form.values["profile"], form.values["seating"]) == ("four-player", "2-2")
+    assert "8,500 (usual target)" in page
+    started = client.post(f"/clubs/{club_id}/games/new", data=form.values)
+    assert started.status_code == 303, started.get_data(as_text=True)[-1500:]
+    game_id = started.headers["Location"].rsplit("/", 1)[-1]
+    game = client.get(f"/api/games/{game_id}").json
+    assert (game["family"], game["profile"], game["target"]) == (
+        "modern-american",
+        "four-player",
+        8500,
+    )
+    assert [side["players"] for side in game["sides"]] == [FOUR[:2], FOUR[2:]]
+    # One hand through the hand form: 200 melded, a natural canasta and one of sevens
+    # (500 + 2 500), out 100: 3 300; the other side, without a canasta, melded 130 that count
+    # against it (§5a's swing), 20 in hand: -130 - 20 = -150.
+    hand = client.get(f"/games/{game_id}/hands/new").get_data(as_text=True)
+    body = ShownForm(hand).values | {
+        "went_out": "0",
+        "sides-0-meld_points": "200",
+        "sides-0-canastas_natural": "1",
+        "sides-0-canastas_sevens": "1",
+        "sides-1-meld_points": "130",
+        "sides-1-hand_points": "20",
+    }
+    saved = client.post(f"/games/{game_id}/hands/new", data=body)
+    assert saved.status_code == 303, saved.get_data(as_text=True)[-1500:]
+    totals = [side["total"] for side in client.get(f"/api/games/{game_id}").json["sides"]]
+    assert totals == [3300, -150]
+    assert game_id in client.get(f"/api/clubs/{club_id}").json["games"]
+
+
+def test_a_modern_american_clubs_house_rules_show_on_its_new_game_page(
+    client: FlaskClient,
+) -> None:
+    settings = {"profile": "four-player", "rules": {"going_out": 200}}
+    club = new_club(client, family="modern-american", settings=settings)
+    page = client.get(f"/clubs/{club['id']}/games/new")
+    assert page.status_code == 200
+    assert "The club's house rules apply" in page.get_data(as_text=True)
+    assert ShownForm(page.get_data(as_text=True)).values["profile"] == "four-player"

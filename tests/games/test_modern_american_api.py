@@ -176,6 +176,71 @@ def test_going_out_with_one_canasta_is_refused_at_the_canastas(client: FlaskClie
     assert response.get_json()["field"] == "sides[0].canastas.mixed"
 
 
+# Melds of wild cards only, meld by meld (§5a). Side 0 went out: a joker and six twos close a
+# wild canasta (50 + 120 + 2 000), seven kings a natural one (70 + 500), out 100: 2 840.
+# Side 1: three twos left unfinished cost their cards and 2 000, seven queens (70 + 500),
+# three fives (15), 10 in hand: 60 + 70 + 15 + 500 - 2 000 - 10 = -1 365.
+def wild(jokers: int, twos: int, naturals: int = 0) -> dict[str, Any]:
+    return {"rank": "wild", "naturals": naturals, "jokers": jokers, "twos": twos}
+
+
+WILD_MELDS = {
+    "went_out": 0,
+    "sides": [
+        {"melds": [wild(1, 6), {"rank": "K", "naturals": 7}]},
+        {
+            "melds": [wild(0, 3), {"rank": "Q", "naturals": 7}, {"rank": "5", "naturals": 3}],
+            "hand_points": 10,
+        },
+    ],
+}
+
+
+def test_a_meld_of_wild_cards_is_sent_meld_by_meld(client: FlaskClient) -> None:
+    game = create(client, family="modern-american")
+    game = post(client, game["id"], WILD_MELDS)
+    us, them = game["hands"][0]["sides"]
+    assert (us["score"]["cards"], us["score"]["canastas"]) == (240, 2500)
+    assert (them["score"]["penalties"], them["score"]["canastas"]) == (-2000, 500)
+    assert [side["total"] for side in game["sides"]] == [2840, -1365]
+    assert us["melds"][0] == wild(1, 6)
+    # Its export imports back to the same hand.
+    imported = client.post(
+        "/api/games/import", json=client.get(f"/api/games/{game['id']}/export").get_json()
+    )
+    assert imported.status_code == 201, imported.get_json()
+    assert imported.get_json()["hands"] == game["hands"]
+
+
+@pytest.mark.parametrize(
+    ("meld", "field", "words"),
+    [
+        (wild(0, 3, naturals=1), "naturals", "no natural card"),
+        (wild(2, 6), "jokers", "at most seven cards"),
+        (wild(1, 1), "jokers", "three"),
+    ],
+)
+def test_a_bad_meld_of_wild_cards_is_refused_at_its_field(
+    client: FlaskClient, meld: dict[str, Any], field: str, words: str
+) -> None:
+    game = create(client, family="modern-american")
+    body = {"went_out": None, "sides": [{"melds": [meld]}, {"meld_points": 50}]}
+    response = client.post(f"/api/games/{game['id']}/hands", json=body)
+    assert response.status_code == 422, response.get_json()
+    assert response.get_json()["field"] == f"sides[0].melds[0].{field}"
+    assert words in response.get_json()["error"]
+    assert client.get(f"/api/games/{game['id']}").get_json()["hands"] == []
+
+
+def test_a_classic_game_refuses_a_meld_of_wild_cards_at_its_rank(client: FlaskClient) -> None:
+    game = create(client)
+    response = client.post(f"/api/games/{game['id']}/hands", json=WILD_MELDS)
+    assert response.status_code == 422
+    assert response.get_json()["field"] == "sides[0].melds[0].rank"
+    assert response.get_json()["error"].startswith("must be a rank")
+    assert client.get(f"/api/games/{game['id']}").get_json()["hands"] == []
+
+
 def test_classic_hands_keep_their_names(client: FlaskClient) -> None:
     game = create(client)
     side = {"meld_points": 90, "natural_canastas": 1, "red_threes": 1, "hand_points": 0}
@@ -357,6 +422,67 @@ def test_the_form_refuses_at_the_family_box(client: FlaskClient) -> None:
     assert check["verdict"] == "refused"
     assert check["field"] == "sides-0-canastas_mixed"
     assert "2 canastas" in check["message"]
+
+
+def wild_rows(rank: str) -> dict[str, str]:
+    """WILD_MELDS as the hand form's meld rows, the meld of wild cards typed as `rank`."""
+    rows: dict[str, str] = {"went_out": "0", "sides-1-hand_points": "10"}
+    for side, melds in enumerate(WILD_MELDS["sides"]):
+        for j, meld in enumerate(melds["melds"]):
+            prefix = f"sides-{side}-melds-{j}-"
+            rows[prefix + "rank"] = rank if meld["rank"] == "wild" else meld["rank"]
+            for name in ("naturals", "jokers", "twos"):
+                rows[prefix + name] = str(meld.get(name) or "")
+    return rows
+
+
+# The meld rows' hint names the letter of a meld of wild cards (and no black three: §5a's
+# threes are never melded).
+HINTS = {
+    "en": "Type the rank: 4 to 10, J, Q, K, A, or {} for a meld of wild cards only.",
+    "fr": "Tapez le rang\u00a0: 4 à 10, V, D, R, A, ou {} pour une combinaison de cartes"
+    " libres seules.",
+    "es": "Escribe el número: 4 a 10, J, Q, K, A, o {} para un juego de solo comodines.",
+}
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "shown"),
+    [("en", "w", "W"), ("en", "Wild", "W"), ("fr", "l", "L"), ("fr", "libre", "L"),
+     ("es", "C", "C"), ("es", "comodín", "C"), ("es", "wild", "C")],
+)  # fmt: skip
+def test_the_form_takes_a_meld_of_wild_cards_in_the_readers_word(
+    client: FlaskClient, language: str, typed: str, shown: str
+) -> None:
+    game = create(client, family="modern-american")
+    headers = {"Accept-Language": language}
+    page = client.get(f"/games/{game['id']}/hands/new", headers=headers).get_data(as_text=True)
+    assert HINTS[language].format(shown) in page
+    body = wild_rows(typed)
+    check = client.post(f"/games/{game['id']}/hands/check", data=body, headers=headers)
+    assert [side["total"] for side in check.get_json()["sides"]] == [2840, -1365]
+    saved = client.post(f"/games/{game['id']}/hands/new", data=body, headers=headers)
+    assert saved.status_code == 303, saved.get_data(as_text=True)[-2000:]
+    stored = client.get(f"/api/games/{game['id']}").get_json()
+    assert stored["hands"][0]["sides"][0]["melds"][0] == wild(1, 6)
+    # The correction shows the meld of wild cards in the reader's letter.
+    page = client.get(f"/games/{game['id']}/hands/1/edit", headers=headers).get_data(as_text=True)
+    assert re.search(rf'id="sides-0-melds-0-rank"[^>]*value="{shown}"', page)
+
+
+def test_a_classic_form_refuses_a_meld_of_wild_cards_at_its_rank(client: FlaskClient) -> None:
+    game = create(client)
+    page = client.get(f"/games/{game['id']}/hands/new").get_data(as_text=True)
+    assert "or 3 for black threes" in page
+    assert "wild cards only" not in page
+    check = client.post(f"/games/{game['id']}/hands/check", data=wild_rows("W")).get_json()
+    assert (check["verdict"], check["field"]) == ("refused", "sides-0-melds")
+    assert "must be a rank" in check["message"]
+    saved = client.post(f"/games/{game['id']}/hands/new", data=wild_rows("W"))
+    assert saved.status_code == 422
+    page = saved.get_data(as_text=True)
+    assert re.search(r'id="sides-0-melds-0-rank-error">Rank: must be a rank', page)
+    assert client.get(f"/api/games/{game['id']}").get_json()["hands"] == []
 
 
 def test_the_new_game_form_without_javascript_shows_the_chosen_games_rules(

@@ -17,9 +17,10 @@ from scorer import store
 from scorer.clubs.pages.blueprint import bp
 from scorer.clubs.pages.clubs import club_page
 from scorer.core.errors import N_, RuleError
+from scorer.core.families import get_family
 from scorer.core.game import Side
 from scorer.core.limits import check_game, check_name, check_target, default_side_name
-from scorer.core.rules import DEFAULT_PROFILE, PROFILES, get_profile, with_house_rules
+from scorer.core.rules import RuleProfile, get_profile, profiles_of, with_house_rules
 from scorer.core.seatings import Seating, seatings_of
 from scorer.store import get_db
 from scorer.web import display
@@ -41,17 +42,29 @@ from scorer.web.routes import budget
 GAME_ADDRESS = re.compile(r"(?:^|/games/)([A-Za-z0-9_-]{8,64})/?(?:[?#].*)?$")
 
 
-def club_seating(data: MultiDict) -> Seating:
+def club_variants(club: store.StoredClub) -> dict[str, RuleProfile]:
+    """The variants a club's New game page offers: the seatings of the club's own game (a
+    Modern American club's are Modern American's)."""
+    return profiles_of(get_family(club.family))
+
+
+def _variant(variants: dict[str, RuleProfile], key: str) -> RuleProfile:
+    """The variant named key, or the first of these when key names none of them."""
+    return variants.get(key) or next(iter(variants.values()))
+
+
+def club_seating(data: MultiDict, variants: dict[str, RuleProfile]) -> Seating:
     """The seating asked for, among the chosen variant's (its first when unknown)."""
-    profile = data.get("profile", "")
-    choices = seatings_of(get_profile(profile if profile in PROFILES else None))
+    choices = seatings_of(_variant(variants, data.get("profile", "")))
     return next((s for s in choices if s.key == data.get("seating")), choices[0])
 
 
-def seating_of(profile_key: str, sides: list[tuple[str, ...]]) -> str:
+def seating_of(
+    profile_key: str, sides: list[tuple[str, ...]], variants: dict[str, RuleProfile]
+) -> str:
     """The key of the variant's seating these sides sit in ("" when none fits)."""
     sizes = tuple(len(players) for players in sides)
-    seatings = seatings_of(get_profile(profile_key if profile_key in PROFILES else None))
+    seatings = seatings_of(_variant(variants, profile_key))
     return next((s.key for s in seatings if s.team_sizes == sizes), "")
 
 
@@ -73,20 +86,21 @@ def seat_defaults(club: store.StoredClub) -> MultiDict:
         for k, player in enumerate(players[:FORM_PLAYERS]):
             data[f"side-{i}-player-{k}"] = player
     settings = club.settings
-    data["profile"] = settings.get("profile", DEFAULT_PROFILE)
+    variants = club_variants(club)
+    data["profile"] = _variant(variants, settings.get("profile", "")).key
     data["target"] = str(settings.get("target", ""))
-    data["seating"] = seating_of(data["profile"], sides)
-    if request.args.get("profile") in PROFILES:
+    data["seating"] = seating_of(data["profile"], sides, variants)
+    if request.args.get("profile") in variants:
         data["profile"] = request.args["profile"]
         data["seating"] = request.args.get("seating", "")
     return data
 
 
-def typed_sides() -> list[Side]:
+def typed_sides(variants: dict[str, RuleProfile]) -> list[Side]:
     """The sides picked: a new name typed beats the select beside it; empty seats are skipped.
     With a seating (the form sends one), only the boxes it shows are read."""
     sides: list[Side] = []
-    seating = club_seating(request.form) if request.form.get("seating") else None
+    seating = club_seating(request.form, variants) if request.form.get("seating") else None
     for i in range(FORM_SIDES):
         players: list[str] = []
         seats = FORM_PLAYERS
@@ -118,14 +132,15 @@ def preset_lines(club: store.StoredClub) -> list[tuple[str, str]]:
     rules = club.settings.get("rules")
     if not rules:
         return []
-    profile = with_house_rules(get_profile(club.settings.get("profile")), rules)
+    profile = with_house_rules(get_profile(club.settings.get("profile"), club.family), rules)
     return display.house_rule_lines(profile)
 
 
 def new_game_page(
     club: store.StoredClub, data: MultiDict, status: int = 200, error: str | None = None
 ) -> Page:
-    seating = club_seating(data)
+    variants = club_variants(club)
+    seating = club_seating(data, variants)
     targets = target_choices()
     targets[0] = ("", usual_target(seating))
     return (
@@ -135,9 +150,9 @@ def new_game_page(
             preset=preset_lines(club),
             data=data,
             seating=seating,
-            seatings=seating_choices(),
+            seatings=seating_choices(variants),
             boxes=seat_boxes(),
-            profiles=profile_choices(),
+            profiles=profile_choices(variants),
             targets=targets,
             error=error,
         ),
@@ -156,7 +171,7 @@ def new_club_game(club_id: str) -> Page:
         return new_game_page(club, request.form)
     name = request.form.get("name", "").strip()
     try:
-        sides = typed_sides()
+        sides = typed_sides(club_variants(club))
         check_game(name, sides)
         arguments: dict[str, Any] = {
             "name": name or None,

@@ -20,7 +20,7 @@ from scorer.clubs.charts import charts, rating_charts
 from scorer.clubs.forms import ClubRulesForm
 from scorer.clubs.pages.blueprint import bp
 from scorer.core.errors import RuleError
-from scorer.core.rules import DEFAULT_PROFILE
+from scorer.core.rules import DEFAULT_PROFILE, VARIANTS
 from scorer.core.stats import HeadToHead, Standing
 from scorer.qr import qr_svg
 from scorer.store import ClubBoard, board_cache, get_db, load_club_board
@@ -216,7 +216,7 @@ def new_club_form(
             players=players,
             profile=form.get("profile", DEFAULT_PROFILE),
             target=form.get("target", ""),
-            profiles=profile_choices(),
+            profiles=profile_choices(VARIANTS),  # every family's seatings: its game too
             targets=target_choices(),
             error=error,
             error_field=field,

@@ -18,6 +18,7 @@ from flask_babel import gettext as _
 
 from scorer import store
 from scorer.core.errors import RuleError, ScorerError
+from scorer.core.families import WILD_RANK
 from scorer.core.hand_schema import count_boxes
 from scorer.core.hands import Hand, SideScore, score_hand, validate_hand
 from scorer.core.irregular import NeedsConfirmation
@@ -156,6 +157,10 @@ def hand_page(
             others_open=bool(form.open_counters) or _others_typed(form),
             melds_max=MAX_SIDE_MELDS,
             rank_letters=", ".join(rank_letters()[rank] for rank in ("J", "Q", "K", "A")),
+            # A family with melds of wild cards only (Modern American) names their letter.
+            wild_letter=rank_letters()[WILD_RANK]
+            if WILD_RANK in profile.family.meld_ranks
+            else None,
             question=_question(question),
             compare=compare,
         ),
