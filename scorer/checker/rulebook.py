@@ -24,6 +24,7 @@ from scorer.web.i18n import (
     FAMILY_LABELS,
     HOUSE_RULE_CHOICE_LABELS,
     HOUSE_RULE_LABELS,
+    PENALTY_LABELS,
     PROFILE_LABELS,
     SHORT_PROFILE_LABELS,
     SPECIAL_HAND_LABELS,
@@ -42,14 +43,6 @@ KIND_LABELS = {
     "wild": _l("Canasta of seven wild cards, one to three of them jokers"),
     "wild_four_jokers": _l("Canasta of seven wild cards: all four jokers and three twos"),
     "deuces": _l("Canasta of seven twos"),
-}
-PENALTY_LABELS = {
-    "unfinished_sevens": _l("An unfinished meld of sevens"),
-    "unfinished_aces": _l("An unfinished meld of natural aces"),
-    "unfinished_wild": _l("An unfinished meld of wild cards"),
-    "unfinished_wild_four_jokers": _l("An unfinished meld of wild cards holding all four jokers"),
-    "holding_sevens": _l("Each player holding three sevens or more"),
-    "holding_aces": _l("Each player holding three aces or more"),
 }
 SIGN_WORDS = {1: _l("added"), -1: _l("taken off"), 0: _l("not counted")}
 

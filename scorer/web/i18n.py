@@ -340,6 +340,25 @@ SPECIAL_HAND_LABELS = {
     "wild_pairs": _l("Pairs with wild cards"),
     "garbage": _l("Garbage hand"),
 }
+# A family's own penalty at the end of a hand, by key (scorer.core.families: the rules pages
+# and the blank sheets).
+PENALTY_LABELS = {
+    "unfinished_sevens": _l("An unfinished meld of sevens"),
+    "unfinished_aces": _l("An unfinished meld of natural aces"),
+    "unfinished_wild": _l("An unfinished meld of wild cards"),
+    "unfinished_wild_four_jokers": _l("An unfinished meld of wild cards holding all four jokers"),
+    "holding_sevens": _l("Each player holding three sevens or more"),
+    "holding_aces": _l("Each player holding three aces or more"),
+}
+# The same, as short as a blank sheet's reference box needs them.
+SHORT_PENALTY_LABELS = {
+    "unfinished_sevens": _l("Unfinished sevens"),
+    "unfinished_aces": _l("Unfinished natural aces"),
+    "unfinished_wild": _l("Unfinished wild meld"),
+    "unfinished_wild_four_jokers": _l("Unfinished wild meld, 4 jokers"),
+    "holding_sevens": _l("Each player with 3+ sevens"),
+    "holding_aces": _l("Each player with 3+ aces"),
+}
 # A side's score part by part (scorer.core.hands.score_parts), as the board and the preview
 # name them.
 SCORE_PART_LABELS = {
