@@ -373,12 +373,18 @@ SCORE_PART_LABELS = {
     "special": _l("Special hand"),
 }
 
-# The house rules a table may change, by the API's key.
+# The house rules a table may change, by the API's key: every family's (each kind of canasta's
+# bonus among them; tests/web/test_i18n.py holds every choosable family to its words).
 HOUSE_RULE_LABELS = {
     "going_out": _l("Going-out bonus"),
     "concealed_going_out": _l("Concealed going-out bonus"),
     "natural_canasta": _l("Natural canasta bonus"),
     "mixed_canasta": _l("Mixed canasta bonus"),
+    "sevens_canasta": _l("Canasta of sevens bonus"),
+    "aces_canasta": _l("Canasta of natural aces bonus"),
+    "wild_canasta": _l("Wild canasta bonus (1 to 3 jokers)"),
+    "wild_four_jokers_canasta": _l("Wild canasta bonus, all four jokers"),
+    "deuces_canasta": _l("Canasta of seven twos bonus"),
     "red_three": _l("Each red three"),
     "all_red_threes": _l("All the red threes"),
     "canastas_to_go_out": _l("Canastas needed to go out"),
