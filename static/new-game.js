@@ -20,6 +20,13 @@
       Object.keys(after).forEach(function (key) {
         if (key !== "minimums") swap(key, before[key], after[key]);
       });
+      // Each family's own boxes (Modern American's canastas of sevens...): shown and sent
+      // only with a variant of that family.
+      each(form.querySelectorAll(".rule-box[data-rule]"), function (box) {
+        var mine = after[box.dataset.rule] !== null && after[box.dataset.rule] !== undefined;
+        box.hidden = !mine;
+        box.querySelector("input").disabled = !mine;
+      });
       after.minimums.forEach(function (row, i) {
         var old = before.minimums[i];
         swap("minimums-" + i + "-start", old[0], row[0]);

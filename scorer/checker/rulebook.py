@@ -10,13 +10,21 @@ from flask_babel import lazy_gettext as _l
 
 from scorer import store
 from scorer.core.families import DEFAULT_FAMILY, FAMILIES, RuleFamily
-from scorer.core.rules import PROFILES, Layout, RuleProfile, get_profile, profile_of
+from scorer.core.rules import (
+    PROFILES,
+    Layout,
+    RuleProfile,
+    get_profile,
+    house_rule_fields,
+    profile_of,
+)
 from scorer.web import display
 from scorer.web.failures import load_game
 from scorer.web.i18n import (
     FAMILY_LABELS,
     HOUSE_RULE_CHOICE_LABELS,
     HOUSE_RULE_LABELS,
+    PENALTY_LABELS,
     PROFILE_LABELS,
     SHORT_PROFILE_LABELS,
     SPECIAL_HAND_LABELS,
@@ -35,14 +43,6 @@ KIND_LABELS = {
     "wild": _l("Canasta of seven wild cards, one to three of them jokers"),
     "wild_four_jokers": _l("Canasta of seven wild cards: all four jokers and three twos"),
     "deuces": _l("Canasta of seven twos"),
-}
-PENALTY_LABELS = {
-    "unfinished_sevens": _l("An unfinished meld of sevens"),
-    "unfinished_aces": _l("An unfinished meld of natural aces"),
-    "unfinished_wild": _l("An unfinished meld of wild cards"),
-    "unfinished_wild_four_jokers": _l("An unfinished meld of wild cards holding all four jokers"),
-    "holding_sevens": _l("Each player holding three sevens or more"),
-    "holding_aces": _l("Each player holding three aces or more"),
 }
 SIGN_WORDS = {1: _l("added"), -1: _l("taken off"), 0: _l("not counted")}
 
@@ -79,9 +79,20 @@ class FamilySummary:
     pile_top_counts: bool
 
 
-def family_summary(family: RuleFamily) -> FamilySummary:
-    seating = family.seatings[0]
-    profile = profile_of(family, seating)
+def family_summary(
+    family: RuleFamily,
+    profile: RuleProfile | None = None,
+    totals: list[tuple[str, int]] | None = None,
+) -> FamilySummary:
+    """A game of the family as the book has it at its first seating; or, given a game's
+    rules (its target, seating and house rules), that game's numbers, each side's total
+    marking its row of the minimum table."""
+    seatings = (
+        tuple(profile.layouts)
+        if profile
+        else tuple(layout for s in family.seatings for layout in s.layouts)
+    )
+    profile = profile or profile_of(family, family.seatings[0])
     threes = tuple(
         (n, profile.red_threes_score(n)) for n in range(1, profile.red_threes_in_packs + 1)
     )
@@ -97,20 +108,23 @@ def family_summary(family: RuleFamily) -> FamilySummary:
     return FamilySummary(
         key=family.key,
         label=family_label(family.key),
-        players=tuple(seating_text(layout) for s in family.seatings for layout in s.layouts),
-        target=seating.target,
-        packs=seating.packs,
-        cards_dealt=seating.cards_dealt,
+        players=tuple(seating_text(layout) for layout in seatings),
+        target=profile.target,
+        packs=profile.packs,
+        cards_dealt=profile.cards_dealt,
         card_values=tuple(display.card_values(profile)),
-        canastas=tuple((str(KIND_LABELS.get(k.key, k.key)), k.bonus) for k in family.canastas),
+        canastas=tuple(
+            (str(KIND_LABELS.get(k.key, k.key)), profile.canasta_bonus(k.key))
+            for k in family.canastas
+        ),
         threes=threes,
         threes_by_colour=family.black_threes_bonus,
         swing=swing,
         penalties=tuple((str(PENALTY_LABELS.get(k, k)), v) for k, v in family.penalties),
-        going_out=family.going_out,
-        concealed_going_out=family.concealed_going_out,
-        canastas_to_go_out=seating.canastas_to_go_out,
-        minimum_rows=tuple(minimum_rows(profile)),
+        going_out=profile.going_out,
+        concealed_going_out=profile.concealed_going_out,
+        canastas_to_go_out=profile.canastas_to_go_out,
+        minimum_rows=tuple(minimum_rows(profile, totals)),
         minimums_by_hand=family.minimums_by_hand,
         special_hands=tuple(
             (str(SPECIAL_HAND_LABELS.get(k, k)), v) for k, v in family.special_hands
@@ -244,9 +258,14 @@ def rules() -> str:
         if game
         else None
     )
+    # The page tells the default game in full; a game of another family is told by its
+    # family's own section, with that game's numbers, and none of the default's sentences.
+    in_full = profile.family is DEFAULT_FAMILY
+    families = other_families() if in_full else [family_summary(profile.family, profile, totals)]
     return render_template(
         "rules/rules.html",
         game=game,
+        in_full=in_full,
         profile=profile,
         profile_label=PROFILE_LABELS.get(profile.key, profile.key),
         card_values=display.card_values(profile),
@@ -257,9 +276,11 @@ def rules() -> str:
         # Passed as data: Jinja folds a filter applied to a literal at compile time, in
         # whichever language the first reader used.
         common_targets=COMMON_TARGETS,
-        house_rule_labels=list(HOUSE_RULE_LABELS.values()),
+        house_rule_labels=[
+            HOUSE_RULE_LABELS.get(key, key) for key in house_rule_fields(profile.family)
+        ],
         game_house_rules=display.house_rule_lines(profile, minimums=None) if game else [],
         game_minimums_changed=bool(game and "minimums" in profile.house_rules),
         tie_rule=HOUSE_RULE_CHOICE_LABELS["tie"][profile.tie] if game else None,
-        families=other_families(),
+        families=families,
     )

@@ -1,12 +1,13 @@
 """Seatings: every way the variants seat a table (sides and players per side), each with the
 variant whose numbers it plays. Pure data from scorer.core.rules: the new-game form and the blank
-sheets both read it."""
+sheets both read it; the blank sheets offer every family a game may be created in."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scorer.core.rules import PROFILES, VARIANTS, RuleProfile
+from scorer.core.families import DEFAULT_FAMILY, RuleFamily
+from scorer.core.rules import VARIANTS, RuleProfile, profiles_of
 
 ALONE = "alone"
 # The short name of the usual team seating for a number of sides (?seating=teams).
@@ -47,19 +48,24 @@ def seatings_of(profile: RuleProfile) -> list[Seating]:
     return [Seating(profile.key, x.team_sizes, x.target) for x in layouts]
 
 
-def blank_seatings() -> list[Seating]:
-    """One seating per (sides, key) for blank sheets, by number of sides."""
+def blank_seatings(family: RuleFamily = DEFAULT_FAMILY) -> list[Seating]:
+    """One seating per (sides, key) of a family's variants for blank sheets, by number of
+    sides (a family a game may be created in: scorer.core.families.FAMILIES)."""
     found: dict[tuple[int, str], Seating] = {}
-    for profile in PROFILES.values():
+    for profile in profiles_of(family).values():
         for seating in seatings_of(profile):
             found.setdefault((seating.sides, seating.key), seating)
     return sorted(found.values(), key=lambda s: (s.sides, s.alone, s.players))
 
 
-def blank_seating(sides: int, key: str | None) -> Seating | None:
+def blank_seating(
+    sides: int, key: str | None, family: RuleFamily = DEFAULT_FAMILY
+) -> Seating | None:
     """The seating of a blank sheet; `teams` is the sides' first team seating, no key the
     first seating listed (teams of two for 2 sides, three players alone for 3)."""
-    choices = [s for s in blank_seatings() if s.sides == sides]
+    choices = [s for s in blank_seatings(family) if s.sides == sides]
+    if not choices:
+        return None
     if not key:
         return next((s for s in choices if s.alone), None) if sides > 2 else choices[0]
     if key == TEAMS:

@@ -14,18 +14,20 @@ from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from wtforms import FieldList, Form, FormField, HiddenField, StringField
 
-from scorer.core.families import DEFAULT_FAMILY
+from scorer.core.families import FAMILIES
 from scorer.core.limits import ALLOWED_TARGETS
 from scorer.core.rules import (
     DEFAULT_PROFILE,
+    GOING_OUT_RULES,
     HOUSE_RULE_CHOICES,
-    HOUSE_RULE_FIELDS,
+    OTHER_RULES,
     PROFILES,
     VARIANTS,
     RuleProfile,
     effective_rules,
     family_of_variant,
     get_profile,
+    house_rule_fields,
 )
 from scorer.core.seatings import Seating, blank_seatings, seatings_of
 from scorer.web.display import seating_label
@@ -45,9 +47,17 @@ class MinimumRowForm(Form):
 
 
 # The house rules the form offers, in order: numbers, then ways of playing (chosen among a
-# few), and the minimums as their own table.
+# few), and the minimums as their own table. The numbers are every choosable family's (each
+# kind of canasta's bonus after the going-out bonuses); the editor shows the boxes of the
+# chosen variant's family (HouseRulesFields.shown_rules).
+_EVERY_RULE = dict.fromkeys(
+    key
+    for family in FAMILIES.values()
+    for key in (*GOING_OUT_RULES, *(kind.bonus_rule for kind in family.canastas))
+)
+_EVERY_RULE.update(dict.fromkeys(OTHER_RULES))
 RULE_NUMBERS = tuple(
-    key for key in HOUSE_RULE_FIELDS if key != "minimums" and key not in HOUSE_RULE_CHOICES
+    key for key in _EVERY_RULE if key != "minimums" and key not in HOUSE_RULE_CHOICES
 )
 RULE_CHOICES = tuple(HOUSE_RULE_CHOICES)
 
@@ -128,15 +138,21 @@ class HouseRulesFields:
         """The profile whose values the house-rule inputs were rendered with."""
         return VARIANTS.get(self.rules_for.data or "", PROFILES[DEFAULT_PROFILE])
 
+    def shown_rules(self) -> frozenset[str]:
+        """The house rules of the family whose values the editor shows: its boxes are the ones
+        shown (Modern American's canastas of sevens, not Classic's; the script swaps them)."""
+        return frozenset(house_rule_fields(self.shown_profile().family))
+
     def house_rules(self) -> dict[str, Any]:
-        """Only the rules the user changed from the values the form showed."""
+        """Only the rules the user changed from the values the form showed (a box of another
+        family left empty is no rule)."""
         shown = effective_rules(self.shown_profile())
         rules: dict[str, Any] = {}
         for key in RULE_NUMBERS + RULE_CHOICES:
             value = self[key].data
             if isinstance(value, str):
                 value = value.strip()
-            if value not in (None, "") and value != shown[key]:
+            if value not in (None, "") and value != shown.get(key):
                 rules[key] = value
         rows = self.minimum_rows()
         if rows and rows != [list(row) for row in shown["minimums"]]:
@@ -154,15 +170,18 @@ class HouseRulesFields:
         return rows
 
 
-# A bonus box per kind of canasta of the family ("natural_canasta", "mixed_canasta").
-for _kind in DEFAULT_FAMILY.canastas:
-    setattr(HouseRulesFields, _kind.bonus_rule, NumberField(HOUSE_RULE_LABELS[_kind.bonus_rule]))
+# A bonus box per kind of canasta of every choosable family ("natural_canasta",
+# "sevens_canasta").
+for _key in RULE_NUMBERS:
+    if not hasattr(HouseRulesFields, _key):
+        setattr(HouseRulesFields, _key, NumberField(HOUSE_RULE_LABELS[_key]))
 
 
 def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
     """The house-rule inputs' values for a profile (also given to JS to switch variants)."""
     rules = effective_rules(profile)
-    values: dict[str, Any] = {key: rules[key] for key in RULE_NUMBERS + RULE_CHOICES}
+    # A box of another family's has no value in this one (the script hides it).
+    values: dict[str, Any] = {key: rules.get(key) for key in RULE_NUMBERS + RULE_CHOICES}
     rows = list(rules["minimums"]) + [[None, None]] * MINIMUM_ROWS
     values["minimums"] = [list(row) for row in rows[:MINIMUM_ROWS]]
     return values

@@ -340,6 +340,25 @@ SPECIAL_HAND_LABELS = {
     "wild_pairs": _l("Pairs with wild cards"),
     "garbage": _l("Garbage hand"),
 }
+# A family's own penalty at the end of a hand, by key (scorer.core.families: the rules pages
+# and the blank sheets).
+PENALTY_LABELS = {
+    "unfinished_sevens": _l("An unfinished meld of sevens"),
+    "unfinished_aces": _l("An unfinished meld of natural aces"),
+    "unfinished_wild": _l("An unfinished meld of wild cards"),
+    "unfinished_wild_four_jokers": _l("An unfinished meld of wild cards holding all four jokers"),
+    "holding_sevens": _l("Each player holding three sevens or more"),
+    "holding_aces": _l("Each player holding three aces or more"),
+}
+# The same, as short as a blank sheet's reference box needs them.
+SHORT_PENALTY_LABELS = {
+    "unfinished_sevens": _l("Unfinished sevens"),
+    "unfinished_aces": _l("Unfinished natural aces"),
+    "unfinished_wild": _l("Unfinished wild meld"),
+    "unfinished_wild_four_jokers": _l("Unfinished wild meld, 4 jokers"),
+    "holding_sevens": _l("Each player with 3+ sevens"),
+    "holding_aces": _l("Each player with 3+ aces"),
+}
 # A side's score part by part (scorer.core.hands.score_parts), as the board and the preview
 # name them.
 SCORE_PART_LABELS = {
@@ -354,12 +373,18 @@ SCORE_PART_LABELS = {
     "special": _l("Special hand"),
 }
 
-# The house rules a table may change, by the API's key.
+# The house rules a table may change, by the API's key: every family's (each kind of canasta's
+# bonus among them; tests/web/test_i18n.py holds every choosable family to its words).
 HOUSE_RULE_LABELS = {
     "going_out": _l("Going-out bonus"),
     "concealed_going_out": _l("Concealed going-out bonus"),
     "natural_canasta": _l("Natural canasta bonus"),
     "mixed_canasta": _l("Mixed canasta bonus"),
+    "sevens_canasta": _l("Canasta of sevens bonus"),
+    "aces_canasta": _l("Canasta of natural aces bonus"),
+    "wild_canasta": _l("Wild canasta bonus (1 to 3 jokers)"),
+    "wild_four_jokers_canasta": _l("Wild canasta bonus, all four jokers"),
+    "deuces_canasta": _l("Canasta of seven twos bonus"),
     "red_three": _l("Each red three"),
     "all_red_threes": _l("All the red threes"),
     "canastas_to_go_out": _l("Canastas needed to go out"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from phone import BOARD_URL, Thumb, no_sideways_scroll
 
 
@@ -43,4 +44,54 @@ def test_a_game_with_house_rules_through_the_form_at_360_px(make_page, live_serv
     assert "Red threes count against" in shown and "a side without a canasta" in shown
     assert no_sideways_scroll(page)
     page.screenshot(path=str(tmp_path / "house-rules-board.png"), full_page=True)
+    assert errors == []
+
+
+@pytest.mark.parametrize("javascript", [True, False])
+def test_modern_americans_canasta_bonuses_through_the_form(make_page, live_server, javascript):
+    """ "Every wild canasta 2 000" on a 360 px phone: the boxes of Modern American's canastas
+    come with its variant (at once with the script; with "Show the boxes" without it), hold
+    its bonuses, and the board names the rules changed in words, not by their keys."""
+    page: Any = make_page(width=360, height=780, javascript=javascript)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    thumb = Thumb(page)
+    page.goto(live_server + "/games/new")
+    thumb.tap(page.locator("summary", has_text="House rules"))
+    assert page.locator("#natural_canasta").is_visible()
+    assert not page.locator("#sevens_canasta").is_visible()
+    page.select_option("#profile", "four-player")
+    if not javascript:
+        thumb.tap(page.get_by_role("button", name="Show the boxes for this seating"))
+        details = page.locator("details.house-rules-form")
+        if details.get_attribute("open") is None:
+            thumb.tap(page.locator("summary", has_text="House rules"))
+    for box, value in (("sevens", "2500"), ("wild", "2000"), ("deuces", "3000")):
+        assert page.locator(f"#{box}_canasta").is_visible(), box
+        assert page.locator(f"#{box}_canasta").input_value() == value, box
+    if javascript:  # back to Classic and again: the boxes follow the variant
+        page.select_option("#profile", "classic")
+        assert not page.locator("#sevens_canasta").is_visible()
+        assert page.locator("#sevens_canasta").is_disabled()
+        page.select_option("#profile", "four-player")
+        assert page.locator("#sevens_canasta").input_value() == "2500"
+    assert no_sideways_scroll(page)
+    for box in ("#wild_four_jokers_canasta", "#deuces_canasta"):
+        thumb.tap(page.locator(box))
+        page.locator(box).fill("")
+        thumb.type("2000")
+    for box, name in (
+        ("#sides-0-players-0", "Ann"),
+        ("#sides-0-players-1", "Bob"),
+        ("#sides-1-players-0", "Cy"),
+        ("#sides-1-players-1", "Di"),
+    ):
+        thumb.tap(page.locator(box))
+        thumb.type(name)
+    thumb.tap(page.get_by_role("button", name="Start the game"))
+    page.wait_for_url(BOARD_URL)
+    shown = page.locator(".house-rules dl").inner_text()
+    assert "Wild canasta bonus, all four jokers" in shown and "2,000" in shown
+    assert "Canasta of seven twos bonus" in shown
+    assert "_canasta" not in shown
     assert errors == []

@@ -77,6 +77,27 @@ def test_the_minimum_table_on_the_rules_at_200_percent(make_page, live_server, l
     assert too_wide(page) == []
 
 
+@pytest.mark.parametrize("javascript", [True, False])
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+def test_a_modern_american_games_rules_at_200_percent(
+    make_page, live_server, live_app, locale, javascript
+):
+    """Opened from a game of Modern American, the page is that game's: its family's section
+    with the game's target and each side's row of the minimum table, nothing of Classic's."""
+    game_id = api_game(live_app, [["Ann", "Bob"], ["Cy", "Di"]], family="modern-american")
+    page = make_page(width=WIDTH, height=HEIGHT, locale=locale, javascript=javascript)
+    large_text(page)
+    page.goto(f"{live_server}/rules?game={game_id}")
+    assert page.locator("section.rules-family").count() == 1
+    assert page.locator("#family-modern-american .minimum-table tr.current").count() == 1
+    assert page.locator("#card-values, #variants").count() == 0
+    assert ("8 500" if locale == "fr-FR" else "8,500") in page.locator(
+        ".rules-context"
+    ).inner_text().replace("\u202f", " ")
+    assert split_words(page) == []
+    assert too_wide(page) == []
+
+
 def test_the_club_charts_at_200_percent(make_page, live_server, live_app, tmp_path):
     client = live_app.test_client()
     players = ["Marie-Claire", "Bernadette", "Guillaume", "Maximilien"]

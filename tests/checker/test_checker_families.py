@@ -4,6 +4,8 @@ page and the rules of play show each other game from its data."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from flask.testing import FlaskClient
 from languages import Detector, translated_messages, visible_text
@@ -98,3 +100,73 @@ def test_the_other_games_speak_the_readers_language(client: FlaskClient, languag
         assert detector.leaks(visible_text(section), language) == [], path
     french = client.get("/rules", headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert "Canasta de sept (jamais de carte libre)" in french
+
+
+# The issue's first worked example (3 595) against its second (-430): tests/games'
+# test_modern_american_api.py adds them up.
+FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
+KINDS = ("natural", "mixed", "sevens", "aces", "wild", "wild_four_jokers", "deuces")
+WORKED = {
+    "went_out": 0,
+    "sides": [
+        {
+            "meld_points": 105,
+            "canastas": {kind: int(kind in ("natural", "sevens")) for kind in KINDS},
+            "red_threes": 2,
+            "black_threes": 1,
+            "hand_points": 10,
+        },
+        {
+            "meld_points": 90,
+            "canastas": dict.fromkeys(KINDS, 0),
+            "red_threes": 2,
+            "hand_points": 40,
+        },
+    ],
+    "confirm": ["opening_minimum"],
+}
+# Sentences of the Classic game the page tells in full: none is true of Modern American.
+CLASSIC_ONLY = (
+    "no more than three wild cards",
+    "Black threes can only be melded",
+    "1,000,000",
+    "1,180 with two packs",
+    "1 180 with two packs",
+    "one to three wild cards",
+    "Card values and the other bonuses stay those of the classic game",
+    'id="variants"',
+)
+
+
+def test_a_modern_american_games_rules_are_its_own(client: FlaskClient) -> None:
+    """Opened from a game, the rules page tells that game's family with that game's numbers
+    (its target, its house rules, each side's row), and no sentence of Classic's."""
+    rules = {"wild_four_jokers_canasta": 2000, "deuces_canasta": 2000}
+    body = {"sides": FOUR, "family": "modern-american", "target": 10000, "rules": rules}
+    game = client.post("/api/games", json=body).get_json()
+    played = client.post(f"/api/games/{game['id']}/hands", json=WORKED)
+    assert played.status_code == 201, played.get_json()
+    html = client.get(f"/rules?game={game['id']}", headers=ENGLISH).get_data(as_text=True)
+    text = visible_text(html[html.find("<article") :])
+    assert "Modern American (2 teams), played to 10,000." in text
+    assert "the game is played to 10,000." in text
+    assert [f for f in CLASSIC_ONLY if f in html] == []
+    assert html.count('<section id="family-') == 1  # its own game, no other's
+    assert '<section id="family-modern-american"' in html
+    # The house rule "every wild canasta 2 000": all three wild kinds at 2 000.
+    for kind in ("one to three of them jokers", "all four jokers and three twos", "seven twos"):
+        assert re.search(rf"{kind}</th><td class=\"num\">2,000<", html), kind
+    # Ann & Bob at 3 595 need 155, Cy & Di at -430 need 125: their rows are marked.
+    current = re.findall(r'<tr class="current"><th scope="row">([^<]*)', html)
+    assert [row.strip() for row in current] == ["below 3,000", "3,000 to 4,995"]
+    assert "Ann &amp; Bob (3,595)" in html and "Cy &amp; Di (−430)" in html
+    assert "8,500" not in text  # the family's usual target is not this game's
+
+
+def test_a_classic_games_rules_keep_the_whole_book(client: FlaskClient) -> None:
+    game = client.post("/api/games", json={"sides": FOUR}).get_json()
+    html = client.get(f"/rules?game={game['id']}", headers=ENGLISH).get_data(as_text=True)
+    for section in ("card-values", "bonuses", "minimums", "checks", "variants"):
+        assert f'<section id="{section}">' in html, section
+    assert "In a game played to 10,000 or more, the table gains one more row" in html
+    assert '<section id="family-modern-american"' in html  # the other games follow

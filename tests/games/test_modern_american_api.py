@@ -518,3 +518,42 @@ def test_the_new_game_form_without_javascript_shows_the_chosen_games_rules(
     assert started.status_code == 303
     game = client.get("/api" + started.headers["Location"]).get_json()
     assert (game["family"], game["target"], game["house_rules"]) == ("modern-american", 8500, [])
+
+
+def test_the_new_game_form_takes_modern_americans_canasta_bonuses(client: FlaskClient) -> None:
+    """ "Every wild canasta 2 000" through the form: Classic's form hides (and never sends)
+    Modern American's bonus boxes; "Show the boxes" for Modern American shows them with the
+    family's bonuses; the rules typed start the game and the board names them in words."""
+    page = client.get("/games/new").get_data(as_text=True)
+    for kind in ("sevens", "aces", "wild", "wild_four_jokers", "deuces"):
+        assert f'<div class="rule-box" data-rule="{kind}_canasta" hidden>' in page, kind
+        assert re.search(rf'<input disabled id="{kind}_canasta"', page), kind
+    assert '<div class="rule-box" data-rule="natural_canasta">' in page
+    body = {
+        "profile": "four-player",
+        "rules_for": "classic",
+        "sides-0-players-0": "Ann",
+        "sides-0-players-1": "Bob",
+        "sides-1-players-0": "Cy",
+        "sides-1-players-1": "Dee",
+    }
+    shown = client.post("/games/new", data={**body, "show": "1"}).get_data(as_text=True)
+    for kind, bonus in (("sevens", 2500), ("wild", 2000), ("wild_four_jokers", 2500)):
+        assert f'<div class="rule-box" data-rule="{kind}_canasta">' in shown, kind
+        assert re.search(rf'name="{kind}_canasta" type="text" value="{bonus}"', shown), kind
+    assert 'for="deuces_canasta">Canasta of seven twos bonus<' in shown
+    typed = dict(
+        re.findall(r'<input (?!disabled)[^>]*name="([\w-]+)" type="text" value="([^"]*)"', shown)
+    )
+    typed |= {"wild_four_jokers_canasta": "2000", "deuces_canasta": "2000"}
+    typed |= {"tie": "play_on", "red_threes_count_against": "no_meld"}
+    started = client.post("/games/new", data={**typed, **body, "rules_for": "four-player"})
+    assert started.status_code == 303, started.get_data(as_text=True)[-2000:]
+    game = client.get("/api" + started.headers["Location"]).get_json()
+    assert game["family"] == "modern-american"
+    assert game["house_rules"] == ["wild_four_jokers_canasta", "deuces_canasta"]
+    assert (game["rules"]["wild_canasta"], game["rules"]["deuces_canasta"]) == (2000, 2000)
+    board = client.get(started.headers["Location"]).get_data(as_text=True)
+    assert "Wild canasta bonus, all four jokers" in board
+    assert "Canasta of seven twos bonus" in board
+    assert "deuces_canasta" not in board and "wild_four_jokers_canasta" not in board

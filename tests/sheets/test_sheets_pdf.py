@@ -505,17 +505,79 @@ def test_blank_sheets_for_every_seating(
     assert len(rows) >= 12
 
 
+# Modern American's seatings (docs/rules.md §5a): two teams of two, and what its variant's
+# seatings allow besides (every player alone), as the new-game form offers them.
+AMERICAN_SEATINGS = [(2, "2-2"), (4, "alone")]
+
+
 def test_blank_sheets_page_links_every_seating_on_a4_and_letter(client):
     page = client.get("/sheets").get_data(as_text=True)
     for _sides, _seating, seats, *_rest in BLANK_SEATINGS:
         assert seats in page
     links = re.findall(r'href="(/sheets/blank\.pdf\?[^"]+)"', page)
-    assert len(links) == 2 * len(BLANK_SEATINGS)
-    assert sum("paper=letter" in link for link in links) == len(BLANK_SEATINGS)
+    every = len(BLANK_SEATINGS) + len(AMERICAN_SEATINGS)
+    assert len(links) == 2 * every
+    assert sum("paper=letter" in link for link in links) == every
     for link in links[:4]:
+        assert client.get(link.replace("&amp;", "&")).status_code == 200
+    # Every game a table may choose has its sheets, under its name.
+    assert "<h2" in page and "Modern American Canasta" in page
+    american = [link for link in links if "family=modern-american" in link]
+    expected = [
+        f"/sheets/blank.pdf?sides={sides}&amp;seating={key}&amp;family=modern-american{paper}"
+        for sides, key in AMERICAN_SEATINGS
+        for paper in ("", "&amp;paper=letter")
+    ]
+    assert american == expected
+    for link in american:
         assert client.get(link.replace("&amp;", "&")).status_code == 200
     for path in ("/", "/games/new"):
         assert 'href="/sheets"' in client.get(path).get_data(as_text=True)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_modern_american_blank_sheet(client, paper):
+    """Its own numbers (§5a) and the columns of its game's filled sheet: the threes of both
+    colours apart, the penalties with the cards in hand; one page, nothing of Classic's."""
+    url = f"/sheets/blank.pdf?family=modern-american&names=Us,Them&paper={paper}"
+    data = get_pdf(client, url)
+    texts = pages_text(data)
+    assert len(texts) == 1
+    text = " ".join(texts[0].split())
+    for words in (
+        "Modern American (2 teams): 4 players in 2 teams of 2",
+        "target 8,500",
+        "below 3,000 125",
+        "3,000 to 4,995 155",
+        "5,000 and more 180",
+        "Canasta of sevens 2,500",
+        "Canasta of seven twos 3,000",
+        "Threes of one colour: 1, 2, 3, 4 100, 300, 500, 1,000",
+        "Going out 100",
+        "Going out takes 2 canastas.",
+        "Unfinished sevens −2,500",
+        "Unfinished wild meld −2,000",
+        "Each player with 3+ aces −1,500",
+        "3s: the threes of both colours laid down.",
+        "the game's penalties (unfinished melds, sevens or aces held)",
+    ):
+        assert words in text, words
+    for classic in ("All 4 red threes", "concealed", "Red threes count against"):
+        assert classic not in text, classic
+    with pdfplumber.open(BytesIO(data)) as pdf:
+        tables = [r for t in pdf.pages[0].extract_tables(STRICT) for r in t]
+    heads = [[re.sub("\u2010\n", "", c or "").replace("\n", " ") for c in r] for r in tables]
+    heads = [r for r in heads if "3s" in r]  # a narrow head is hyphenated: Bo-nuses
+    assert heads and heads[0][2:9] == ["Min", "Cards", "Bonuses", "3s", "In hand", "Score", "Total"]
+    rows = [r for r in tables if re.fullmatch(r"\d+", r[0] or "") and len(r) == 2 + 7 * 2]
+    assert len(rows) >= 12
+    assert all(cell in ("", None) for row in rows for cell in row[1:])
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_a_modern_american_blank_sheet_in_every_language_is_one_page(client, language):
+    url = "/sheets/blank.pdf?family=modern-american&names=Marie-Claire,Guillaume"
+    assert len(pages_text(get_pdf(client, url, **{"Accept-Language": language}))) == 1
 
 
 def test_blank_sheet_names_are_text(client):
@@ -534,6 +596,9 @@ def test_blank_sheet_names_are_text(client):
         ("sides=2&names=A,B,C", b"names"),
         ("names=" + "x" * 41, b"names"),
         ("paper=tabloid", b"paper"),
+        ("family=bridge", b"family"),
+        ("family=modern-american&sides=3", b"sides"),
+        ("family=modern-american&sides=2&seating=3-3", b"seating"),
     ],
 )
 def test_blank_sheet_refuses_bad_parameters_with_a_page(client, query, field):

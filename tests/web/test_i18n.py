@@ -35,9 +35,12 @@ from languages import (
 )
 
 from scorer.core.families import FAMILIES, RuleFamily
+from scorer.core.rules import house_rule_choices, house_rule_fields
 from scorer.web.i18n import (
     CANASTA_LABELS,
     FAMILY_LABELS,
+    HOUSE_RULE_CHOICE_LABELS,
+    HOUSE_RULE_LABELS,
     LANGUAGE_COOKIE,
     SPECIAL_HAND_LABELS,
     VARIANT_LABELS,
@@ -686,3 +689,21 @@ def test_every_choosable_family_has_its_words(family: RuleFamily) -> None:
     assert all(seating.key in VARIANT_LABELS for seating in family.seatings)
     assert all(kind.key in CANASTA_LABELS for kind in family.canastas)
     assert all(key in SPECIAL_HAND_LABELS for key, _value in family.special_hands)
+
+
+@pytest.mark.parametrize("family", FAMILIES.values(), ids=lambda f: f.key)
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_every_house_rule_of_every_choosable_family_has_its_words(
+    app: Flask, family: RuleFamily, language: str
+) -> None:
+    """The new-game form, the board, the sheet and the rules page name a house rule from one
+    table (HOUSE_RULE_LABELS), never by its API key ("deuces_canasta"), in every language;
+    so do the ways of playing a chosen rule offers."""
+    assert [key for key in house_rule_fields(family) if key not in HOUSE_RULE_LABELS] == []
+    for key, choices in house_rule_choices(family).items():
+        assert [c for c in choices if c not in HOUSE_RULE_CHOICE_LABELS[key]] == [], key
+    with app.test_request_context(), force_locale("en"):
+        english = {key: str(HOUSE_RULE_LABELS[key]) for key in house_rule_fields(family)}
+    with app.test_request_context(), force_locale(language):
+        same = [k for k in english if str(HOUSE_RULE_LABELS[k]) == english[k]]
+    assert same == []
