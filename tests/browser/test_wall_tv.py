@@ -204,7 +204,7 @@ def test_the_clock_counts_down_and_changes_phase_live_on_the_wall_and_a_table(
         expect(page.locator(".round-clock")).to_contain_text("last minutes")
     # A screen reader on the table's phone hears it once (the timer itself stays silent).
     expect(table.get_by_role("status").filter(has_text="last minutes")).to_have_count(1)
-    wall.wait_for_function("window.swaps >= 1")
+    wall.wait_for_function("() => window.swaps >= 1")
     expect(wall.locator(".round-clock")).to_have_class(re.compile(r"\bphase-warning\b"))
     shoot(wall, tmp_path, "wall-warning", full=False)
     # A minute on: time is called on both within a second, from the browser's own count,
@@ -219,7 +219,7 @@ def test_the_clock_counts_down_and_changes_phase_live_on_the_wall_and_a_table(
         expect(page.locator(".round-clock")).to_contain_text("no new hand starts")
         expect(page.locator(".clock-left")).to_have_count(0)
     expect(table.get_by_role("status").filter(has_text="Time is called")).to_have_count(1)
-    wall.wait_for_function(f"window.swaps > {swaps}")
+    wall.wait_for_function("n => window.swaps > n", arg=swaps)
     expect(wall.locator(".round-clock")).to_have_class(re.compile(r"\bphase-time\b"))
     # The hand being played may still be recorded: the board keeps its record bar.
     expect(table.locator(".record-bar")).to_be_visible()
