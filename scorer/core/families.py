@@ -241,6 +241,10 @@ class RuleFamily:
     black_three_in_hand: int = 0
     # Cards a player draws a turn (Samba: two, then discards one).
     draws: int = 1
+    # Whether a seating of three players or more may also be played each on their own
+    # (Classic's books allow it, docs/rules.md §3); Modern American, Samba and Bolivia are
+    # books of partnerships only.
+    players_alone: bool = True
     # A field per kind of canasta ("natural_canastas"), as Classic hands have always been
     # written; False: one object of counts by kind ("canastas": {"natural": 1}).
     canasta_field_per_kind: bool = False
@@ -471,6 +475,7 @@ CLASSIC = RuleFamily(
 # League's where pagat is silent. Packs as Classic's: two of them, four jokers in all.
 MODERN_AMERICAN = RuleFamily(
     key="modern-american",
+    players_alone=False,
     card_values=CLASSIC.card_values,
     pack=CLASSIC.pack,
     natural_ranks=CLASSIC.natural_ranks,
@@ -603,6 +608,7 @@ SAMBA_SEQUENCES = SequenceRules(
 SAMBA = replace(
     CLASSIC,
     key="samba",
+    players_alone=False,
     meld=MeldRules(
         min_cards=3,
         min_naturals=2,

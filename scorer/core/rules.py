@@ -158,13 +158,14 @@ class RuleProfile:
         return index
 
     def layout_for(self, team_sizes: tuple[int, ...]) -> Layout:
-        """The layout matching these side sizes; every player alone is allowed from 3 up."""
+        """The layout matching these side sizes; every player alone is allowed from 3 up
+        where the family allows it."""
         for layout in self.layouts:
             # Sides may come in any order (at five players, the pair may be listed first).
             if sorted(layout.team_sizes) == sorted(team_sizes):
                 return layout
         solo = (1,) * self.players
-        if self.players >= 3 and team_sizes == solo:
+        if self._alone_allowed() and team_sizes == solo:
             return Layout(solo, self.layouts[0].target)
         teams = [x.team_sizes for x in self.allowed_layouts() if max(x.team_sizes) > 1]
         if not teams:
@@ -180,9 +181,12 @@ class RuleProfile:
             allowed=" or ".join("+".join(map(str, sizes)) for sizes in teams),
         )
 
+    def _alone_allowed(self) -> bool:
+        return self.players >= 3 and self.family.players_alone
+
     def allowed_layouts(self) -> tuple[Layout, ...]:
         solo = (1,) * self.players
-        if self.players >= 3 and all(x.team_sizes != solo for x in self.layouts):
+        if self._alone_allowed() and all(x.team_sizes != solo for x in self.layouts):
             return self.layouts + (Layout(solo, self.layouts[0].target),)
         return self.layouts
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from scorer.core.errors import RuleError
-from scorer.core.families import CLASSIC, FAMILIES, MODERN_AMERICAN, get_family
+from scorer.core.families import ALL_FAMILIES, CLASSIC, FAMILIES, MODERN_AMERICAN, get_family
 from scorer.core.hand_schema import field_names, side_hand, side_values
 from scorer.core.hands import Hand, SideHand, score_hand, validate_hand
 from scorer.core.meld import PlannedMeld
@@ -184,6 +184,17 @@ def test_the_minimum_table(total: int, minimum: int) -> None:
 def test_the_tournament_minimum_by_hand(number: int, minimum: int) -> None:
     assert MODERN_AMERICAN.minimum_for_hand(number) == minimum
     assert CLASSIC.minimum_for_hand(number) is None
+
+
+@pytest.mark.parametrize("family", ["modern-american", "samba", "bolivia"])
+def test_partnership_games_are_never_played_alone(family: str) -> None:
+    """docs/rules.md §3 "Every player alone" is Classic's; §5's books seat partnerships."""
+    rules = next(f for f in ALL_FAMILIES if f.key == family)
+    profile = profile_of(rules, rules.seatings[0])
+    assert profile.allowed_layouts() == profile.layouts
+    with pytest.raises(RuleError) as refused:
+        profile.layout_for((1, 1, 1, 1))
+    assert refused.value.field == "sides"
 
 
 def test_the_table_and_the_numbers() -> None:

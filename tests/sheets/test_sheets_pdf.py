@@ -505,9 +505,8 @@ def test_blank_sheets_for_every_seating(
     assert len(rows) >= 12
 
 
-# Modern American's seatings (docs/rules.md §5a): two teams of two, and what its variant's
-# seatings allow besides (every player alone), as the new-game form offers them.
-AMERICAN_SEATINGS = [(2, "2-2"), (4, "alone")]
+# Modern American's seatings (docs/rules.md §5a): two teams of two only, no one alone.
+AMERICAN_SEATINGS = [(2, "2-2")]
 
 
 def test_blank_sheets_page_links_every_seating_on_a4_and_letter(client):
