@@ -147,3 +147,12 @@ def test_each_shard_port_is_held_by_systemd_for_restarts_without_errors(tmp_path
     config = made["litestream.yml"]
     assert "type: s3" in config and "${SCORER_REPLICA_BUCKET}" in config
     assert "type: file" not in config
+
+
+def test_the_readmes_setup_installs_every_module_the_router_loads():
+    """The generated router holds every screen's push through Nchan: the README's one install
+    line must bring the module, or nginx refuses the file (nginx-light has none)."""
+    router = (ROOT / "deploy" / "scorer-shards.conf").read_text()
+    (install,) = re.findall(r"^apt-get install (.+)$", (ROOT / "README.md").read_text(), re.M)
+    assert "nchan_subscriber" in router
+    assert "libnginx-mod-nchan" in install.split()
