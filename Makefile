@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PKGS := chromium fonts-dejavu-core poppler-utils nginx-light libnginx-mod-nchan caddy
 
-.PHONY: venv run chromium test test-fast lint format bench translations extract test-deals
+.PHONY: venv run front chromium test test-fast lint format bench translations extract test-deals
 
 venv: $(STAMP)
 
@@ -34,8 +34,20 @@ extract: $(STAMP)
 
 # gunicorn on every interface, port 5000, so phones on the same Wi-Fi can join; it prints the
 # address and its QR code. `HOST=127.0.0.1 make run` keeps it private, `PORT=5001` moves it.
-run: $(STAMP) translations
+run: $(STAMP) translations front
 	$(BIN)/python -m scorer.serve
+
+# make run's front (scorer/front.py): nginx with Nchan, installed from Debian when missing.
+front:
+	@missing=""; \
+	for p in nginx-light libnginx-mod-nchan; do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	fi
 
 # Debian's Chromium (Playwright must never download its own browser),
 # DejaVu fonts for WeasyPrint, poppler-utils for pdftoppm, and nginx for the test of the
