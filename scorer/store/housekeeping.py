@@ -5,11 +5,14 @@
 - games with hands untouched for PLAYED_KEPT_DAYS, whatever their hands; a game of a club
   stays while the club, or any of its games, was touched within that time (an active club
   keeps its history);
-- clubs left with no game and untouched for ABANDONED_AFTER_DAYS, with their roster;
-- idempotency keys older than KEYS_KEPT_DAYS (a retry comes within seconds, not days), a
-  night's creation keys with the others.
-A removed game takes every row that points at it, its place in a club too, so the club's
-count of games stays right and a full club takes new games again.
+- clubs left with no game, untouched for ABANDONED_AFTER_DAYS, their nights and seasons too,
+  with everything of theirs (roster, nights' players, rounds, tables, forfeits, seasons);
+- idempotency keys older than KEYS_KEPT_DAYS (a retry comes within seconds, not days), the
+  creation keys of nights and of seasons with the others.
+A removed game takes every row that points at it, its place in a club and its record of
+corrections too, so the club's count of games stays right and a full club takes new games
+again. What points at a club or a night is found from the schema, deepest first, so a new
+table with a foreign key to them goes too, and the foreign keys hold at every step.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ KEYS_KEPT_DAYS = 1
 # SQLite caps the number of parameters of one statement.
 CHUNK = 500
 # Tables holding a key a retry sent, each with its stamp.
-KEY_TABLES = ("idempotency_keys", "creation_keys", "night_keys")
+KEY_TABLES = ("idempotency_keys", "creation_keys", "night_keys", "season_keys")
 
 
 @dataclass(frozen=True)
@@ -85,10 +88,19 @@ def abandoned_games(db: sqlite_utils.Database, before: str, played_before: str =
 
 
 def empty_clubs(db: sqlite_utils.Database, before: str, leaving: Sequence[str] = ()) -> list[str]:
-    """Ids of clubs untouched since `before` whose games are all gone or `leaving`."""
+    """Ids of clubs untouched since `before`, their nights and seasons too (a night's changes
+    need not touch its club), whose games are all gone or `leaving`."""
     going = set(leaving)
     found = []
-    for row in db.query("select id from clubs where updated_at < ? order by updated_at", [before]):
+    for row in db.query(
+        "select id from clubs c where updated_at < :before"
+        " and not exists (select 1 from nights n where n.club_id = c.id"
+        "   and coalesce(n.updated_at, n.created_at) >= :before)"
+        " and not exists (select 1 from seasons s where s.club_id = c.id"
+        "   and coalesce(s.updated_at, s.created_at) >= :before) "
+        "order by updated_at",
+        {"before": before},
+    ):
         games = db.execute(
             "select c.game_id from club_games c join games g on g.id = c.game_id "
             "where c.club_id = ?",
@@ -108,13 +120,34 @@ def expired_keys(db: sqlite_utils.Database, before: str) -> int:
 
 def dependent_tables(db: sqlite_utils.Database) -> list[str]:
     """Every table whose rows point at a game (found from the schema, so new ones count),
-    and club_games, which has no foreign key to games (deleting a game must keep working)."""
+    and club_games and hand_corrections, which have no foreign key to games (deleting a game
+    must keep working; a game's record of corrections goes with it)."""
     found = [
         table.name
         for table in db.tables
         if table.name != "games" and any(key.other_table == "games" for key in table.foreign_keys)
     ]
-    return [*found, "club_games"]
+    return [*found, "club_games", "hand_corrections"]
+
+
+def delete_with_dependents(
+    db: sqlite_utils.Database, table: str, where: str, params: Sequence[object]
+) -> None:
+    """Delete `table`'s rows matching `where`, after every row pointing at them through a
+    foreign key (found from the schema, followed down), so no step breaks a foreign key."""
+    for child in db.tables:
+        if child.name == table:
+            continue
+        for key in child.foreign_keys:
+            if key.other_table == table:
+                delete_with_dependents(
+                    db,
+                    child.name,
+                    f"[{key.column}] in (select [{key.other_column}] from [{table}] "  # noqa: S608
+                    f"where {where})",
+                    params,
+                )
+    db.execute(f"delete from [{table}] where {where}", params)  # noqa: S608
 
 
 def planned(db: sqlite_utils.Database, limits: Cutoffs) -> Pruned:
@@ -146,10 +179,12 @@ def prune_abandoned(
                 db.execute(f"delete from [{table}] where game_id in ({marks})", chunk)
             db.execute(f"delete from games where id in ({marks})", chunk)
         for club_id in doomed.clubs:
-            # Rows left by games deleted before prune kept club_games right go too.
-            for table in ("club_games", "club_players"):
+            # Its roster, nights (their players, rounds, tables, forfeits), seasons, and the
+            # rows left by games deleted before prune kept club_games right.
+            delete_with_dependents(db, "clubs", "id = ?", [club_id])
+            # Keys of the club's nights and seasons (no foreign key: a retry's record).
+            for table in ("night_keys", "season_keys"):
                 db.execute(f"delete from [{table}] where club_id = ?", [club_id])  # noqa: S608
-            db.execute("delete from clubs where id = ?", [club_id])
         for table in KEY_TABLES:
             db.execute(f"delete from [{table}] where created_at < ?", [limits.keys])  # noqa: S608
         # A club's row of a game deleted some other way (before this was kept right).

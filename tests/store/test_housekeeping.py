@@ -1,4 +1,5 @@
-"""Backups (private, atomic, leftovers cleaned) and pruning abandoned games (issue #11)."""
+"""Backups (private, atomic, leftovers cleaned) and pruning abandoned games (issue #11), clubs
+with their nights, seasons and records of corrections, and every kind of retry key (issue 35)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from apidata import EIGHT, put_hand
 from flask import Flask
 from flask.testing import FlaskClient
 from stored import HAND, OLD, age, game_ids, sql
@@ -205,3 +207,132 @@ def test_prune_removes_expired_idempotency_keys(app: Flask) -> None:
     assert sql(app, "select key from idempotency_keys") == [newest]
     assert sql(app, "select count(*) from creation_keys") == [(0,)]
     assert game_ids(app) == {game}
+
+
+# A club's night, drawn: its players, a round, its tables (one played and corrected, one won
+# by forfeit), with the club's season and its keys; every row of each must go with the club.
+NIGHT = {"players": EIGHT, "rounds": 2, "round": {"fixed_hands": 1}}
+SEASON = {"name": "Winter", "from": "2026-01-01", "to": "2026-12-31", "best_of": 4}
+
+
+def drawn_night(client: FlaskClient, club_id: str) -> tuple[str, list[str]]:
+    """A night of the club with its first round drawn: its id and its tables' games."""
+    made = client.post(
+        f"/api/clubs/{club_id}/nights", json=NIGHT, headers={"Idempotency-Key": f"n-{club_id}"}
+    )
+    assert made.status_code == 201, made.get_json()
+    night = made.get_json()["id"]
+    tag = client.get(f"/api/nights/{night}").headers["ETag"]
+    drawn = client.post(f"/api/nights/{night}/rounds", headers={"If-Match": tag})
+    assert drawn.status_code == 201, drawn.get_json()
+    return night, [table["game"] for table in drawn.get_json()["rounds"][0]["tables"]]
+
+
+def corrected(client: FlaskClient, game_id: str) -> None:
+    """A hand played on the game, then corrected: a row of the record of corrections."""
+    assert client.post(f"/api/games/{game_id}/hands", json=HAND).status_code == 201
+    put = put_hand(client, f"/api/games/{game_id}/hands/1", json=HAND)
+    assert put.status_code == 200, put.get_json()
+
+
+def new_season(client: FlaskClient, club_id: str, key: str) -> str:
+    made = client.post(
+        f"/api/clubs/{club_id}/seasons", json=SEASON, headers={"Idempotency-Key": key}
+    )
+    assert made.status_code == 201, made.get_json()
+    return made.get_json()["id"]
+
+
+def rows_of(app: Flask, column: str, values: list[str]) -> dict[str, int]:
+    """How many rows of each table hold one of `values` in `column`, where any does."""
+    found = {}
+    for (table,) in sql(app, "select name from sqlite_master where type = 'table'"):
+        columns = [row[1] for row in sql(app, f"PRAGMA table_info([{table}])")]
+        if column in columns:
+            marks = ", ".join("?" * len(values))
+            query = f"select count(*) from [{table}] where [{column}] in ({marks})"  # noqa: S608
+            if count := sql(app, query, values)[0][0]:
+                found[table] = count
+    return found
+
+
+def test_an_abandoned_club_with_a_night_a_season_and_corrections_is_pruned_whole(
+    app: Flask,
+) -> None:
+    client = app.test_client()
+    club_id = new_club(client, "Gone")
+    night, tables = drawn_night(client, club_id)
+    corrected(client, tables[0])
+    forfeit = client.put(
+        f"/api/nights/{night}/rounds/1/tables/2/forfeit",
+        json={"absent": 1},
+        headers={"If-Match": client.get(f"/api/nights/{night}").headers["ETag"]},
+    )
+    assert forfeit.status_code == 200, forfeit.get_json()
+    other = club_game(client, club_id)
+    corrected(client, other)
+    season = new_season(client, club_id, "s-1")
+    games = [*tables, other]
+    assert rows_of(app, "game_id", games)["hand_corrections"] == 2
+    for table in ("games", "clubs", "nights", "seasons"):
+        sql(app, f"update [{table}] set updated_at = ?", [OLD])  # noqa: S608
+    sql(app, "update night_keys set created_at = ?", [OLD])
+    sql(app, "update season_keys set created_at = ?", [OLD])
+
+    done = app.test_cli_runner().invoke(args=["prune", "--yes"])
+    assert done.exit_code == 0, done.output
+    assert "removed 3 abandoned game(s), 1 empty club(s)" in done.output
+    assert rows_of(app, "game_id", games) == {}
+    assert rows_of(app, "club_id", [club_id]) == {}
+    assert rows_of(app, "night_id", [night]) == {}
+    assert sql(app, "select count(*) from seasons where id = ?", [season]) == [(0,)]
+    assert sql(app, "PRAGMA foreign_key_check") == []
+    assert client.get(f"/api/clubs/{club_id}").status_code == 404
+    assert client.get(f"/api/nights/{night}").status_code == 404
+
+
+def test_a_club_with_a_recent_night_is_kept_with_its_nights(app: Flask) -> None:
+    client = app.test_client()
+    recent, quiet = new_club(client, "Recent"), new_club(client, "Quiet")
+    old_night, _ = drawn_night(client, recent)
+    new_season(client, recent, "s-recent")
+    # The quiet club was not touched for ten days, but its night was yesterday (a round
+    # undone, a player added: a night's changes need not touch its club).
+    quiet_night, quiet_tables = drawn_night(client, quiet)
+    sql(app, "update nights set updated_at = ? where id = ?", [OLD, old_night])
+    sql(app, "update seasons set updated_at = ?", [OLD])
+    sql(app, "update clubs set updated_at = ? where id = ?", [cutoff(10), quiet])
+    sql(app, "update nights set updated_at = ? where id = ?", [cutoff(1), quiet_night])
+    sql(app, "update games set updated_at = ? where id in (?, ?)", [OLD, *quiet_tables])
+
+    done = app.test_cli_runner().invoke(args=["prune", "--yes"])
+    assert done.exit_code == 0, done.output
+    assert "0 empty club(s)" in done.output
+    assert {row[0] for row in sql(app, "select id from clubs")} == {recent, quiet}
+    assert {row[0] for row in sql(app, "select id from nights")} == {old_night, quiet_night}
+    assert sql(app, "select count(*) from night_players") == [(16,)]
+    assert sql(app, "select count(*) from seasons") == [(1,)]
+    assert client.get(f"/api/nights/{old_night}").status_code == 200
+    assert sql(app, "PRAGMA foreign_key_check") == []
+
+
+def test_season_keys_are_pruned_with_the_others(app: Flask) -> None:
+    client = app.test_client()
+    club_id = new_club(client)
+    for key in ("old", "new"):
+        new_season(client, club_id, key)
+    # (Keys are stored scoped to their client, as digests: "old" is the first row.)
+    newest = sql(app, "select key from season_keys order by rowid")[-1]
+    sql(
+        app,
+        "update season_keys set created_at = ? where rowid = (select min(rowid) from season_keys)",
+        [cutoff(2)],
+    )
+    runner = app.test_cli_runner()
+    dry = runner.invoke(args=["prune"])
+    assert "1 expired key(s) would be removed" in dry.output, dry.output
+    done = runner.invoke(args=["prune", "--yes"])
+    assert done.exit_code == 0, done.output
+    assert "and 1 expired key(s)" in done.output
+    assert sql(app, "select key from season_keys") == [newest]
+    assert sql(app, "select count(*) from seasons") == [(2,)]
