@@ -62,7 +62,10 @@ def test_modern_americans_canasta_bonuses_through_the_form(make_page, live_serve
     assert not page.locator("#sevens_canasta").is_visible()
     page.select_option("#profile", "four-player")
     if not javascript:
-        thumb.tap(page.get_by_role("button", name="Show the boxes for this seating"))
+        # The server's page with the chosen variant's boxes: read once it has come (a loaded
+        # machine can still show the old page right after the tap).
+        with page.expect_navigation():
+            thumb.tap(page.get_by_role("button", name="Show the boxes for this seating"))
         details = page.locator("details.house-rules-form")
         if details.get_attribute("open") is None:
             thumb.tap(page.locator("summary", has_text="House rules"))
