@@ -16,7 +16,7 @@ from typing import Any
 import sqlite_utils
 
 from scorer.core.errors import ScorerError
-from scorer.core.families import RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, RuleFamily
 from scorer.core.game import HandResult
 from scorer.core.limits import check_correction_count
 from scorer.store.db import now
@@ -49,12 +49,13 @@ def _scores(result: HandResult) -> list[int]:
     return [score.total for score in result.scores]
 
 
-def _inputs(result: HandResult) -> dict[str, Any]:
+def _inputs(result: HandResult, family: RuleFamily) -> dict[str, Any]:
     hand = result.hand
     return {
         "went_out": hand.went_out,
         "concealed": hand.concealed,
-        "sides": json.loads(sides_json(hand)),
+        # In the game's family's fields: a Modern American hand keeps its canastas by kind.
+        "sides": json.loads(sides_json(hand, family)),
     }
 
 
@@ -64,6 +65,7 @@ def record(
     before: HandResult,
     after: HandResult | None,
     screen: str | None,
+    family: RuleFamily = DEFAULT_FAMILY,
 ) -> None:
     """Keep a correction (``after``) or a removal (None) of a club game's hand."""
     if not _is_club_game(db, game_id):
@@ -75,10 +77,10 @@ def record(
             "game_id": game_id,
             "hand_number": before.number,
             "kind": "removed" if after is None else "corrected",
-            "before": json.dumps({"scores": _scores(before), **_inputs(before)}),
+            "before": json.dumps({"scores": _scores(before), **_inputs(before, family)}),
             "after": None
             if after is None
-            else json.dumps({"scores": _scores(after), **_inputs(after)}),
+            else json.dumps({"scores": _scores(after), **_inputs(after, family)}),
             "screen": screen if screen in SCREENS else "unknown",
             "at": now(),
         }

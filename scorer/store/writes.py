@@ -403,7 +403,7 @@ def replace_hand(
             )
             # A club game keeps the record of its corrections (in the same transaction).
             before, after = record.state.results[number - 1], state.results[number - 1]
-            corrections.record(db, game_id, before, after, screen)
+            corrections.record(db, game_id, before, after, screen, record.table.profile.family)
 
         return state, write
 
@@ -428,7 +428,7 @@ def delete_hand(
 
         def write_and_record(db: sqlite_utils.Database) -> None:
             write(db)
-            corrections.record(db, game_id, removed, None, screen)
+            corrections.record(db, game_id, removed, None, screen, record.table.profile.family)
 
         return remove(record.state, number), write_and_record
 
@@ -470,7 +470,7 @@ def delete_after_end(
         def write(db: sqlite_utils.Database) -> None:
             db.execute("delete from hands where game_id = ? and number > ?", [game_id, len(kept)])
             for removed in record.state.results[len(kept) :]:
-                corrections.record(db, game_id, removed, None, screen)
+                corrections.record(db, game_id, removed, None, screen, record.table.profile.family)
 
         return rescore(record.table, list(kept)), write
 

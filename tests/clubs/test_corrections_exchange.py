@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from scorer.store.db import connect
 from tests.clubs.test_corrections_record import club_game, hand
+from tests.games.test_modern_american_api import LOSERS, WINNERS, WORKED
 
 
 def corrected_game(client: FlaskClient) -> str:
@@ -170,3 +171,33 @@ def test_an_imported_time_reads_in_utc(client):
     assert imported.status_code == 201, imported.json
     record = client.get(f"/api/games/{imported.json['id']}").json["corrections"]
     assert record[0]["at"] == "2026-12-02T20:30:00+00:00"
+
+
+def test_a_modern_american_record_keeps_its_canastas_by_kind(client):
+    """The record is written in the game's family's fields: a canasta of sevens stays one."""
+    players = ["Ann", "Bob", "Cy", "Di"]
+    club = client.post(
+        "/api/clubs", json={"name": "T", "players": players, "family": "modern-american"}
+    )
+    sides = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
+    game = client.post(
+        f"/api/clubs/{club.json['id']}/games", json={"sides": sides, "family": "modern-american"}
+    )
+    assert game.status_code == 201, game.json
+    game_id = game.json["id"]
+    saved = client.post(f"/api/games/{game_id}/hands", json=WORKED)
+    body = {**WORKED, "sides": [{**WINNERS, "black_threes": 0}, LOSERS]}
+    fixed = client.put(
+        f"/api/games/{game_id}/hands/1", json=body, headers={"If-Match": saved.headers["ETag"]}
+    )
+    assert fixed.status_code == 200, fixed.json
+    (entry,) = client.get(f"/api/games/{game_id}").json["corrections"]
+    us_before, us_after = entry["before"]["sides"][0], entry["after"]["sides"][0]
+    assert us_before["canastas"] == us_after["canastas"] == WINNERS["canastas"]
+    assert (us_before["black_threes"], us_before["score"]["total"]) == (1, 3595)
+    assert us_after["score"]["total"] == 3495
+    exported = client.get(f"/api/clubs/{club.json['id']}/export").json
+    imported = client.post("/api/clubs/import", json=exported)
+    assert imported.status_code == 201, imported.json
+    again = client.get(f"/api/clubs/{imported.json['id']}/export").json
+    assert again["games"][0]["corrections"] == exported["games"][0]["corrections"] == [entry]
