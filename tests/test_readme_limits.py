@@ -40,3 +40,9 @@ def test_the_heavy_reads_at_once() -> None:
     assert said(r"at most (\w+) at once on the whole server") == [
         words[priority.HEAVY_READS_AT_ONCE]
     ]
+
+
+def test_the_record_of_corrections_cap() -> None:
+    assert said(r"A record keeps at most (\d[\d ]*?) entries") == [
+        spelled(limits.CORRECTIONS_PER_GAME)
+    ]

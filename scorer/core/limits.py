@@ -34,6 +34,11 @@ ADJUSTMENT_STEP = 5
 ADJUSTMENT_NOTE_MAX = 60
 # Far more than any game to 20 000 needs; keeps a game (and its import) bounded.
 MAX_HANDS_PER_GAME = 1000
+# A club game's record of corrections (scorer/store/corrections.py): each entry holds a hand
+# twice (before and after), 0.5 to 2 KiB, so a full record adds 100 to 400 KiB to the game's
+# export, leaving a long game's export within GAME_IMPORT_MAX_BYTES. Far more corrections
+# than a night's table makes: past it a correction is refused rather than left unrecorded.
+CORRECTIONS_PER_GAME = 200
 # A club (scorer/store/clubs.py): its roster and its games; an export holds every game, a few
 # KiB each.
 PLAYERS_PER_CLUB = 60
@@ -184,6 +189,15 @@ def check_player_count(count: int, field: str) -> None:
 def check_hand_count(count: int, field: str = "hands") -> None:
     if count > MAX_HANDS_PER_GAME:
         raise RuleError(field, N_("a game has at most {max} hands"), max=MAX_HANDS_PER_GAME)
+
+
+def check_correction_count(count: int, field: str = "corrections") -> None:
+    if count > CORRECTIONS_PER_GAME:
+        raise RuleError(
+            field,
+            N_("a game's record keeps at most {max} corrections"),
+            max=CORRECTIONS_PER_GAME,
+        )
 
 
 def check_game(name: str | None, sides: Sequence[Any]) -> None:

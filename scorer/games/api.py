@@ -14,6 +14,7 @@ from flask import Blueprint, Response, jsonify
 
 from scorer import store
 from scorer.core.errors import N_, GameFinished, ScorerError
+from scorer.core.families import get_family
 from scorer.core.hands import Hand
 from scorer.core.limits import GAME_IMPORT_MAX_BYTES
 from scorer.games import watch
@@ -195,7 +196,8 @@ def export_game(game_id: str) -> Response:
     # From the stored inputs, without replaying them: a game that no longer replays under
     # the current rules can still be saved (and fixed, and imported back).
     game = store.load_inputs(get_db(), game_id)
-    response = tagged(jsonify(game_to_export(game)), etag_of(game))
+    record = store.corrections_json(get_db(), game_id, get_family(game.family_key))
+    response = tagged(jsonify(game_to_export(game, record)), etag_of(game))
     response.headers["Content-Disposition"] = f'attachment; filename="game-{game.id}.json"'
     return response
 

@@ -51,7 +51,9 @@ def watch_json(record: store.ReplayedGame) -> dict[str, Any]:
     game = game_to_json(record)
     game.pop("id", None)
     game.pop("watch_url", None)
-    return game
+    # The record of corrections, as the game's answer and the watch page give it (issue 33).
+    family = record.table.profile.family
+    return {**game, "corrections": store.corrections_json(store.get_db(), record.id, family)}
 
 
 def hands_html(record: store.ReplayedGame, watch_id: str) -> Markup:

@@ -40,6 +40,7 @@ from scorer.store.clubs import (
 )
 from scorer.store.clubs import add_player as add_club_player
 from scorer.store.corrections import corrections_of
+from scorer.store.corrections import record_json as corrections_json
 from scorer.store.db import get_db, now
 from scorer.store.game_json import game_to_export
 from scorer.store.games import (
@@ -147,6 +148,7 @@ __all__ = [
     "club_game_written",
     "club_tag",
     "corrections_of",
+    "corrections_json",
     "create_club",
     "create_club_game",
     "create_game",

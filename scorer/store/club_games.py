@@ -14,11 +14,12 @@ from typing import Any
 
 import sqlite_utils
 
-from scorer.core.errors import N_, GameFinished, RuleError
+from scorer.core.errors import N_, GameFinished, RuleError, ScorerError
+from scorer.core.families import get_family
 from scorer.core.game import GameState, Side, play
 from scorer.core.limits import GAMES_PER_CLUB, default_side_name, same_name
 from scorer.core.limits import check_club_name as check_name
-from scorer.store import club_digest, writes
+from scorer.store import club_digest, corrections, writes
 from scorer.store.club_digest import digest_of
 from scorer.store.clubs import (
     Ambiguous,
@@ -264,7 +265,9 @@ def export_games(db: sqlite_utils.Database, game_ids: Sequence[str]) -> Iterator
                 game_id = game_ids[position]
                 position += 1
                 try:
-                    game = game_to_export(writes.load_inputs(db, game_id))
+                    inputs = writes.load_inputs(db, game_id)
+                    record = corrections.record_json(db, game_id, get_family(inputs.family_key))
+                    game = game_to_export(inputs, record)
                 except writes.NotFound:
                     continue
                 chunk.append(game)
@@ -324,7 +327,7 @@ def _import_game(raw: Any, path: str, read_game: ReadGame) -> tuple[dict[str, An
         state = play(table, arguments["hands"])
     except GameFinished as error:
         raise RuleError(f"{path}.hands", error.template, **error.params) from error
-    except RuleError as error:
+    except ScorerError as error:  # a broken rule (422) or a malformed field (400)
         number = getattr(error, "hand_number", None)
         inner = error.field if number is None else f"hands[{number - 1}].{error.field}"
         field = f"{path}.{inner}" if inner else path
@@ -358,6 +361,7 @@ def import_club(db: sqlite_utils.Database, data: Any, read_game: ReadGame) -> st
                 for n, hand in enumerate(game["hands"], 1)
             )
             link_game(db, club_id, game_id)
+            corrections.restore(db, game_id, game.get("corrections", []))
             # Its digest from the replay that checked it: the club's page replays nothing.
             row = {"id": game_id, "version": 1, "name": game["name"], "created_at": created}
             club_digest.store(db, game_id, 1, digest_of(row, state))

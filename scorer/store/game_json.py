@@ -15,8 +15,11 @@ EXPORT_FORMAT = "scorer-game"
 EXPORT_VERSION = 1
 
 
-def game_to_export(game: StoredGame) -> dict[str, Any]:
-    """Everything needed to rebuild the game elsewhere: its table and each hand's inputs."""
+def game_to_export(
+    game: StoredGame, corrections: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Everything needed to rebuild the game elsewhere: its table and each hand's inputs,
+    and a club game's record of corrections when it has one (scorer.store.corrections)."""
     family = get_family(game.family_key)
     return {
         "format": EXPORT_FORMAT,
@@ -39,4 +42,5 @@ def game_to_export(game: StoredGame) -> dict[str, Any]:
             }
             for hand in game.hands
         ],
+        **({"corrections": corrections} if corrections else {}),
     }

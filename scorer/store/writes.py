@@ -37,6 +37,7 @@ from scorer.core.hands import Hand
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import MAX_HANDS_PER_GAME, check_game, check_hand_count
 from scorer.store import cache, corrections, ids, round_time
+from scorer.store.corrections import restore as restore_corrections
 from scorer.store.db import now, snapshot, transaction
 from scorer.store.games import (
     NotFound,
@@ -105,6 +106,7 @@ def import_game(
     idempotency_key: str | None = None,
     fixed_hands: int | None = None,
     family_key: str | None = None,
+    corrections: list[dict[str, Any]] | None = None,
 ) -> str:
     """Store a game under a new id, all its hands in the same transaction; returns the id.
 
@@ -130,6 +132,7 @@ def import_game(
         # Earlier keys keep their digest: what they did not name is left out.
         + ([fixed_hands] if fixed_hands is not None else [])
         + ([family_key] if family_key is not None else [])
+        + ([corrections] if corrections else [])
     )
     game_id = new_game_id()
     with transaction(db):
@@ -143,6 +146,8 @@ def import_game(
         db["hands"].insert_all(
             hand_row(game_id, n, hand, family) for n, hand in enumerate(hands, 1)
         )
+        # An exported record of corrections comes back with its game (scorer.store.corrections).
+        restore_corrections(db, game_id, corrections or [])
         if idempotency_key is not None:
             remember_game(db, idempotency_key, request, game_id)
     return game_id
@@ -398,7 +403,7 @@ def replace_hand(
             )
             # A club game keeps the record of its corrections (in the same transaction).
             before, after = record.state.results[number - 1], state.results[number - 1]
-            corrections.record(db, game_id, before, after, screen)
+            corrections.record(db, game_id, before, after, screen, record.table.profile.family)
 
         return state, write
 
@@ -423,7 +428,7 @@ def delete_hand(
 
         def write_and_record(db: sqlite_utils.Database) -> None:
             write(db)
-            corrections.record(db, game_id, removed, None, screen)
+            corrections.record(db, game_id, removed, None, screen, record.table.profile.family)
 
         return remove(record.state, number), write_and_record
 
@@ -465,7 +470,7 @@ def delete_after_end(
         def write(db: sqlite_utils.Database) -> None:
             db.execute("delete from hands where game_id = ? and number > ?", [game_id, len(kept)])
             for removed in record.state.results[len(kept) :]:
-                corrections.record(db, game_id, removed, None, screen)
+                corrections.record(db, game_id, removed, None, screen, record.table.profile.family)
 
         return rescore(record.table, list(kept)), write
 

@@ -8,7 +8,9 @@ and the export format, scorer.store.game_json).
 
 from __future__ import annotations
 
+import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from scorer.core import hand_schema
@@ -33,8 +35,10 @@ from scorer.core.hand_schema import (
 from scorer.core.hands import CardCounts, Hand, SideHand, SideScore, score_parts
 from scorer.core.irregular import CONFIRMABLE
 from scorer.core.limits import (
+    MAX_HANDS_PER_GAME,
     SIDES_MAX,
     check_adjustment_note,
+    check_correction_count,
     check_fixed_hands,
     check_hand_count,
     check_name,
@@ -45,6 +49,7 @@ from scorer.core.limits import (
 from scorer.core.meld import MAX_SIDE_MELDS, PlannedMeld, planned_meld
 from scorer.core.rules import VALUE_GROUPS, effective_rules
 from scorer.store import ReplayedGame
+from scorer.store.corrections import KINDS, SCREENS
 from scorer.store.db import is_rfc3339
 from scorer.store.game_json import EXPORT_FORMAT, EXPORT_VERSION
 
@@ -69,7 +74,18 @@ CANASTAS = "canastas"
 # A game's id as the store makes them (scorer.store.ids: s<shard>- and 22 characters), with
 # room to spare.
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-EXPORT_FIELDS = GAME_FIELDS | {"format", "format_version", "id", "created_at", "hands"}
+EXPORT_FIELDS = GAME_FIELDS | {
+    "format",
+    "format_version",
+    "id",
+    "created_at",
+    "hands",
+    "corrections",
+}
+# An entry of a game's record of corrections (scorer.store.corrections.record_json).
+CORRECTION_FIELDS = frozenset({"hand", "kind", "before", "after", "at", "screen"})
+# A recorded side's score: only its total is kept (ample room for any hand's score).
+RECORDED_SCORE_MAX = 1_000_000
 
 
 class PayloadError(ScorerError):
@@ -386,7 +402,86 @@ def parse_export(data: Any) -> dict[str, Any]:
     family = get_family(arguments["family_key"])
     arguments["hands"] = [_hand(raw, f"hands[{i}]", family) for i, raw in enumerate(hands)]
     arguments["created_at"] = _timestamp(data.get("created_at"), "created_at")
+    # An export from before the record (or of a game never corrected) has none: [].
+    record = _corrections(data.get("corrections", []), len(arguments["sides"]), family)
+    if record:
+        arguments["corrections"] = record
     return arguments
+
+
+def _corrections(raw: Any, sides: int, family: RuleFamily) -> list[dict[str, Any]]:
+    """A game's record of corrections from its export, as scorer.store.corrections stores it."""
+    if not isinstance(raw, list):
+        raise _type_error("corrections", N_("must be a list of corrections"))
+    check_correction_count(len(raw))
+    return [_correction(entry, f"corrections[{i}]", sides, family) for i, entry in enumerate(raw)]
+
+
+def _correction(raw: Any, path: str, sides: int, family: RuleFamily) -> dict[str, Any]:
+    data = _object(raw, path, CORRECTION_FIELDS)
+    number = _int(data.get("hand"), f"{path}.hand")
+    if not 1 <= number <= MAX_HANDS_PER_GAME:
+        raise _type_error(
+            f"{path}.hand", N_("must be a hand's number from 1 to {max}"), max=MAX_HANDS_PER_GAME
+        )
+    stored_kinds = {name: stored for stored, name in KINDS.items()}
+    kind = data.get("kind")
+    if not isinstance(kind, str) or kind not in stored_kinds:
+        raise _type_error(f"{path}.kind", N_("must be correction or removal"))
+    screen = data.get("screen")
+    if not isinstance(screen, str) or screen not in SCREENS:
+        raise _type_error(f"{path}.screen", N_("is not a screen the scorer names"))
+    at = _timestamp(data.get("at"), f"{path}.at")
+    if at is None:
+        raise _type_error(
+            f"{path}.at",
+            N_("must be a date and time as RFC 3339 writes it, like 2024-05-01T20:30:00Z"),
+        )
+    if not at.endswith("+00:00"):  # the record says when in UTC, as it writes it
+        at = datetime.fromisoformat(at.upper()).astimezone(UTC).isoformat()
+    before = _recorded_hand(data.get("before"), f"{path}.before", sides, family)
+    after = data.get("after")
+    if kind == "removal" and after is not None:
+        raise _type_error(f"{path}.after", N_("must be null for a removal"))
+    if kind == "correction":
+        after = _recorded_hand(after, f"{path}.after", sides, family)
+    return {
+        "hand_number": number,
+        "kind": stored_kinds[kind],
+        "before": before,
+        "after": after,
+        "screen": screen,
+        "at": at,
+    }
+
+
+def _recorded_hand(raw: Any, path: str, sides: int, family: RuleFamily) -> str:
+    """A recorded hand (a hand as the API shows it, each side's score's total kept), read
+    like an imported hand, as its JSON row."""
+    hand = _hand(raw, path, family)
+    if len(hand.sides) != sides:
+        raise _type_error(f"{path}.sides", N_("must be a list with one entry per side"))
+    scores = []
+    for i, side in enumerate(raw["sides"]):
+        where = f"{path}.sides[{i}].score"
+        score = _object(side.get("score"), where)
+        total = _int(score.get("total"), f"{where}.total")
+        if abs(total) > RECORDED_SCORE_MAX:
+            raise _type_error(
+                f"{where}.total",
+                N_("must be from {low} to {high} points"),
+                low=-RECORDED_SCORE_MAX,
+                high=RECORDED_SCORE_MAX,
+            )
+        scores.append(total)
+    return json.dumps(
+        {
+            "scores": scores,
+            "went_out": hand.went_out,
+            "concealed": hand.concealed,
+            "sides": [side_values(side, family) for side in hand.sides],
+        }
+    )
 
 
 def _timestamp(value: Any, field: str) -> str | None:

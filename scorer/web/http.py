@@ -184,7 +184,16 @@ def game_response(
 def _game_body(record: store.ReplayedGame) -> bytes:
     """The game's JSON once per version: a write's answer serves the reads that follow it."""
     # Every game answer names its watch address, so a write's answer equals the next GET.
-    return jsonify({**game_to_json(record), "watch_url": watch_url(record.id)}).get_data()
+    # A club game's record of corrections (issue 33), [] for one never corrected; a
+    # correction bumps the version, so the body cached per version follows it.
+    family = record.table.profile.family
+    return jsonify(
+        {
+            **game_to_json(record),
+            "corrections": store.corrections_json(get_db(), record.id, family),
+            "watch_url": watch_url(record.id),
+        }
+    ).get_data()
 
 
 # --- the app's JSON out --------------------------------------------------------------------
