@@ -137,7 +137,9 @@ def test_blank_sheets_are_linked_and_served(make_page, live_server):
     assert not page.evaluate(SIDEWAYS)
     shoot(page, None, "sheets-200")
     links = page.locator(".sheet-list a").evaluate_all("els => els.map(e => e.href)")
-    assert len(links) == 18
+    # Classic's nine seatings and Modern American's one (two teams), each on A4 and Letter.
+    assert len(links) == 20
+    assert sum("family=modern-american" in link for link in links) == 2
     for sides in range(2, 7):
         assert any(f"sides={sides}&" in link for link in links)
     for link in links[:: len(links) // 6]:
