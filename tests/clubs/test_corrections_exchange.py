@@ -11,25 +11,14 @@ import pytest
 from flask.testing import FlaskClient
 
 from scorer.store.db import connect
-from tests.clubs.test_corrections_record import club_game, hand
+from tests.clubs.test_corrections_record import game_with_hand_1_corrected, hand
 from tests.games.test_modern_american_api import LOSERS, WINNERS, WORKED
 
 
 def corrected_game(client: FlaskClient) -> str:
     """A club game with hand 1 corrected and hand 2 removed, both through the API."""
-    game_id = club_game(client)
-    for first, second in ((300, 100), (150, 200), (50, 50)):
-        assert (
-            client.post(f"/api/games/{game_id}/hands", json=hand(first, second)).status_code == 201
-        )
-    etag = client.get(f"/api/games/{game_id}").headers["ETag"]
-    fixed = client.put(
-        f"/api/games/{game_id}/hands/1", json=hand(350, 100), headers={"If-Match": etag}
-    )
-    assert fixed.status_code == 200, fixed.json
-    removed = client.delete(
-        f"/api/games/{game_id}/hands/2", headers={"If-Match": fixed.headers["ETag"]}
-    )
+    game_id, etag = game_with_hand_1_corrected(client)
+    removed = client.delete(f"/api/games/{game_id}/hands/2", headers={"If-Match": etag})
     assert removed.status_code == 200, removed.json
     return game_id
 

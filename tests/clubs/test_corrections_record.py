@@ -30,7 +30,8 @@ def hand(first: int, second: int) -> dict:
     return {"sides": [{"meld_points": first}, {"meld_points": second}]}
 
 
-def test_corrections_and_removals_are_kept_and_shown(app, client):
+def game_with_hand_1_corrected(client: FlaskClient) -> tuple[str, str]:
+    """A club game of three hands, hand 1 corrected through the API: its id and ETag."""
     game_id = club_game(client)
     for first, second in ((300, 100), (150, 200), (50, 50)):
         assert (
@@ -41,6 +42,11 @@ def test_corrections_and_removals_are_kept_and_shown(app, client):
         f"/api/games/{game_id}/hands/1", json=hand(350, 100), headers={"If-Match": etag}
     )
     assert fixed.status_code == 200, fixed.json
+    return game_id, fixed.headers["ETag"]
+
+
+def test_corrections_and_removals_are_kept_and_shown(app, client):
+    game_id, _etag = game_with_hand_1_corrected(client)
     # Removed from the scoreboard's pages (a form, JavaScript off).
     version = client.get(f"/api/games/{game_id}").json["version"]
     removed = client.post(f"/games/{game_id}/hands/2/delete", data={"version": str(version)})
