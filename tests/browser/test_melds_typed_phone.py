@@ -42,6 +42,19 @@ def type_in(page: Any, box: str, text: str) -> None:
     page.keyboard.type(text)
 
 
+def saved_melds_and_totals(page: Any, live_server: str, game_id: str, saved: dict) -> list[int]:
+    """Save, check each side's melds read back through the export as `saved`, and give the
+    sides' totals the API then shows."""
+    page.locator(".form-actions button.big").tap()
+    page.wait_for_url(BOARD_URL)
+    hand = page.request.get(f"{live_server}/api/games/{game_id}/export").json()["hands"][0]
+    fields = ("rank", "naturals", "jokers", "twos")
+    for side, melds in saved.items():
+        assert [tuple(m[k] for k in fields) for m in hand["sides"][side]["melds"]] == melds
+    game = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    return [side["total"] for side in game["sides"]]
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_three_melds_a_side_typed_rank_by_rank(make_page, live_server, tmp_path, lang, javascript):
@@ -77,14 +90,7 @@ def test_three_melds_a_side_typed_rank_by_rank(make_page, live_server, tmp_path,
                     type_in(page, prefix + name, text)
     assert no_sideways_scroll(page)
     page.screenshot(path=str(tmp_path / f"melds-{lang}-{javascript}.png"), full_page=True)
-    page.locator(".form-actions button.big").tap()
-    page.wait_for_url(BOARD_URL)
-    hand = page.request.get(f"{live_server}/api/games/{game_id}/export").json()["hands"][0]
-    fields = ("rank", "naturals", "jokers", "twos")
-    for side, melds in SAVED.items():
-        assert [tuple(m[k] for k in fields) for m in hand["sides"][side]["melds"]] == melds
-    game = page.request.get(f"{live_server}/api/games/{game_id}").json()
-    assert [side["total"] for side in game["sides"]] == [765, 425]
+    assert saved_melds_and_totals(page, live_server, game_id, SAVED) == [765, 425]
 
 
 # Modern American (§5a): a meld of wild cards only is typed as its letter, W (L in French, for
@@ -135,11 +141,4 @@ def test_a_meld_of_wild_cards_typed_in_a_modern_american_game(
                     type_in(page, prefix + name, text)
     assert no_sideways_scroll(page)
     page.screenshot(path=str(tmp_path / f"wild-{lang}-{javascript}.png"), full_page=True)
-    page.locator(".form-actions button.big").tap()
-    page.wait_for_url(BOARD_URL)
-    hand = page.request.get(f"{live_server}/api/games/{game_id}/export").json()["hands"][0]
-    fields = ("rank", "naturals", "jokers", "twos")
-    for side, melds in WILD_SAVED.items():
-        assert [tuple(m[k] for k in fields) for m in hand["sides"][side]["melds"]] == melds
-    game = page.request.get(f"{live_server}/api/games/{game_id}").json()
-    assert [side["total"] for side in game["sides"]] == [2840, -1365]
+    assert saved_melds_and_totals(page, live_server, game_id, WILD_SAVED) == [2840, -1365]
