@@ -8,6 +8,21 @@ import pytest
 from phone import BOARD_URL, Thumb, no_sideways_scroll
 
 
+def start_and_read_house_rules(page: Any, thumb: Thumb) -> str:
+    """Type four players' names, start the game and give the board's list of house rules."""
+    for box, name in (
+        ("#sides-0-players-0", "Ann"),
+        ("#sides-0-players-1", "Bob"),
+        ("#sides-1-players-0", "Cy"),
+        ("#sides-1-players-1", "Di"),
+    ):
+        thumb.tap(page.locator(box))
+        thumb.type(name)
+    thumb.tap(page.get_by_role("button", name="Start the game"))
+    page.wait_for_url(BOARD_URL)
+    return page.locator(".house-rules dl").inner_text()
+
+
 def test_a_game_with_house_rules_through_the_form_at_360_px(make_page, live_server, tmp_path):
     page: Any = make_page(width=360, height=780, javascript=True)
     errors: list[str] = []
@@ -29,17 +44,7 @@ def test_a_game_with_house_rules_through_the_form_at_360_px(make_page, live_serv
     assert no_sideways_scroll(page)
     rules.screenshot(path=str(tmp_path / "house-rules-form-200.png"))
     page.evaluate("document.documentElement.style.fontSize = ''")
-    for box, name in (
-        ("#sides-0-players-0", "Ann"),
-        ("#sides-0-players-1", "Bob"),
-        ("#sides-1-players-0", "Cy"),
-        ("#sides-1-players-1", "Di"),
-    ):
-        thumb.tap(page.locator(box))
-        thumb.type(name)
-    thumb.tap(page.get_by_role("button", name="Start the game"))
-    page.wait_for_url(BOARD_URL)
-    shown = page.locator(".house-rules dl").inner_text()
+    shown = start_and_read_house_rules(page, thumb)
     assert "A tie at the top" in shown and "the side that went out wins" in shown
     assert "Red threes count against" in shown and "a side without a canasta" in shown
     assert no_sideways_scroll(page)
@@ -83,17 +88,7 @@ def test_modern_americans_canasta_bonuses_through_the_form(make_page, live_serve
         thumb.tap(page.locator(box))
         page.locator(box).fill("")
         thumb.type("2000")
-    for box, name in (
-        ("#sides-0-players-0", "Ann"),
-        ("#sides-0-players-1", "Bob"),
-        ("#sides-1-players-0", "Cy"),
-        ("#sides-1-players-1", "Di"),
-    ):
-        thumb.tap(page.locator(box))
-        thumb.type(name)
-    thumb.tap(page.get_by_role("button", name="Start the game"))
-    page.wait_for_url(BOARD_URL)
-    shown = page.locator(".house-rules dl").inner_text()
+    shown = start_and_read_house_rules(page, thumb)
     assert "Wild canasta bonus, all four jokers" in shown and "2,000" in shown
     assert "Canasta of seven twos bonus" in shown
     assert "_canasta" not in shown
