@@ -6,8 +6,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from largest import largest_hand
+
 from scorer.core import limits
+from scorer.core.hand_schema import sides_json
+from scorer.core.rules import get_profile
 from scorer.web import priority
+from scorer.web.api_contract import parse_hand
 
 README = (Path(__file__).parent.parent / "README.md").read_text()
 
@@ -45,4 +50,25 @@ def test_the_heavy_reads_at_once() -> None:
 def test_the_record_of_corrections_cap() -> None:
     assert said(r"A record keeps at most (\d[\d ]*?) entries") == [
         spelled(limits.CORRECTIONS_PER_GAME)
+    ]
+
+
+def test_the_import_caps_and_what_they_follow() -> None:
+    """The README's arithmetic of the caps is the code's (issue 35: every export imports
+    back), and the largest hand it names is the one tests/largest.py makes."""
+    assert said(r"A hand's entries take at most (\d+) KiB") == [str(limits.HAND_BYTES_MAX // 1024)]
+    profile = get_profile("six-player")
+    hand = parse_hand(largest_hand(), profile.family)
+    assert said(r"a 60-emoji note each, takes (\d[\d ]*?) bytes") == [
+        spelled(len(sides_json(hand.sides, profile.family)))
+    ]
+    assert said(r"a game's import takes (\d[\d ]*?) bytes") == [
+        spelled(limits.GAME_IMPORT_MAX_BYTES)
+    ]
+    assert said(r"1 000 hands of (\d[\d ]*?) bytes, 200 corrections of (\d[\d ]*?)\)") == [
+        (spelled(limits.HAND_EXPORT_BYTES), spelled(limits.CORRECTION_EXPORT_BYTES))
+    ]
+    assert said(r"most (\d[\d ]*?) bytes of them") == [spelled(limits.CLUB_PART_BYTES)]
+    assert said(r"and settings \(about ([\d.]+) MiB\)") == [
+        f"{limits.CLUB_IMPORT_MAX_BYTES / 2**20:.1f}"
     ]

@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, stream_wit
 from scorer import store
 from scorer.clubs.exchange import club_json
 from scorer.core.errors import N_
-from scorer.core.limits import CLUB_IMPORT_MAX_BYTES as IMPORT_MAX_BYTES
+from scorer.core.limits import CLUB_IMPORT_MAX_BYTES, CLUB_PART_BYTES
 from scorer.store import board_cache, club_tag, get_db
 from scorer.web.api_contract import (
     PayloadError,
@@ -178,28 +178,58 @@ def file_game(club_id: str) -> Response:
 @bp.get("/<club_id>/export")
 @heavy_read
 def export_club(club_id: str) -> Response:
-    """The club as one JSON file, the same that `POST /api/clubs/import` takes back, sent as
-    it is read: a few games at a time, so a club at its limit (about 16 MB) never sits in
-    memory whole. (One document rather than parts: the import takes the file as saved.)"""
+    """The club as JSON, what `POST /api/clubs/import` takes back, in parts: its head and
+    whole games, at most CLUB_PART_BYTES of them (scorer.core.limits: a full club of night
+    games is one part). A part that is not the last ends with "next", the address of the
+    next part (`?from=` its first game), which `POST /api/clubs/<id>/import` adds to the
+    club the first part made. Sent as it is read, a few games at a time, so a part never
+    sits in memory whole."""
     head, game_ids = store.export_head(get_db(), club_id)  # 404 before any byte
+    start = request.args.get("from")
+    if start is not None and start not in game_ids:
+        raise store.NotFound(club_id, N_("this part's first game has left the club"), field="from")
+    rest = game_ids[game_ids.index(start) :] if start is not None else game_ids
     dumps = current_app.json.dumps
 
-    def document() -> Iterator[str]:
-        yield dumps(head)[:-1] + ',"games":['  # the head's object, left open
-        for number, game in enumerate(store.export_games(get_db(), game_ids)):
-            yield ("," if number else "") + dumps(game)
-        yield "]}"
+    def document() -> Iterator[bytes]:
+        yield (dumps(head)[:-1] + ',"games":[').encode()  # the head's object, left open
+        size = 0
+        for number, game in enumerate(store.export_games(get_db(), rest)):
+            text = dumps(game).encode()  # UTF-8: the bytes are what a part's cap counts
+            size += len(text) + 1
+            if number and size > CLUB_PART_BYTES:  # one game alone always fits
+                address = f"/api/clubs/{club_id}/export?from={game['id']}"
+                yield ('],"next":' + dumps(address) + "}").encode()
+                return
+            if number:
+                yield b","
+            yield text
+        yield b"]}"
 
     response = Response(stream_with_context(document()), mimetype="application/json")
-    response.headers["Content-Disposition"] = f'attachment; filename="club-{club_id}.json"'
+    name = f"club-{club_id}" + (f"-from-{start}" if start is not None else "")
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}.json"'
     return response
 
 
 @bp.post("/import")
 @budget("import_kib", "create_club")
 def import_club() -> Response:
-    data = json_object(store.EXPORT_FIELDS, IMPORT_MAX_BYTES)
+    """A new club from its export, or from its export's first part (the others then join
+    it, below)."""
+    data = json_object(store.EXPORT_FIELDS, CLUB_IMPORT_MAX_BYTES)
     club_id = store.import_club(get_db(), data, parse_export)
     response = club_response(club_id, 201)
     response.headers["Location"] = f"/api/clubs/{club_id}"
     return response
+
+
+@bp.post("/<club_id>/import")
+@budget("import_kib")
+def import_into_club(club_id: str) -> Response:
+    """A part of a club's export (or a whole export) added to this club. With If-Match (the
+    tag the last part's answer gave), a retried part that was stored is 412, never twice."""
+    club = store.load_club(get_db(), club_id)
+    data = json_object(store.EXPORT_FIELDS, CLUB_IMPORT_MAX_BYTES)
+    store.import_into_club(get_db(), club_id, data, parse_export, version=expected_version(club))
+    return club_response(club_id)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from scorer.core.errors import N_, GameFinished, RuleError
+from scorer.core.hand_schema import check_hand_size
 from scorer.core.hands import Hand, SideScore, score_hand, validate_hand
 from scorer.core.irregular import Irregularity, ask, irregularities
 from scorer.core.limits import NAME_MAX
@@ -208,10 +209,17 @@ def check_hand(
     hand does not need is ignored.
     """
     profile = state.table.profile
-    validate_hand(profile, hand, len(state.table.sides))
+    check_new_hand(profile, hand, len(state.table.sides))
     found = irregularities(profile, state.minimums, hand)
     ask(found, confirmed)
     return found
+
+
+def check_new_hand(profile: RuleProfile, hand: Hand, sides: int) -> None:
+    """A hand about to be stored: every rule of §2, and its size (a stored one is replayed
+    as it is: the bound holds from the hand's way in)."""
+    validate_hand(profile, hand, sides)
+    check_hand_size(hand, profile.family)
 
 
 def add_hand(
@@ -225,7 +233,7 @@ def add_hand(
     if state.finished:
         raise GameFinished(None, N_("this game is over: it takes no further hands"))
     if confirmed is None:
-        validate_hand(state.table.profile, hand, len(state.table.sides))
+        check_new_hand(state.table.profile, hand, len(state.table.sides))
     else:
         check_hand(state, hand, confirmed)
     return _advance(state, hand)
@@ -276,7 +284,10 @@ def play(table: Table, hands: tuple[Hand, ...] | list[Hand], *, strict: bool = F
     profile, sides = table.profile, len(table.sides)
     for index, hand in enumerate(hands):
         try:
-            validate_hand(profile, hand, sides, stored=not strict)
+            if strict:
+                check_new_hand(profile, hand, sides)
+            else:
+                validate_hand(profile, hand, sides, stored=True)
         except RuleError as error:
             raise _in_hand(error, index) from error
         state = _advance(state, hand)

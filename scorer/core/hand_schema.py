@@ -13,13 +13,15 @@ to :func:`side_hand`; each writer takes :func:`side_values`. Pure: no Flask, no 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from scorer.core.families import DEFAULT_FAMILY, VALUE_GROUPS, RuleFamily
-from scorer.core.hands import CardCounts, SideHand
+from scorer.core.hands import CardCounts, Hand, SideHand
+from scorer.core.limits import check_hand_bytes
 from scorer.core.meld import PlannedMeld, PlannedSequence
 
 # What a field holds: points (a multiple of 5), a count, cards counted by value group, a
@@ -305,6 +307,18 @@ def side_values(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str
     if side.hand_cards is not None:
         data["hand_cards"] = dict(vars(side.hand_cards))
     return data
+
+
+def sides_json(sides: Sequence[SideHand], family: RuleFamily = DEFAULT_FAMILY) -> str:
+    """A hand's sides as the store keeps them: each side's values, as JSON (non-ASCII
+    written \\uXXXX: never shorter than the exports' compact UTF-8)."""
+    return json.dumps([side_values(side, family) for side in sides])
+
+
+def check_hand_size(hand: Hand, family: RuleFamily = DEFAULT_FAMILY, field: str = "sides") -> None:
+    """A new hand's inputs within HAND_BYTES_MAX (scorer.core.limits), as the store keeps
+    them: what bounds a game's export, and so its import."""
+    check_hand_bytes(len(sides_json(hand.sides, family)), field)
 
 
 def _sequence_values(sequence: PlannedSequence) -> dict[str, Any]:

@@ -2,7 +2,11 @@
 
 The API, the new-game form and the import all ask this module, so they give the same
 verdict; and since a game is only ever stored within these limits, its export imports back.
-Pure core: no Flask, no SQL.
+The import caps are worked out from them, never guessed: a hand's size is bounded
+(HAND_BYTES_MAX), so the largest legal game is (GAME_IMPORT_MAX_BYTES, about 14 MiB), and a
+club's export, which the limits would let reach hundreds of MiB, comes in parts of whole
+games that each import back within CLUB_IMPORT_MAX_BYTES (about 23.5 MiB). No cap is larger
+than the largest export it must take. Pure core: no Flask, no SQL.
 """
 
 from __future__ import annotations
@@ -35,24 +39,21 @@ ADJUSTMENT_NOTE_MAX = 60
 # Far more than any game to 20 000 needs; keeps a game (and its import) bounded.
 MAX_HANDS_PER_GAME = 1000
 # A club game's record of corrections (scorer/store/corrections.py): each entry holds a hand
-# twice (before and after), 0.5 to 2 KiB, so a full record adds 100 to 400 KiB to the game's
-# export, leaving a long game's export within GAME_IMPORT_MAX_BYTES. Far more corrections
-# than a night's table makes: past it a correction is refused rather than left unrecorded.
+# twice (before and after). Far more corrections than a night's table makes: past it a
+# correction is refused rather than left unrecorded.
 CORRECTIONS_PER_GAME = 200
-# A club (scorer/store/clubs.py): its roster and its games; an export holds every game, a few
-# KiB each.
+# A club (scorer/store/clubs.py): its roster and its games.
 PLAYERS_PER_CLUB = 60
 GAMES_PER_CLUB = 2000
-# An import carries a whole game (or a club's games), so it may be larger than any other
-# request; the largest body any endpoint takes bounds what scorer.web.inbound reads.
-GAME_IMPORT_MAX_BYTES = 1024 * 1024
-# What a club's game takes in the club's export, on average: a night's game of 30 hands,
-# both sides filled, is 8 to 9 KiB (BENCHMARKS.md, section 11's club). A full club's export
-# (2 000 such games, about 18 MiB) imports back; the cap follows GAMES_PER_CLUB.
-CLUB_GAME_EXPORT_BYTES = 12 * 1024
-CLUB_IMPORT_MAX_BYTES = GAMES_PER_CLUB * CLUB_GAME_EXPORT_BYTES
-# The largest body any address takes (scorer.web.inbound reads a chunked body up to it).
-LARGEST_BODY = max(GAME_IMPORT_MAX_BYTES, CLUB_IMPORT_MAX_BYTES)
+# What one hand may hold: its sides' inputs as JSON, as the store keeps them
+# (scorer.core.hand_schema.sides_json: non-ASCII written \uXXXX, 6 or 12 bytes a character,
+# so never shorter than the exports' compact UTF-8, nor than a client's re-encoding of them:
+# the caps below hold for either). The largest hand
+# a table can write, six players alone melding 50 melds rank by rank (all the three packs
+# hold), counting the cards left in hand and each noting an adjustment in 60 emoji (12 bytes
+# each), takes 7 891 bytes (tests/largest.py); a hand past the bound is refused at every way
+# in (the API, the pages, an import, a record of corrections), so a game's size is bounded.
+HAND_BYTES_MAX = 10 * 1024
 # Hands in one download of a club's hands as CSV (about 450 KB, a second at most to make on
 # a busy 2-core machine): a club's hands come in parts of whole games, so no request costs
 # what a 2 000-game club stored (60 000 hands or more, 16 MB, 10 s of replays).
@@ -74,6 +75,39 @@ PLAYERS_PER_SIDE_MAX = max(
     for layout in profile.layouts
     for size in layout.team_sizes
 )
+
+# What an export may weigh, and so what its import takes: every export the limits allow
+# imports back, and no import cap is larger than the largest export it must take.
+#
+# A game's export: its head (its name, sides, players and house rules: what a new game's
+# body holds, well within a request's 64 KiB even with every name in escaped emoji), each
+# hand at its largest (its inputs, HAND_BYTES_MAX, and the keys around them) and each entry
+# of its record of corrections at its largest (the hand before and after, each side's score,
+# the entry's own keys). The cap is the largest legal game: 64 KiB + 1 000 hands of 10 304
+# bytes + 200 entries of 21 248 bytes = 14 619 136 bytes, about 14 MiB (the largest game
+# tests/largest.py makes, 1 000 hands and a full record, exports about 11 MB).
+GAME_HEAD_BYTES = 64 * 1024
+HAND_EXPORT_BYTES = HAND_BYTES_MAX + 64
+CORRECTION_EXPORT_BYTES = 2 * (HAND_EXPORT_BYTES + SIDES_MAX * 32) + 256
+GAME_IMPORT_MAX_BYTES = (
+    GAME_HEAD_BYTES
+    + MAX_HANDS_PER_GAME * HAND_EXPORT_BYTES
+    + CORRECTIONS_PER_GAME * CORRECTION_EXPORT_BYTES
+)
+# A club's export comes in parts (GET /api/clubs/<id>/export, then each part's "next"): its
+# head (name, settings, a roster of 60 names: within CLUB_HEAD_BYTES) and whole games, at
+# most CLUB_PART_BYTES of them, each part importing back on its own (the first makes the
+# club, POST /api/clubs/import; the rest join it, POST /api/clubs/<id>/import). A part holds
+# a full club of night games (2 000 of 12 KiB each; one of 30 hands, both sides filled, is
+# 8 to 9 KiB: BENCHMARKS.md, section 11), so a real club exports as one document, and at
+# least the largest legal game. The limits allow far more (2 000 games of 1 000 hands, 427
+# MiB even at the smallest hand): that comes in parts, never in one body.
+CLUB_GAME_EXPORT_BYTES = 12 * 1024
+CLUB_PART_BYTES = max(GAMES_PER_CLUB * CLUB_GAME_EXPORT_BYTES, GAME_IMPORT_MAX_BYTES)
+CLUB_HEAD_BYTES = 64 * 1024
+CLUB_IMPORT_MAX_BYTES = CLUB_HEAD_BYTES + CLUB_PART_BYTES
+# The largest body any address takes (scorer.web.inbound reads a chunked body up to it).
+LARGEST_BODY = max(GAME_IMPORT_MAX_BYTES, CLUB_IMPORT_MAX_BYTES)
 
 # Characters that reorder the text around them: a name could make a score read backwards.
 BIDI_CONTROLS = frozenset(chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
@@ -189,6 +223,14 @@ def check_player_count(count: int, field: str) -> None:
 def check_hand_count(count: int, field: str = "hands") -> None:
     if count > MAX_HANDS_PER_GAME:
         raise RuleError(field, N_("a game has at most {max} hands"), max=MAX_HANDS_PER_GAME)
+
+
+def check_hand_bytes(size: int, field: str = "sides") -> None:
+    """A hand's inputs, `size` bytes as stored, within HAND_BYTES_MAX."""
+    if size > HAND_BYTES_MAX:
+        raise RuleError(
+            field, N_("a hand's entries take at most {max} KiB"), max=HAND_BYTES_MAX // 1024
+        )
 
 
 def check_correction_count(count: int, field: str = "corrections") -> None:

@@ -28,6 +28,7 @@ from scorer.store.club_games import (
     export_head,
     file_game,
     import_club,
+    import_into_club,
 )
 from scorer.store.clubs import (
     Ambiguous,
@@ -168,6 +169,7 @@ __all__ = [
     "get_db",
     "hands_at",
     "import_club",
+    "import_into_club",
     "import_game",
     "insert_game",
     "key_recorded",

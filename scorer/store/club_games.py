@@ -17,6 +17,7 @@ import sqlite_utils
 from scorer.core.errors import N_, GameFinished, RuleError, ScorerError
 from scorer.core.families import get_family
 from scorer.core.game import GameState, Side, play
+from scorer.core.hand_schema import check_hand_size
 from scorer.core.limits import GAMES_PER_CLUB, default_side_name, same_name
 from scorer.core.limits import check_club_name as check_name
 from scorer.store import club_digest, corrections, writes
@@ -34,6 +35,7 @@ from scorer.store.clubs import (
     club_of_game,
     insert_club,
     join_roster,
+    load_club,
     read_club,
     rename_in_games,
     snapshot,
@@ -46,7 +48,7 @@ from scorer.store.games import hand_row
 EXPORT_FORMAT = "scorer-club"
 EXPORT_VERSION = 1
 EXPORT_FIELDS = frozenset(
-    {"format", "format_version", "id", "name", "family", "settings", "players", "games"}
+    {"format", "format_version", "id", "name", "family", "settings", "players", "games", "next"}
 )
 
 
@@ -230,9 +232,9 @@ def _store_digest(db: sqlite_utils.Database, game_id: str) -> None:
 
 
 # Hands read per snapshot while a club's export streams (a game at its limit alone, or many
-# short ones): a club at its limit (about 16 MB of JSON) never sits in a worker's memory
-# whole, only about this many hands' worth (~2 MB as Python objects), and no read
-# transaction lasts the download.
+# short ones): a part of the export (up to CLUB_PART_BYTES, about 23 MiB of JSON) never sits
+# in a worker's memory whole, only about this many hands' worth (~2 MB as Python objects),
+# and no read transaction lasts the download.
 EXPORT_HANDS = 2_000
 
 
@@ -276,7 +278,8 @@ def export_games(db: sqlite_utils.Database, game_ids: Sequence[str]) -> Iterator
 
 
 def export_club(db: sqlite_utils.Database, club_id: str) -> dict[str, Any]:
-    """The club, its roster and every game as the games API exports it, in one object."""
+    """The club, its roster and every game as the games API exports it, in one object
+    (whatever its size: the API sends it in parts, scorer.clubs.api.export_club)."""
     head, game_ids = export_head(db, club_id)
     return {**head, "games": list(export_games(db, game_ids))}
 
@@ -325,6 +328,8 @@ def _import_game(raw: Any, path: str, read_game: ReadGame) -> tuple[dict[str, An
             arguments.get("family_key"),
         )
         state = play(table, arguments["hands"])
+        for index, hand in enumerate(arguments["hands"]):  # as a game's import bounds them
+            check_hand_size(hand, table.profile.family, f"hands[{index}].sides")
     except GameFinished as error:
         raise RuleError(f"{path}.hands", error.template, **error.params) from error
     except ScorerError as error:  # a broken rule (422) or a malformed field (400)
@@ -337,32 +342,77 @@ def _import_game(raw: Any, path: str, read_game: ReadGame) -> tuple[dict[str, An
 
 
 def import_club(db: sqlite_utils.Database, data: Any, read_game: ReadGame) -> str:
-    """An exported club under a new address, its games under new ones, all or nothing;
-    ``read_game`` reads each exported game (the API's parse_export)."""
+    """An exported club (or the first part of its export) under a new address, its games
+    under new ones, all or nothing; ``read_game`` reads each exported game (the API's
+    parse_export)."""
     arguments = _import_arguments(data, read_game)
     with transaction(db):
         club_id = insert_club(
             db, arguments["name"], arguments["players"], arguments["settings"], arguments["family"]
         )
-        for i, (game, table, state) in enumerate(arguments["games"]):
-            for k, side in enumerate(table.sides):
-                for player in side.players:
-                    if player not in arguments["players"]:
-                        raise RuleError(
-                            f"games[{i}].sides[{k}].players",
-                            N_("{name} is not one of the club's players"),
-                            name=player,
-                        )
-            game_id = writes.new_game_id()
-            created = game["created_at"] or writes.now()
-            writes.insert_game(db, game_id, game["name"], table, game["house_rules"], created)
-            db["hands"].insert_all(
-                hand_row(game_id, n, hand, table.profile.family)
-                for n, hand in enumerate(game["hands"], 1)
-            )
-            link_game(db, club_id, game_id)
-            corrections.restore(db, game_id, game.get("corrections", []))
-            # Its digest from the replay that checked it: the club's page replays nothing.
-            row = {"id": game_id, "version": 1, "name": game["name"], "created_at": created}
-            club_digest.store(db, game_id, 1, digest_of(row, state))
+        _insert_games(db, club_id, arguments)
     return club_id
+
+
+def import_into_club(
+    db: sqlite_utils.Database,
+    club_id: str,
+    data: Any,
+    read_game: ReadGame,
+    *,
+    version: int | None = None,
+) -> StoredClub:
+    """A part of a club's export (or a whole one) added to this club, all or nothing: its
+    games under new addresses, its players joining the roster (in the roster's spelling when
+    it has them); the part's name and settings are left, the club keeps its own."""
+    check_club_version(load_club(db, club_id), version)  # a retried part: before any replay
+    arguments = _import_arguments(data, read_game)
+    with transaction(db):
+        club = read_club(db, club_id)
+        check_club_version(club, version)
+        check_room_for_games(db, club_id, len(arguments["games"]))
+        roster = list(club.players)
+        spelling = {
+            name: join_roster(db, club_id, roster, name, f"players[{i}]")
+            for i, name in enumerate(arguments["players"])
+        }
+        game_ids = _insert_games(db, club_id, arguments)
+        renamed = {name: player for name, player in spelling.items() if name != player}
+        if renamed and game_ids:
+            marks = ",".join("?" * len(game_ids))
+            sides = db.query(
+                f"select game_id, position, name, players from sides where game_id in ({marks})",
+                game_ids,
+            )
+            rename_in_games(db, list(sides), renamed)
+        touch_club(db, club_id)
+        return read_club(db, club_id)
+
+
+def _insert_games(db: sqlite_utils.Database, club_id: str, arguments: dict[str, Any]) -> list[str]:
+    """An import's games, checked and replayed, stored in the club (inside the caller's
+    transaction), each with its hands, its record and its digest; their new ids."""
+    game_ids = []
+    for i, (game, table, state) in enumerate(arguments["games"]):
+        for k, side in enumerate(table.sides):
+            for player in side.players:
+                if player not in arguments["players"]:
+                    raise RuleError(
+                        f"games[{i}].sides[{k}].players",
+                        N_("{name} is not one of the club's players"),
+                        name=player,
+                    )
+        game_id = writes.new_game_id()
+        created = game["created_at"] or writes.now()
+        writes.insert_game(db, game_id, game["name"], table, game["house_rules"], created)
+        db["hands"].insert_all(
+            hand_row(game_id, n, hand, table.profile.family)
+            for n, hand in enumerate(game["hands"], 1)
+        )
+        link_game(db, club_id, game_id)
+        corrections.restore(db, game_id, game.get("corrections", []))
+        # Its digest from the replay that checked it: the club's page replays nothing.
+        row = {"id": game_id, "version": 1, "name": game["name"], "created_at": created}
+        club_digest.store(db, game_id, 1, digest_of(row, state))
+        game_ids.append(game_id)
+    return game_ids

@@ -19,6 +19,7 @@ from scorer.core.errors import N_, RuleError, ScorerError
 from scorer.core.families import DEFAULT_FAMILY, RuleFamily, get_family
 from scorer.core.game import GameState, Side, Table, make_table, play
 from scorer.core.hand_schema import side_hand, side_values
+from scorer.core.hand_schema import sides_json as schema_sides_json
 from scorer.core.hands import Hand, SideHand
 from scorer.core.limits import MAX_HANDS_PER_GAME, side_name
 from scorer.core.rules import get_profile, with_fixed_hands, with_house_rules, with_target
@@ -208,7 +209,8 @@ def side_to_dict(side: SideHand, family: RuleFamily = DEFAULT_FAMILY) -> dict[st
 
 
 def sides_json(hand: Hand, family: RuleFamily = DEFAULT_FAMILY) -> str:
-    return json.dumps([side_to_dict(side, family) for side in hand.sides])
+    """The hand's sides as its row keeps them (what HAND_BYTES_MAX bounds)."""
+    return schema_sides_json(hand.sides, family)
 
 
 def hand_row(

@@ -24,6 +24,7 @@ from scorer.core.hand_schema import (
     MELDS,
     NOTE,
     canasta_fields,
+    check_hand_size,
     decided_by_melds,
     field_names,
     side_fields,
@@ -461,6 +462,7 @@ def _recorded_hand(raw: Any, path: str, sides: int, family: RuleFamily) -> str:
     hand = _hand(raw, path, family)
     if len(hand.sides) != sides:
         raise _type_error(f"{path}.sides", N_("must be a list with one entry per side"))
+    check_hand_size(hand, family, f"{path}.sides")  # a stored hand's bound: it is one
     scores = []
     for i, side in enumerate(raw["sides"]):
         where = f"{path}.sides[{i}].score"

@@ -42,8 +42,9 @@ ENV_PREFIX = "RATELIMIT_"
 # Budget name -> default limit. Why these numbers:
 # - create_game: every game made, whatever the door (new game, play again, a club's new
 #   game): a club night starts a handful; 60 an hour is one a minute, all hour.
-# - import_kib: KiB imported (games and clubs). Restoring exports is rare: 24 MiB an hour (a
-#   full club's import, CLUB_IMPORT_MAX_BYTES, or twenty games at their cap), 32 MiB a day.
+# - import_kib: KiB imported (games and clubs). Restoring exports is rare: 24 MiB an hour (the
+#   largest import, a part of a club's export at CLUB_IMPORT_MAX_BYTES, fits it; a game's
+#   cap is about 14 MiB, a real game's export a few KiB), 32 MiB a day.
 #   An import is stored as about 1.7 times its body, and each worker counts on its own:
 #   the day's 32 MiB keep a client's growth of the database near 0.3 GiB a day at every
 #   budget (BENCHMARKS.md, section 11; 100 MiB a day let it reach 0.9 GiB).

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 from serving import THREADED, free_port, gunicorn_command, running, server_env
 
-from scorer.core.limits import CLUB_IMPORT_MAX_BYTES
+from scorer.core.limits import CLUB_IMPORT_MAX_BYTES, GAME_IMPORT_MAX_BYTES
 
 CAP = 64 * 1024
 OVER = 20 * 1024 * 1024  # the 20 MB
@@ -34,7 +34,7 @@ def test_chunked_body_over_the_cap_is_refused_in_process(client: FlaskClient) ->
 def test_chunked_import_over_its_larger_cap_is_refused(client: FlaskClient) -> None:
     response = client.post(
         "/api/games/import",
-        input_stream=io.BytesIO(b"{" + b" " * (2 * 1024 * 1024) + b"}"),
+        input_stream=io.BytesIO(b"{" + b" " * (GAME_IMPORT_MAX_BYTES + 1024) + b"}"),
         headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
         environ_overrides={"wsgi.input_terminated": True, "CONTENT_LENGTH": ""},
     )

@@ -17,7 +17,7 @@ from serving import call, free_port, gunicorn_command, running, server_env
 from bench import launcher
 from bench.router import NGINX, nginx_config
 from scorer import deploy
-from scorer.core.limits import CLUB_IMPORT_MAX_BYTES, LARGEST_BODY
+from scorer.core.limits import CLUB_IMPORT_MAX_BYTES, GAME_IMPORT_MAX_BYTES, LARGEST_BODY
 
 ROSTER = {"name": "Sun", "players": ["Ann", "Bob", "Cy", "Di"]}
 
@@ -50,7 +50,8 @@ def announced(port: int, path: str, length: int) -> tuple[str, dict[str, str], b
 
 
 def test_the_router_takes_what_the_scorer_takes_and_refuses_past_it_in_json(tmp_path: Path):
-    assert deploy.body_limit_mib() * 1024 * 1024 > LARGEST_BODY >= CLUB_IMPORT_MAX_BYTES
+    assert deploy.body_limit_mib() * 1024 * 1024 > LARGEST_BODY
+    assert max(CLUB_IMPORT_MAX_BYTES, GAME_IMPORT_MAX_BYTES) == LARGEST_BODY
     port, router_port = free_port(), free_port()
     plan = deploy.Plan(shards=1, ports=(port,), router=f"127.0.0.1:{router_port}")
     site = tmp_path / "scorer-shards.conf"

@@ -13,6 +13,7 @@ from stored import assert_whole
 
 from scorer import store
 from scorer.core.hands import Hand, SideHand
+from scorer.core.limits import GAME_IMPORT_MAX_BYTES
 from scorer.store import db as dbmod
 
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
@@ -301,7 +302,7 @@ def test_import_takes_a_whole_game_but_not_a_flood(app, client):
     response = client.post("/api/games/import", data=padded, content_type="application/json")
     assert response.status_code == 201
     snapshot = dump(app)
-    flood = json.dumps(data) + " " * (2 * 1024 * 1024)
+    flood = json.dumps(data) + " " * (GAME_IMPORT_MAX_BYTES + 1024)
     response = client.post("/api/games/import", data=flood, content_type="application/json")
     assert response.status_code == 413 and response.json["error"]
     assert dump(app) == snapshot
