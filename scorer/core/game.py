@@ -182,8 +182,10 @@ class GameState:
 
     @property
     def minimums(self) -> tuple[int, ...]:
-        """Each side's opening minimum for the next hand."""
-        return tuple(self.table.profile.opening_minimum(total) for total in self.totals)
+        """Each side's opening minimum for the next hand (by its number under the tournament
+        rule, else from the side's total)."""
+        number = len(self.results) + 1
+        return tuple(self.table.profile.minimum_for(total, number) for total in self.totals)
 
     @property
     def dealer_next(self) -> str:

@@ -46,16 +46,24 @@ __all__ = [
 TIE_RULES: tuple[str, ...] = ("play_on", "went_out_wins", "shared")
 # Red threes count against a side that melded nothing, or against a side without a canasta.
 RED_THREES_AGAINST: tuple[str, ...] = ("no_meld", "no_canasta")
+# The opening minimum follows the side's total, or (Modern American's tournament rule, in a
+# family that has one) the hand's number.
+MINIMUM_BY: tuple[str, ...] = ("total", "hand_number")
 HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "tie": TIE_RULES,
     "red_threes_count_against": RED_THREES_AGAINST,
+    "minimum_by": MINIMUM_BY,
 }
 
 
 def house_rule_choices(family: RuleFamily) -> dict[str, tuple[str, ...]]:
     """The choices of each house rule chosen among a few, in a family (the book's first):
-    Samba's red threes count against a side without the canastas going out needs."""
-    return {**HOUSE_RULE_CHOICES, "red_threes_count_against": family.red_threes_against}
+    Samba's red threes count against a side without the canastas going out needs; the
+    minimum by hand number only where the family's book has it."""
+    choices = {**HOUSE_RULE_CHOICES, "red_threes_count_against": family.red_threes_against}
+    if not family.minimums_by_hand:
+        del choices["minimum_by"]
+    return choices
 
 
 @dataclass(frozen=True)
@@ -94,6 +102,9 @@ class RuleProfile:
     red_threes_count_against: str = RED_THREES_AGAINST[0]
     # A game of N hands (a tournament round): it ends after hand N, not at the target (§3).
     fixed_hands: int | None = None
+    # "hand_number": the family's tournament rule, the minimum by the hand's number
+    # (RuleFamily.minimums_by_hand) instead of the minimum table.
+    minimum_by: str = MINIMUM_BY[0]
     house_rules: tuple[str, ...] = ()
 
     def canasta_bonus(self, kind: str) -> int:
@@ -148,6 +159,18 @@ class RuleProfile:
             if start is None or total >= start:
                 minimum = value
         return minimum
+
+    @property
+    def minimum_follows_hand(self) -> bool:
+        """The tournament rule is played: the minimum goes by the hand's number."""
+        return self.minimum_by == "hand_number" and bool(self.family.minimums_by_hand)
+
+    def minimum_for(self, total: int, number: int) -> int:
+        """A side's opening minimum in hand ``number`` (from 1) from its total before it: by
+        the hand's number under the tournament rule (hands past its last row keep that row's
+        value), else from the minimum table."""
+        by_hand = self.family.minimum_for_hand(number) if self.minimum_follows_hand else None
+        return self.opening_minimum(total) if by_hand is None else by_hand
 
     def minimum_row_index(self, total: int) -> int:
         """Which row of the minimum table applies to a total (for highlighting it)."""
@@ -325,9 +348,11 @@ OTHER_RULES: tuple[str, ...] = (
 
 
 def house_rule_fields(family: RuleFamily) -> tuple[str, ...]:
-    """The house rules a game of this family may change, in the order the API lists them."""
+    """The house rules a game of this family may change, in the order the API lists them
+    (the minimum by hand number last, where the family has it)."""
     kinds = tuple(kind.bonus_rule for kind in family.canastas)
-    return GOING_OUT_RULES + kinds + OTHER_RULES
+    by_hand = ("minimum_by",) if family.minimums_by_hand else ()
+    return GOING_OUT_RULES + kinds + OTHER_RULES + by_hand
 
 
 HOUSE_RULE_FIELDS: tuple[str, ...] = house_rule_fields(DEFAULT_FAMILY)
@@ -345,6 +370,8 @@ def effective_rules(profile: RuleProfile) -> dict[str, Any]:
         "minimums": [list(row) for row in profile.minimum_table()],
         "tie": profile.tie,
         "red_threes_count_against": profile.red_threes_count_against,
+        # Only where the family has the tournament rule: Classic's rules keep their shape.
+        **({"minimum_by": profile.minimum_by} if profile.family.minimums_by_hand else {}),
     }
 
 

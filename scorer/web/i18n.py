@@ -391,6 +391,7 @@ HOUSE_RULE_LABELS = {
     "minimums": _l("Opening minimums"),
     "tie": _l("A tie at the top"),
     "red_threes_count_against": _l("Red threes count against"),
+    "minimum_by": _l("Opening minimum by"),
 }
 
 # The ways of playing a chosen house rule offers, by the API's key and value.
@@ -403,6 +404,10 @@ HOUSE_RULE_CHOICE_LABELS = {
     "red_threes_count_against": {
         "no_meld": _l("a side that melded nothing"),
         "no_canasta": _l("a side without a canasta"),
+    },
+    "minimum_by": {
+        "total": _l("the side's running total"),
+        "hand_number": _l("the hand's number (tournament rule)"),
     },
 }
 
