@@ -256,6 +256,9 @@ def _advance(state: GameState, hand: Hand) -> GameState:
     if after_end:
         return replace(state, results=state.results + (result,))
     won, shared = outcome(profile, totals, number, hand.went_out)
+    dream = special_winner(profile, hand)
+    if dream is not None:
+        won, shared = dream, ()  # a dream hand wins outright, whatever the totals
     ended = won is not None or bool(shared)
     return GameState(
         state.table,
@@ -364,6 +367,16 @@ def _reached(profile: RuleProfile, totals: tuple[int, ...], hands: int) -> bool:
     if profile.fixed_hands is not None:
         return hands >= profile.fixed_hands
     return any(total >= profile.target for total in totals)
+
+
+def special_winner(profile: RuleProfile, hand: Hand) -> int | None:
+    """The side whose special hand wins the game outright (the League's dream hands), if any."""
+    for index, side in enumerate(hand.sides):
+        if side.special_hand is not None:
+            special = profile.special_hand(side.special_hand)
+            if special is not None and special.wins_game:
+                return index
+    return None
 
 
 def winner(

@@ -12,12 +12,17 @@ from typing import Any
 
 from scorer.core.errors import N_, RuleError
 
-# The targets are the rule book's (scorer.core.rules), read here with every other limit.
+# The targets and a club's list of special hands are bounded by the rule book's module
+# (scorer.core.rules, which a house rule is read by), read here with every other limit.
 from scorer.core.rules import (  # noqa: F401
     ALLOWED_TARGETS,
     FIXED_HANDS_MAX,
     FIXED_HANDS_MIN,
     PROFILES,
+    SPECIAL_HAND_NAME_MAX,
+    SPECIAL_HAND_VALUE_MAX,
+    SPECIAL_HAND_VALUE_MIN,
+    SPECIAL_HANDS_MAX,
     TARGET_MAX,
     TARGET_MIN,
     TARGET_STEP,

@@ -339,6 +339,19 @@ SPECIAL_HAND_LABELS = {
     "pairs": _l("Pairs without wild cards"),
     "wild_pairs": _l("Pairs with wild cards"),
     "garbage": _l("Garbage hand"),
+    # The League's list (scorer.core.families.LEAGUE_SPECIAL_HANDS), besides pagat's four.
+    "natural_straight": _l("Straight without wild cards"),
+    "natural_garbage": _l("Garbage hand without wild cards"),
+    "triples": _l("Four triples and a pair"),
+    "natural_triples": _l("Four triples and a pair, no wild cards"),
+    "quads": _l("Three fours of a kind and a pair"),
+    "dream_straight": _l("Dream hand: straight"),
+    "dream_pairs": _l("Dream hand: pairs"),
+}
+# A list of special hands a club may choose (scorer.core.families: special_hand_presets).
+SPECIAL_HAND_PRESET_LABELS = {
+    "pagat": _l("pagat's four"),
+    "league": _l("the League's list"),
 }
 # A family's own penalty at the end of a hand, by key (scorer.core.families: the rules pages
 # and the blank sheets).
@@ -392,6 +405,7 @@ HOUSE_RULE_LABELS = {
     "tie": _l("A tie at the top"),
     "red_threes_count_against": _l("Red threes count against"),
     "minimum_by": _l("Opening minimum by"),
+    "special_hands": _l("Special hands"),
 }
 
 # The ways of playing a chosen house rule offers, by the API's key and value.
