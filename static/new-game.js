@@ -25,7 +25,7 @@
       each(form.querySelectorAll(".rule-box[data-rule]"), function (box) {
         var mine = after[box.dataset.rule] !== null && after[box.dataset.rule] !== undefined;
         box.hidden = !mine;
-        box.querySelector("input").disabled = !mine;
+        each(box.querySelectorAll("input"), function (input) { input.disabled = !mine; });
       });
       after.minimums.forEach(function (row, i) {
         var old = before.minimums[i];

@@ -27,7 +27,6 @@ from scorer.web.i18n import (
     PENALTY_LABELS,
     PROFILE_LABELS,
     SHORT_PROFILE_LABELS,
-    SPECIAL_HAND_LABELS,
     number,
 )
 
@@ -126,8 +125,9 @@ def family_summary(
         canastas_to_go_out=profile.canastas_to_go_out,
         minimum_rows=tuple(minimum_rows(profile, totals)),
         minimums_by_hand=family.minimums_by_hand,
+        # The game's own list (a club's) when given a game's rules, else the book's.
         special_hands=tuple(
-            (str(SPECIAL_HAND_LABELS.get(k, k)), v) for k, v in family.special_hands
+            (display.special_hand_label(hand), hand.value) for hand in profile.special_hands
         ),
         most_wild=family.meld.max_wild,
         most_cards=family.meld.most_cards,

@@ -175,6 +175,19 @@ class Signs:
     threes: int  # the threes laid down as bonus cards
 
 
+@dataclass(frozen=True)
+class SpecialHand:
+    """A hand that replaces a side's whole score (Modern American's straight...): its key
+    (what a hand's "special_hand" names), its value, a club's own name for it ("": the
+    scorer's words for its key), and whether it wins the game outright (the League's dream
+    hands)."""
+
+    key: str
+    value: int
+    name: str = ""
+    wins_game: bool = False
+
+
 # A minimum table row: (from_total, minimum). The first row's from_total is None: it covers
 # every total below the second row ("below 0").
 MinimumRow = tuple[int | None, int]
@@ -210,7 +223,11 @@ class RuleFamily:
     # adjustments (docs/rules.md §3).
     penalties: tuple[tuple[str, int], ...] = ()
     # Hands that replace a side's whole score (Modern American's straight...); none in Classic.
-    special_hands: tuple[tuple[str, int], ...] = ()
+    # A game's own list (a club's, a house rule) replaces them: RuleProfile.special_hands.
+    special_hands: tuple[SpecialHand, ...] = ()
+    # Other lists of special hands the family's books name, as presets a club may choose and
+    # edit (name, hands).
+    special_hand_presets: tuple[tuple[str, tuple[SpecialHand, ...]], ...] = ()
     # Threes of both colours are bonus cards laid down and scored by colour, each colour by
     # the red threes' values (Modern American); False: black threes are cards (Classic).
     black_threes_bonus: bool = False
@@ -366,6 +383,13 @@ class RuleFamily:
                 return dict(rules)
         raise RuleError("rules", N_("is not a house rule this scorer knows"))
 
+    def special_hand_preset(self, name: str) -> tuple[SpecialHand, ...]:
+        """The special hands of one of the family's presets ("league")."""
+        for key, hands in self.special_hand_presets:
+            if key == name:
+                return hands
+        raise RuleError("special_hands", N_("is not a list of special hands this game has"))
+
     def red_three_sets_for(self, packs: int) -> tuple[tuple[int, int], ...]:
         return dict(self.red_three_sets).get(packs, ())
 
@@ -386,6 +410,28 @@ class RuleFamily:
         raise RuleError(
             "profile", N_("unknown variant {key}; choose one of {names}"), key=key, names=names
         )
+
+
+# Modern American's special hands (docs/rules.md §5a): pagat's four, the default.
+PAGAT_SPECIAL_HANDS: tuple[SpecialHand, ...] = (
+    SpecialHand("straight", 3000),
+    SpecialHand("pairs", 2500),
+    SpecialHand("wild_pairs", 2000),
+    SpecialHand("garbage", 2000),
+)
+# The League's list: eleven hands, some worth 3 500, two dream hands of 8 500 that win the
+# game outright. The rule book gives no more than that: the other names and values are the
+# scorer's choice (docs/rules.md §5a), pagat's four kept as they are, for a club to edit.
+LEAGUE_SPECIAL_HANDS: tuple[SpecialHand, ...] = (
+    *PAGAT_SPECIAL_HANDS,
+    SpecialHand("natural_straight", 3500),
+    SpecialHand("natural_garbage", 3500),
+    SpecialHand("triples", 2500),
+    SpecialHand("natural_triples", 3500),
+    SpecialHand("quads", 3500),
+    SpecialHand("dream_straight", 8500, wins_game=True),
+    SpecialHand("dream_pairs", 8500, wins_game=True),
+)
 
 
 CLASSIC = RuleFamily(
@@ -566,8 +612,9 @@ MODERN_AMERICAN = RuleFamily(
         ("holding_sevens", 1500),
         ("holding_aces", 1500),
     ),
-    # pagat's four; the League's list is a preset a club may choose (not modelled yet).
-    special_hands=(("straight", 3000), ("pairs", 2500), ("wild_pairs", 2000), ("garbage", 2000)),
+    # pagat's four; the League's list is a preset a club may choose and edit.
+    special_hands=PAGAT_SPECIAL_HANDS,
+    special_hand_presets=(("pagat", PAGAT_SPECIAL_HANDS), ("league", LEAGUE_SPECIAL_HANDS)),
     black_threes_bonus=True,
     swing=(
         Signs(bonuses=0, cards=-1, threes=-1),

@@ -183,8 +183,10 @@ class GameState:
 
     @property
     def minimums(self) -> tuple[int, ...]:
-        """Each side's opening minimum for the next hand."""
-        return tuple(self.table.profile.opening_minimum(total) for total in self.totals)
+        """Each side's opening minimum for the next hand (by its number under the tournament
+        rule, else from the side's total)."""
+        number = len(self.results) + 1
+        return tuple(self.table.profile.minimum_for(total, number) for total in self.totals)
 
     @property
     def dealer_next(self) -> str:
@@ -262,6 +264,9 @@ def _advance(state: GameState, hand: Hand) -> GameState:
     if after_end:
         return replace(state, results=state.results + (result,))
     won, shared = outcome(profile, totals, number, hand.went_out)
+    dream = special_winner(profile, hand)
+    if dream is not None:
+        won, shared = dream, ()  # a dream hand wins outright, whatever the totals
     ended = won is not None or bool(shared)
     return GameState(
         state.table,
@@ -373,6 +378,16 @@ def _reached(profile: RuleProfile, totals: tuple[int, ...], hands: int) -> bool:
     if profile.fixed_hands is not None:
         return hands >= profile.fixed_hands
     return any(total >= profile.target for total in totals)
+
+
+def special_winner(profile: RuleProfile, hand: Hand) -> int | None:
+    """The side whose special hand wins the game outright (the League's dream hands), if any."""
+    for index, side in enumerate(hand.sides):
+        if side.special_hand is not None:
+            special = profile.special_hand(side.special_hand)
+            if special is not None and special.wins_game:
+                return index
+    return None
 
 
 def winner(

@@ -97,7 +97,8 @@ def _family_fields(family: RuleFamily) -> tuple[SideField, ...]:
         ranks = tuple(rank for rank, _least, _points in family.held_cards)
         fields.append(SideField("players_holding", COUNTS_BY_KIND, kinds=ranks))
     if family.special_hands:
-        choices = tuple(key for key, _value in family.special_hands)
+        # The book's; a game's own list (a club's) is its rules': the engine checks the key.
+        choices = tuple(hand.key for hand in family.special_hands)
         fields.append(SideField("special_hand", CHOICE, kinds=choices))
     if family.black_three_in_hand:
         fields.append(SideField("black_threes_in_hand", COUNT))

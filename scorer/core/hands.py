@@ -314,9 +314,9 @@ def _score_swinging_side(profile: RuleProfile, hand: Hand, index: int) -> SideSc
     docs/rules.md, "the swing". A special hand's value replaces everything else."""
     side = hand.sides[index]
     family = profile.family
-    if side.special_hand is not None:
-        value = dict(family.special_hands)[side.special_hand]
-        return SideScore(0, 0, 0, 0, 0, adjustment=side.adjustment, special=value)
+    special = None if side.special_hand is None else profile.special_hand(side.special_hand)
+    if special is not None:
+        return SideScore(0, 0, 0, 0, 0, adjustment=side.adjustment, special=special.value)
     signs = family.signs_for(side.canasta_total)
     assert signs is not None
     going_out = 0
@@ -461,7 +461,7 @@ def _check_family_asks(profile: RuleProfile, side: SideHand, path: str) -> None:
                 N_("a side has at most {count} players"),
                 count=largest_side,
             )
-    if side.special_hand is not None and side.special_hand not in dict(family.special_hands):
+    if side.special_hand is not None and profile.special_hand(side.special_hand) is None:
         raise RuleError(f"{path}.special_hand", N_("is not a special hand of this game"))
 
 

@@ -11,24 +11,31 @@ than the largest export it must take. Pure core: no Flask, no SQL.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 from scorer.core.errors import N_, RuleError
 
-# The targets are the rule book's (scorer.core.rules), read here with every other limit.
+# The targets and a club's list of special hands are bounded by the rule book's module
+# (scorer.core.rules, which a house rule is read by), read here with every other limit.
 from scorer.core.rules import (  # noqa: F401
     ALLOWED_TARGETS,
     FIXED_HANDS_MAX,
     FIXED_HANDS_MIN,
     PROFILES,
+    SPECIAL_HAND_NAME_MAX,
+    SPECIAL_HAND_VALUE_MAX,
+    SPECIAL_HAND_VALUE_MIN,
+    SPECIAL_HANDS_MAX,
     TARGET_MAX,
     TARGET_MIN,
     TARGET_STEP,
     check_fixed_hands,
     check_target,
 )
+
+# A line of text a person typed, checked by one rule (scorer.core.text): read here too.
+from scorer.core.text import BIDI_CONTROLS, check_text, name_key, same_name  # noqa: F401
 
 NAME_MAX = 40
 # A table's own penalty or correction to a side's hand score (docs/rules.md §3, adjustments).
@@ -109,37 +116,10 @@ CLUB_IMPORT_MAX_BYTES = CLUB_HEAD_BYTES + CLUB_PART_BYTES
 # The largest body any address takes (scorer.web.inbound reads a chunked body up to it).
 LARGEST_BODY = max(GAME_IMPORT_MAX_BYTES, CLUB_IMPORT_MAX_BYTES)
 
-# Characters that reorder the text around them: a name could make a score read backwards.
-BIDI_CONTROLS = frozenset(chr(c) for c in [*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
-# Letters that show as nothing (Hangul fillers), besides the format characters (Cf).
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
-# Control characters and lone surrogates cannot be shown (or even stored as UTF-8).
-_UNPRINTABLE = frozenset({"Cc", "Cs"})
-
-
-def _invisible(char: str) -> bool:
-    return char.isspace() or char in _BLANK_LETTERS or unicodedata.category(char) == "Cf"
-
 
 def check_name(value: str, field: str, *, required: bool) -> str:
     """A trimmed name within the rules; "" for an optional name left empty."""
     return check_text(value, field, required=required, longest=NAME_MAX)
-
-
-def check_text(value: str, field: str, *, required: bool, longest: int) -> str:
-    """A trimmed line of text a person typed (a name, a note); "" for one left empty."""
-    value = value.strip()
-    if not value and not required:
-        return ""
-    if not 1 <= len(value) <= longest:
-        raise RuleError(field, N_("must be 1 to {max} characters"), max=longest)
-    if any(unicodedata.category(char) in _UNPRINTABLE for char in value):
-        raise RuleError(field, N_("must not contain control characters"))
-    if any(char in BIDI_CONTROLS for char in value):
-        raise RuleError(field, N_("must not contain characters that reverse the text"))
-    if all(_invisible(char) for char in value):
-        raise RuleError(field, N_("must contain visible characters"))
-    return value
 
 
 def check_adjustment(value: Any, field: str) -> int:
@@ -170,15 +150,6 @@ def check_club_name(value: Any, field: str) -> str:
     if not isinstance(value, str):
         raise RuleError(field, N_("must be text"))
     return check_name(value, field, required=True)
-
-
-def same_name(a: str, b: str) -> bool:
-    """Two names a table would take for the same person (case and width folded)."""
-    return name_key(a) == name_key(b)
-
-
-def name_key(name: str) -> str:
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def check_night_rounds(rounds: Any, field: str = "rounds") -> int:

@@ -7,6 +7,8 @@ returns a new profile.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from typing import Any
@@ -24,8 +26,10 @@ from scorer.core.families import (
     PackContents,
     RuleFamily,
     SeatingRules,
+    SpecialHand,
     get_family,
 )
+from scorer.core.text import check_text, same_name
 
 # The family's shapes are read from here too (a game's rules are where a reader looks).
 __all__ = [
@@ -46,16 +50,24 @@ __all__ = [
 TIE_RULES: tuple[str, ...] = ("play_on", "went_out_wins", "shared")
 # Red threes count against a side that melded nothing, or against a side without a canasta.
 RED_THREES_AGAINST: tuple[str, ...] = ("no_meld", "no_canasta")
+# The opening minimum follows the side's total, or (Modern American's tournament rule, in a
+# family that has one) the hand's number.
+MINIMUM_BY: tuple[str, ...] = ("total", "hand_number")
 HOUSE_RULE_CHOICES: dict[str, tuple[str, ...]] = {
     "tie": TIE_RULES,
     "red_threes_count_against": RED_THREES_AGAINST,
+    "minimum_by": MINIMUM_BY,
 }
 
 
 def house_rule_choices(family: RuleFamily) -> dict[str, tuple[str, ...]]:
     """The choices of each house rule chosen among a few, in a family (the book's first):
-    Samba's red threes count against a side without the canastas going out needs."""
-    return {**HOUSE_RULE_CHOICES, "red_threes_count_against": family.red_threes_against}
+    Samba's red threes count against a side without the canastas going out needs; the
+    minimum by hand number only where the family's book has it."""
+    choices = {**HOUSE_RULE_CHOICES, "red_threes_count_against": family.red_threes_against}
+    if not family.minimums_by_hand:
+        del choices["minimum_by"]
+    return choices
 
 
 @dataclass(frozen=True)
@@ -94,10 +106,23 @@ class RuleProfile:
     red_threes_count_against: str = RED_THREES_AGAINST[0]
     # A game of N hands (a tournament round): it ends after hand N, not at the target (§3).
     fixed_hands: int | None = None
+    # "hand_number": the family's tournament rule, the minimum by the hand's number
+    # (RuleFamily.minimums_by_hand) instead of the minimum table.
+    minimum_by: str = MINIMUM_BY[0]
+    # The special hands a side may go out with (the family's, or a club's own list).
+    special_hands: tuple[SpecialHand, ...] = ()
     house_rules: tuple[str, ...] = ()
 
     def canasta_bonus(self, kind: str) -> int:
         return self._canasta_bonuses[kind]
+
+    def special_hand(self, key: str) -> SpecialHand | None:
+        """The game's special hand of this key (None: the game has none of it)."""
+        return self._special_hands.get(key)
+
+    @cached_property
+    def _special_hands(self) -> dict[str, SpecialHand]:
+        return {hand.key: hand for hand in self.special_hands}
 
     @cached_property
     def _canasta_bonuses(self) -> dict[str, int]:
@@ -148,6 +173,18 @@ class RuleProfile:
             if start is None or total >= start:
                 minimum = value
         return minimum
+
+    @property
+    def minimum_follows_hand(self) -> bool:
+        """The tournament rule is played: the minimum goes by the hand's number."""
+        return self.minimum_by == "hand_number" and bool(self.family.minimums_by_hand)
+
+    def minimum_for(self, total: int, number: int) -> int:
+        """A side's opening minimum in hand ``number`` (from 1) from its total before it: by
+        the hand's number under the tournament rule (hands past its last row keep that row's
+        value), else from the minimum table."""
+        by_hand = self.family.minimum_for_hand(number) if self.minimum_follows_hand else None
+        return self.opening_minimum(total) if by_hand is None else by_hand
 
     def minimum_row_index(self, total: int) -> int:
         """Which row of the minimum table applies to a total (for highlighting it)."""
@@ -229,6 +266,7 @@ def profile_of(family: RuleFamily, seating: SeatingRules) -> RuleProfile:
         pack=family.pack,
         playing_side_size=seating.playing_side_size,
         red_threes_count_against=family.red_threes_against[0],
+        special_hands=family.special_hands,
     )
 
 
@@ -325,9 +363,12 @@ OTHER_RULES: tuple[str, ...] = (
 
 
 def house_rule_fields(family: RuleFamily) -> tuple[str, ...]:
-    """The house rules a game of this family may change, in the order the API lists them."""
+    """The house rules a game of this family may change, in the order the API lists them
+    (the minimum by hand number last, where the family has it)."""
     kinds = tuple(kind.bonus_rule for kind in family.canastas)
-    return GOING_OUT_RULES + kinds + OTHER_RULES
+    by_hand = ("minimum_by",) if family.minimums_by_hand else ()
+    special = ("special_hands",) if family.special_hands else ()
+    return GOING_OUT_RULES + kinds + OTHER_RULES + by_hand + special
 
 
 HOUSE_RULE_FIELDS: tuple[str, ...] = house_rule_fields(DEFAULT_FAMILY)
@@ -345,7 +386,25 @@ def effective_rules(profile: RuleProfile) -> dict[str, Any]:
         "minimums": [list(row) for row in profile.minimum_table()],
         "tie": profile.tie,
         "red_threes_count_against": profile.red_threes_count_against,
+        # Only where the family has the tournament rule: Classic's rules keep their shape.
+        **({"minimum_by": profile.minimum_by} if profile.family.minimums_by_hand else {}),
+        **(
+            {"special_hands": [special_hand_json(hand) for hand in profile.special_hands]}
+            if profile.family.special_hands
+            else {}
+        ),
     }
+
+
+def special_hand_json(hand: SpecialHand) -> dict[str, Any]:
+    """A special hand as the API and a game's rules write it: its key and value, its name
+    when a club gave one, and "wins_game" when it wins the game outright."""
+    data: dict[str, Any] = {"key": hand.key, "value": hand.value}
+    if hand.name:
+        data["name"] = hand.name
+    if hand.wins_game:
+        data["wins_game"] = True
+    return data
 
 
 def with_target(profile: RuleProfile, target: int) -> RuleProfile:
@@ -372,6 +431,8 @@ def with_house_rules(profile: RuleProfile, rules: dict[str, Any]) -> RuleProfile
             changes["canasta_bonuses"] = tuple(bonuses.items())
         elif key == "minimums":
             changes["minimums"] = _parse_minimums(value)
+        elif key == "special_hands":
+            changes["special_hands"] = parse_special_hands(value)
         elif key == "all_red_threes":
             count = profile.red_threes_in_packs
             sets = tuple(row for row in profile.red_three_sets if row[0] != count)
@@ -433,3 +494,84 @@ def _parse_minimums(value: Any) -> tuple[MinimumRow, ...]:
             raise RuleError(f"{name}[{i}]", N_("rows must go up by running total"))
         rows.append((start, _points(f"{name}[{i}]", minimum)))
     return tuple(rows)
+
+
+# A game's (a club's) own list of special hands (docs/rules.md §5a): bounded like every list a
+# person types (scorer.core.limits reads these bounds).
+SPECIAL_HANDS_MAX = 20
+SPECIAL_HAND_KEY_MAX = 30
+SPECIAL_HAND_NAME_MAX = 40
+SPECIAL_HAND_VALUE_MIN = 5
+SPECIAL_HAND_VALUE_MAX = 10000
+SPECIAL_HAND_FIELDS = frozenset({"key", "value", "name", "wins_game"})
+_SPECIAL_HAND_KEY = re.compile(r"[a-z0-9_]+")
+
+
+def parse_special_hands(value: Any) -> tuple[SpecialHand, ...]:
+    """A list of special hands [{"key", "value", "name", "wins_game"}], each refused at its
+    field: keys of small letters, digits and _, names and keys never twice."""
+    name = "rules.special_hands"
+    if not isinstance(value, list | tuple) or len(value) > SPECIAL_HANDS_MAX:
+        raise RuleError(
+            name, N_("must be a list of at most {max} special hands"), max=SPECIAL_HANDS_MAX
+        )
+    hands: list[SpecialHand] = []
+    for index, item in enumerate(value):
+        hand = _special_hand(f"{name}[{index}]", item)
+        if any(other.key == hand.key for other in hands):
+            raise RuleError(f"{name}[{index}].key", N_("this special hand is already in the list"))
+        if hand.name and any(same_name(other.name, hand.name) for other in hands):
+            raise RuleError(f"{name}[{index}].name", N_("this name is already in the list"))
+        hands.append(hand)
+    return tuple(hands)
+
+
+def _special_hand(path: str, item: Any) -> SpecialHand:
+    if not isinstance(item, dict):
+        raise RuleError(path, N_("must be an object with a key and a value"))
+    for key in item:
+        if key not in SPECIAL_HAND_FIELDS:
+            raise RuleError(f"{path}.{key}"[:100], N_("is not a field of a special hand"))
+    key = item.get("key")
+    if (
+        not isinstance(key, str)
+        or len(key) > SPECIAL_HAND_KEY_MAX
+        or not _SPECIAL_HAND_KEY.fullmatch(key)
+    ):
+        raise RuleError(
+            f"{path}.key",
+            N_("must be 1 to {max} small letters, digits or _"),
+            max=SPECIAL_HAND_KEY_MAX,
+        )
+    value = item.get("value")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not SPECIAL_HAND_VALUE_MIN <= value <= SPECIAL_HAND_VALUE_MAX
+        or value % 5
+    ):
+        raise RuleError(
+            f"{path}.value",
+            N_("must be a multiple of 5 from {low} to {high}"),
+            low=SPECIAL_HAND_VALUE_MIN,
+            high=SPECIAL_HAND_VALUE_MAX,
+        )
+    name = item.get("name", "")
+    if not isinstance(name, str):
+        raise RuleError(f"{path}.name", N_("must be text"))
+    name = check_text(name, f"{path}.name", required=False, longest=SPECIAL_HAND_NAME_MAX)
+    wins = item.get("wins_game", False)
+    if not isinstance(wins, bool):
+        raise RuleError(f"{path}.wins_game", N_("must be true or false"))
+    return SpecialHand(key, value, name, wins)
+
+
+def special_hand_key(name: str, taken: set[str] | frozenset[str]) -> str:
+    """A key for a special hand a club names ("Royal flush" -> "royal_flush"): its name in
+    small letters without accents, and a number after it when the list has it already."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    base = re.sub(r"[^a-z0-9]+", "_", plain).strip("_")[: SPECIAL_HAND_KEY_MAX - 3] or "hand"
+    key, number = base, 2
+    while key in taken:
+        key, number = f"{base}_{number}", number + 1
+    return key

@@ -13,12 +13,12 @@ from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, SelectField, StringField
 
 from scorer.core.errors import RuleError
-from scorer.core.families import DEFAULT_FAMILY, FAMILIES, WILD_RANK, RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, FAMILIES, WILD_RANK, RuleFamily, SpecialHand
 from scorer.core.hand_schema import boxes_of, count_boxes, side_hand, values_from_boxes
 from scorer.core.hands import CardCounts, Hand, SideHand
 from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
 from scorer.core.rules import DEFAULT_PROFILE, VALUE_GROUPS, VARIANTS
-from scorer.web.display import CARD_GROUP_LABELS, rank_letter, typed_rank
+from scorer.web.display import CARD_GROUP_LABELS, rank_letter, special_hand_label, typed_rank
 from scorer.web.forms import NumberField, PageForm, is_index, name_field, stripped
 from scorer.web.game_setup import (
     FORM_PLAYERS,
@@ -28,7 +28,7 @@ from scorer.web.game_setup import (
     profile_choices,
     target_choices,
 )
-from scorer.web.i18n import FIELD_LABELS, SPECIAL_HAND_LABELS
+from scorer.web.i18n import FIELD_LABELS, number
 
 NOBODY = "none"
 # Empty meld rows a side's "meld by meld" entry shows at first ("Add a meld" adds more):
@@ -221,7 +221,12 @@ def _side_hand(index: int, form: SideHandForm, family: RuleFamily) -> SideHand:
         raise RuleError(f"sides[{index}].{error.field}", error.template, **error.params) from error
 
 
-def hand_form(sides: int, family: RuleFamily = DEFAULT_FAMILY, **kwargs: Any) -> HandForm:
+def hand_form(
+    sides: int,
+    family: RuleFamily = DEFAULT_FAMILY,
+    special_hands: tuple[SpecialHand, ...] | None = None,
+    **kwargs: Any,
+) -> HandForm:
     """A hand form with exactly one column per side of the game, asking what its family asks
     (the boxes of the family's hand schema, its special hands to choose from)."""
 
@@ -231,17 +236,18 @@ def hand_form(sides: int, family: RuleFamily = DEFAULT_FAMILY, **kwargs: Any) ->
     GameHandForm.family = family
     GameHandForm.sides = FieldList(FormField(SideHandForm), min_entries=sides, max_entries=sides)
     form = GameHandForm(**kwargs)
-    choices = special_hand_choices(family)
+    choices = special_hand_choices(family.special_hands if special_hands is None else special_hands)
     for entry in form.sides.entries:
         entry.form.special_hand.choices = choices
     return form
 
 
-def special_hand_choices(family: RuleFamily) -> list[tuple[str, Any]]:
-    """A side's special hand, or none (the usual hand): the family's, in the reader's words."""
+def special_hand_choices(hands: tuple[SpecialHand, ...]) -> list[tuple[str, Any]]:
+    """A side's special hand, or none (the usual hand): the game's (its club's list, or the
+    family's), each by its name and value."""
     return [
         ("", _l("None")),
-        *((key, SPECIAL_HAND_LABELS[key]) for key, _v in family.special_hands),
+        *((hand.key, f"{special_hand_label(hand)} ({number(hand.value)})") for hand in hands),
     ]
 
 

@@ -40,6 +40,7 @@ from scorer.store.clubs import (
     rename_player,
 )
 from scorer.store.clubs import add_player as add_club_player
+from scorer.store.clubs import set_house_rule as set_club_house_rule
 from scorer.store.corrections import corrections_of
 from scorer.store.corrections import record_json as corrections_json
 from scorer.store.db import get_db, now
@@ -198,6 +199,7 @@ __all__ = [
     "round_clocks",
     "seasons_of_club",
     "seat_final_table",
+    "set_club_house_rule",
     "set_forfeit",
     "side_to_dict",
     "undo_last_hand",

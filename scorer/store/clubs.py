@@ -446,6 +446,28 @@ def remove_player(
         return read_club(db, club_id)
 
 
+def set_house_rule(
+    db: sqlite_utils.Database,
+    club_id: str,
+    key: str,
+    value: Any,
+    *,
+    version: int | None = None,
+) -> StoredClub:
+    """Set one house rule of the club's preset for its new games (its list of special
+    hands...), checked as the club's other settings (RuleError names the field); the club's
+    games keep the rules they started with."""
+    with transaction(db):
+        club = read_club(db, club_id)
+        check_club_version(club, version)
+        settings = dict(club.settings)
+        settings["rules"] = {**(settings.get("rules") or {}), key: value}
+        settings = check_settings(settings, club.family)
+        db.execute("update clubs set settings = ? where id = ?", [json.dumps(settings), club_id])
+        touch_club(db, club_id)
+        return read_club(db, club_id)
+
+
 def check_room_for_games(db: sqlite_utils.Database, club_id: str, more: int = 1) -> None:
     # Joined on games, as the club's reads are: a game deleted since is not counted.
     count = db.execute(

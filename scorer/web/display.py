@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from scorer.core import limits
 from scorer.core.errors import N_
-from scorer.core.families import WILD_RANK, RuleFamily
+from scorer.core.families import WILD_RANK, RuleFamily, SpecialHand
 from scorer.core.game import GameState, Side, game_title  # noqa: F401  (game_title: core's)
 from scorer.core.hands import score_parts
 from scorer.core.limits import NAME_MAX
@@ -27,6 +27,7 @@ from scorer.web.i18n import (
     HOUSE_RULE_CHOICE_LABELS,
     HOUSE_RULE_LABELS,
     SCORE_PART_LABELS,
+    SPECIAL_HAND_LABELS,
     number,
 )
 
@@ -164,6 +165,17 @@ def minimum_ranges(profile: RuleProfile) -> list[tuple[str, str]]:
     return [(minimum_range(table, i), number(row[1])) for i, row in enumerate(table)]
 
 
+def special_hand_label(hand: SpecialHand) -> str:
+    """A special hand's name: the club's own, else the scorer's words for its key (the key
+    itself for one sent through the API without a name)."""
+    return hand.name or str(SPECIAL_HAND_LABELS.get(hand.key, hand.key))
+
+
+def special_hands_text(hands: Sequence[SpecialHand], separator: str = ", ") -> str:
+    """A game's special hands in a line: "Straight 3,000, Pairs without wild cards 2,500"."""
+    return separator.join(f"{special_hand_label(hand)} {number(hand.value)}" for hand in hands)
+
+
 def house_rule_lines(
     profile: RuleProfile, *, minimums: str = "rows", separator: str = ", "
 ) -> list[tuple[str, str]]:
@@ -185,6 +197,8 @@ def house_rule_lines(
                 shown = separator.join(minimum_row_text(value, i) for i in range(len(value)))
         elif key in HOUSE_RULE_CHOICE_LABELS:
             shown = str(HOUSE_RULE_CHOICE_LABELS[key].get(value, value))
+        elif key == "special_hands":
+            shown = special_hands_text(profile.special_hands, separator) or _("none")
         else:
             shown = number(value)
         lines.append((str(HOUSE_RULE_LABELS.get(key, key)), shown))

@@ -125,6 +125,9 @@ class HouseRulesFields:
     # checks the value, so that a refusal names the rule as the API's does.
     tie = StringField(_l("A tie at the top"), default="play_on")
     red_threes_count_against = StringField(_l("Red threes count against"), default="no_meld")
+    # Only in a family with a tournament rule (Modern American): no default, so that a
+    # family without it sends nothing (its chips are disabled, the book's one checked).
+    minimum_by = StringField(_l("Opening minimum by"))
     minimums = FieldList(
         FormField(MinimumRowForm), min_entries=MINIMUM_ROWS, max_entries=MINIMUM_ROWS
     )
@@ -149,6 +152,8 @@ class HouseRulesFields:
         shown = effective_rules(self.shown_profile())
         rules: dict[str, Any] = {}
         for key in RULE_NUMBERS + RULE_CHOICES:
+            if key not in shown:
+                continue  # another family's box (sent empty, or its chips disabled)
             value = self[key].data
             if isinstance(value, str):
                 value = value.strip()

@@ -339,6 +339,19 @@ SPECIAL_HAND_LABELS = {
     "pairs": _l("Pairs without wild cards"),
     "wild_pairs": _l("Pairs with wild cards"),
     "garbage": _l("Garbage hand"),
+    # The League's list (scorer.core.families.LEAGUE_SPECIAL_HANDS), besides pagat's four.
+    "natural_straight": _l("Straight without wild cards"),
+    "natural_garbage": _l("Garbage hand without wild cards"),
+    "triples": _l("Four triples and a pair"),
+    "natural_triples": _l("Four triples and a pair, no wild cards"),
+    "quads": _l("Three fours of a kind and a pair"),
+    "dream_straight": _l("Dream hand: straight"),
+    "dream_pairs": _l("Dream hand: pairs"),
+}
+# A list of special hands a club may choose (scorer.core.families: special_hand_presets).
+SPECIAL_HAND_PRESET_LABELS = {
+    "pagat": _l("pagat's four"),
+    "league": _l("the League's list"),
 }
 # A family's own penalty at the end of a hand, by key (scorer.core.families: the rules pages
 # and the blank sheets).
@@ -391,6 +404,8 @@ HOUSE_RULE_LABELS = {
     "minimums": _l("Opening minimums"),
     "tie": _l("A tie at the top"),
     "red_threes_count_against": _l("Red threes count against"),
+    "minimum_by": _l("Opening minimum by"),
+    "special_hands": _l("Special hands"),
 }
 
 # The ways of playing a chosen house rule offers, by the API's key and value.
@@ -403,6 +418,10 @@ HOUSE_RULE_CHOICE_LABELS = {
     "red_threes_count_against": {
         "no_meld": _l("a side that melded nothing"),
         "no_canasta": _l("a side without a canasta"),
+    },
+    "minimum_by": {
+        "total": _l("the side's running total"),
+        "hand_number": _l("the hand's number (tournament rule)"),
     },
 }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from phone import BOARD_URL, Thumb, no_sideways_scroll
+from phone import BOARD_URL, Thumb, no_sideways_scroll, wait_for_hand_form
 
 
 def start_and_read_house_rules(page: Any, thumb: Thumb) -> str:
@@ -92,4 +92,55 @@ def test_modern_americans_canasta_bonuses_through_the_form(make_page, live_serve
     assert "Wild canasta bonus, all four jokers" in shown and "2,000" in shown
     assert "Canasta of seven twos bonus" in shown
     assert "_canasta" not in shown
+    assert errors == []
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_the_tournament_minimum_by_hand_number_through_the_form(make_page, live_server, javascript):
+    """Modern American's tournament rule chosen on the new-game form at 360 x 780: after a
+    hand that leaves both sides far below 3 000, the board asks 155 of both (hand 2), not
+    the 125 their totals would."""
+    page: Any = make_page(width=360, height=780, javascript=javascript)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    thumb = Thumb(page)
+    page.goto(live_server + "/games/new")
+    thumb.tap(page.locator("summary", has_text="House rules"))
+    by_hand = page.locator("label.chip", has_text="the hand's number (tournament rule)")
+    assert not by_hand.is_visible()  # Classic has no such rule
+    page.select_option("#profile", "four-player")
+    if not javascript:
+        with page.expect_navigation():
+            thumb.tap(page.get_by_role("button", name="Show the boxes for this seating"))
+        if page.locator("details.house-rules-form").get_attribute("open") is None:
+            thumb.tap(page.locator("summary", has_text="House rules"))
+    rule = page.locator("input[name=minimum_by]:checked")
+    assert rule.input_value() == "total"  # the book's way until tapped
+    by_hand.scroll_into_view_if_needed()
+    thumb.tap(by_hand)
+    assert rule.input_value() == "hand_number"
+    assert no_sideways_scroll(page)
+    shown = start_and_read_house_rules(page, thumb)
+    assert "Opening minimum by" in shown and "the hand's number" in shown
+    minimums = page.locator(".side-total .minimum strong")
+    assert minimums.all_inner_texts() == ["125", "125"]
+    thumb.tap(page.locator(".record-buttons a", has_text="Nobody"))
+    page.wait_for_url("**/hands/new?out=*")
+    if javascript:
+        wait_for_hand_form(page)
+    # 300 and a natural canasta (+800); 130 melded and 30 held, no canasta (-160).
+    for box, text in (
+        ("#sides-0-meld_points", "300"),
+        ("#sides-0-canastas_natural", "1"),
+        ("#sides-1-meld_points", "130"),
+        ("#sides-1-hand_points", "30"),
+    ):
+        page.locator(box).scroll_into_view_if_needed()
+        thumb.tap(page.locator(box))
+        thumb.type(text)
+    thumb.tap(page.get_by_role("button", name="Save hand"))
+    page.wait_for_url(BOARD_URL)
+    assert page.locator(".side-total .total").all_inner_texts() == ["800", "−160"]
+    assert minimums.all_inner_texts() == ["155", "155"]
+    assert no_sideways_scroll(page)
     assert errors == []

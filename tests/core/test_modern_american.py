@@ -203,7 +203,7 @@ def test_the_table_and_the_numbers() -> None:
     assert (seating.target, seating.cards_dealt, seating.canastas_to_go_out) == (8500, 13, 2)
     assert PROFILE.card_value_of_packs == CLASSIC_PROFILE.card_value_of_packs
     assert PROFILE.red_threes_in_packs == 4
-    assert dict(MODERN_AMERICAN.special_hands) == {
+    assert {hand.key: hand.value for hand in MODERN_AMERICAN.special_hands} == {
         "straight": 3000,
         "pairs": 2500,
         "wild_pairs": 2000,

@@ -43,6 +43,7 @@ from scorer.web.i18n import (
     HOUSE_RULE_LABELS,
     LANGUAGE_COOKIE,
     SPECIAL_HAND_LABELS,
+    SPECIAL_HAND_PRESET_LABELS,
     VARIANT_LABELS,
     number,
     safe_next,
@@ -688,7 +689,13 @@ def test_every_choosable_family_has_its_words(family: RuleFamily) -> None:
     assert family.key in FAMILY_LABELS
     assert all(seating.key in VARIANT_LABELS for seating in family.seatings)
     assert all(kind.key in CANASTA_LABELS for kind in family.canastas)
-    assert all(key in SPECIAL_HAND_LABELS for key, _value in family.special_hands)
+    # Its book's special hands, and those of every list a club may choose (the League's).
+    listed = [
+        *family.special_hands,
+        *(h for _k, hands in family.special_hand_presets for h in hands),
+    ]
+    assert [hand.key for hand in listed if hand.key not in SPECIAL_HAND_LABELS] == []
+    assert all(key in SPECIAL_HAND_PRESET_LABELS for key, _h in family.special_hand_presets)
 
 
 @pytest.mark.parametrize("family", FAMILIES.values(), ids=lambda f: f.key)

@@ -19,6 +19,7 @@ from scorer import store
 from scorer.clubs.charts import charts, rating_charts
 from scorer.clubs.forms import ClubRulesForm
 from scorer.clubs.pages.blueprint import bp
+from scorer.clubs.pages.special_hands import special_hands_line
 from scorer.core.errors import RuleError
 from scorer.core.rules import DEFAULT_PROFILE, VARIANTS
 from scorer.core.stats import HeadToHead, Standing
@@ -132,6 +133,7 @@ def club_page(club_id: str, status: int = 200, **forms: Any) -> Page:
             per_hand=per_hand,
             day_month=day_month,
             streak_text=streak_text,
+            special_hands=special_hands_line(board.club),
             forms=forms,
         ),
         status,

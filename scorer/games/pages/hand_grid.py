@@ -234,6 +234,7 @@ def check_hand(game_id: str) -> Any:
     record = load_game(game_id)
     value = request.args.get("number", "")
     number = int(value) if value.isdigit() and 0 < int(value) <= 10_000 else None
-    form = hand_form(len(record.table.sides), record.table.profile.family)
+    profile = record.table.profile
+    form = hand_form(len(record.table.sides), profile.family, profile.special_hands)
     form.open_counters = set()
     return jsonify(dry_run(record, form, number))

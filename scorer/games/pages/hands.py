@@ -240,7 +240,7 @@ def _prepare(form: HandForm) -> HandForm:
 def new_hand(game_id: str) -> Page:
     record = load_game(game_id)
     sides = len(record.table.sides)
-    family = record.table.profile.family
+    family, special = record.table.profile.family, record.table.profile.special_hands
     if request.method == "GET":
         if record.state.finished:
             flash(_("This game is over: it takes no further hands."))
@@ -251,11 +251,13 @@ def new_hand(game_id: str) -> Page:
         out = request.args.get("out", "")
         went_out = out if out == NOBODY or (is_index(out) and int(out) < sides) else ""
         form = _prepare(
-            hand_form(sides, family, data={"went_out": went_out, "version": str(record.version)})
+            hand_form(
+                sides, family, special, data={"went_out": went_out, "version": str(record.version)}
+            )
         )
         form.token.data = new_token()
         return hand_page(record, form, number=None, focus=True)
-    form = _prepare(hand_form(sides, family))
+    form = _prepare(hand_form(sides, family, special))
     return save_hand(record, form, number=None)
 
 
@@ -264,21 +266,21 @@ def new_hand(game_id: str) -> Page:
 def edit_hand(game_id: str, number: int) -> Page:
     record = load_game(game_id)
     sides = len(record.table.sides)
-    family = record.table.profile.family
+    family, special = record.table.profile.family, record.table.profile.special_hands
     if not 1 <= number <= len(record.state.results):
         if request.method == "GET" or not 1 <= number <= MAX_HANDS_PER_GAME:
             abort(404)
         # Removed on another phone while this correction was typed: keep it, say so.
-        form = _prepare(hand_form(sides, family))
+        form = _prepare(hand_form(sides, family, special))
         form.version.data = str(record.version)
         message = _("This hand was removed on another phone: nothing was saved.")
         return hand_page(record, form, number=number, banner=message, stale=True, status=409)
     if request.method == "GET":
         data = hand_data(record.state.results[number - 1].hand, family)
         data["version"] = str(record.version)
-        form = _prepare(hand_form(sides, family, data=data))
+        form = _prepare(hand_form(sides, family, special, data=data))
         return hand_page(record, form, number=number)
-    return save_hand(record, _prepare(hand_form(sides, family)), number=number)
+    return save_hand(record, _prepare(hand_form(sides, family, special)), number=number)
 
 
 def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None) -> Page:
