@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from apidata import EIGHT
 from pageforms import Phone
-from serving import Server, call, free_port, gunicorn_command, running, server_env, show_on_failure
+from serving import Server, call, free_port, gunicorn_command, running, server_env
 
 from bench.router import NGINX, nginx_config
 from scorer import ENV_SECRET_KEY_FILE, deploy
@@ -119,7 +119,6 @@ def fleet(tmp_path: Path) -> Iterator[tuple[str, dict[int, Server], dict[int, Pa
             command = gunicorn_command(port, ["--workers", "2", "--worker-class", "sync"])
             log = tmp_path / f"shard-{shard}.log"
             shards[shard] = stack.enter_context(running(command, env, port, log))
-        show_on_failure(tmp_path / "nginx" / "error.log")
         proxy = stack.enter_context(
             running(
                 [NGINX, "-p", str(tmp_path / "nginx"), "-c", str(main)],
