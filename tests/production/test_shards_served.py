@@ -243,9 +243,10 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
         assert call("GET", f"{base}/")[0] == 200
 
 
-def pushed_version(base: str, game_id: str) -> int:
-    """Open the board's EventSource channel through the router, save a hand: the version
-    the channel says."""
+def pushed_version(base: str, game_id: str, meanwhile: Callable[[str], None] | None = None) -> int:
+    """Open the board's EventSource channel through `base` (the router, or any front), let
+    `meanwhile` try what it likes with the channel's address, save a hand: the first
+    version the channel says after it opened."""
     _, page, _ = call("GET", f"{base}/games/{game_id}")
     (channel,) = set(re.findall(r'data-live-push="(/push/[0-9a-f]+)"', page))
     host, port = base.removeprefix("http://").split(":")
@@ -254,6 +255,8 @@ def pushed_version(base: str, game_id: str) -> int:
         answer = stream.getresponse()
         assert answer.status == 200
         assert answer.headers["Content-Type"].startswith("text/event-stream")
+        if meanwhile is not None:
+            meanwhile(channel)
         hand = {"sides": [{"meld_points": 90}, {"meld_points": 50}]}
         status, body, _ = call("POST", f"{base}/api/games/{game_id}/hands", hand)
         assert status == 201, body
