@@ -28,6 +28,28 @@ PROBE_PATH = "/api/games/probe"  # answers 404 as soon as the app serves
 # "the" socket reaches whichever started last. Nothing here uses it: every gunicorn started
 # through this module goes without (Server refuses one that does not).
 NO_CONTROL_SOCKET = "--no-control-socket"
+# The logs of every server (and helper process) started since the list was last emptied:
+# each Server notes its own, and whoever starts a process another way, or a server that
+# writes a second log (nginx's error.log), notes it with `show_on_failure`. A failing test
+# shows each one's end (tests/conftest.py empties the list before each test), whether a
+# test started the server or a bench helper it called did.
+LOGS: list[Path] = []
+LOG_TAIL = 6000  # characters of each log shown
+
+
+def show_on_failure(log: Path) -> None:
+    """Show `log` (a server's, or a helper process's) with the test's failure, if it fails."""
+    if log not in LOGS:
+        LOGS.append(log)
+
+
+def failure_sections() -> list[tuple[str, str]]:
+    """(title, the end of the log) for each log noted since the list was emptied."""
+    sections = []
+    for log in LOGS:
+        text = log.read_text(errors="replace")[-LOG_TAIL:] if log.exists() else "(no log)"
+        sections.append((f"log {log.parent.name}/{log.name}", text))
+    return sections
 
 
 def process_stats() -> Iterator[tuple[int, list[str]]]:
@@ -87,10 +109,23 @@ def listens(group: int, port: int) -> bool:
 
 
 class Server:
-    """A server process in its own process group, with its output in a log file."""
+    """A server process in its own process group, with its output in a log file (noted in
+    LOGS: a failing test shows it).
+
+    Up means it answers `probe` (a path and the status it gives, by default the app's
+    probe's 404) from its own listening socket; `pass_fds` are kept open in it (a socket
+    held for it, as systemd's socket activation does)."""
+
+    probe: tuple[str, int] = (PROBE_PATH, 404)
 
     def __init__(
-        self, command: list[str], env: dict[str, str], port: int, log: Path, cwd: Path
+        self,
+        command: list[str],
+        env: dict[str, str],
+        port: int,
+        log: Path,
+        cwd: Path,
+        pass_fds: tuple[int, ...] = (),
     ) -> None:
         if runs_gunicorn(command) and NO_CONTROL_SOCKET not in command:
             raise ValueError(f"gunicorn without {NO_CONTROL_SOCKET}: {command}")
@@ -98,6 +133,7 @@ class Server:
         self.stopped = False
         self.base = f"http://127.0.0.1:{port}"
         self.log = log
+        show_on_failure(log)
         with open(log, "ab") as out:
             self.process = subprocess.Popen(
                 command,
@@ -107,6 +143,7 @@ class Server:
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,
                 start_new_session=True,
+                pass_fds=pass_fds,
             )
 
     def log_text(self, last: int = 4000) -> str:
@@ -125,15 +162,16 @@ class Server:
     def wait_until_up(
         self, ready: Callable[[Server], bool] | None = None, timeout: float = START_TIMEOUT
     ) -> None:
-        """Until the app answers a request on this server's port, from this server's own
+        """Until it answers its probe on this server's port, from this server's own
         listening socket (a port that merely opens, or another process on it, is not this
         server up), and `ready`, when given, agrees."""
+        path, answer = self.probe
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise AssertionError(f"server exited:\n{self.log_text()}")
             if (
-                self.status(PROBE_PATH) == 404
+                self.status(path) == answer
                 and listens(self.process.pid, self.port)
                 and (ready is None or ready(self))
             ):

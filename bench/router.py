@@ -18,7 +18,9 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 def nginx_config(folder: Path, site: Path) -> Path:
-    """A main configuration for an nginx of our own: every file in `folder`."""
+    """A main configuration for an nginx of our own: every file in `folder`. Its error log
+    (the upstreams it could not reach, among others) is shown if a test fails."""
+    launcher.show_on_failure(folder / "error.log")
     for name in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
         (folder / name).mkdir(exist_ok=True)
     # Started as root (a CI container), nginx would hand its workers to `nobody`, who cannot

@@ -6,7 +6,6 @@ import ast
 import inspect
 import os
 import re
-import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -17,6 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from jinja2 import MemcachedBytecodeCache
 
+from bench import launcher
 from scorer import create_app
 from scorer.network import ENV_LAN_ADDRESS
 
@@ -100,22 +100,23 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # --- served tests: the logs of every server a failing test started -------------------------
+#
+# Every server started through bench.launcher.Server notes its log there (a test's own, or
+# one a bench helper the test calls starts), and so does anything started another way
+# (launcher.show_on_failure): one list, emptied before each test, shown when it fails.
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    serving = sys.modules.get("serving")
-    if serving is not None:
-        serving.LOGS.clear()
+    launcher.LOGS.clear()
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     outcome = yield
     report = outcome.get_result()
-    serving = sys.modules.get("serving")  # imported by the tests that start servers
-    if report.failed and serving is not None:
-        report.sections.extend(serving.failure_sections())
+    if report.failed:
+        report.sections.extend(launcher.failure_sections())
 
 
 class _Shelf(dict[str, bytes]):

@@ -1,8 +1,9 @@
 """Helpers for tests that run the real app in a server process on loopback.
 
-Every server a test starts goes through `running`: the test goes on only once that server
-answers a request from its own listening socket, and if the test fails, whatever failed,
-the logs of every server it started are shown with the failure (tests/conftest.py).
+Every server a test starts goes through `running` (or, when the test must stop and start it
+again itself, bench.launcher.Server): the test goes on only once that server answers a
+request from its own listening socket, and if the test fails, whatever failed, the logs of
+every server it started are shown with the failure (bench.launcher.LOGS, tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -17,30 +18,11 @@ from typing import Any
 from apidata import side
 
 from bench import launcher
-from bench.launcher import Server, call, free_port, runs_gunicorn
+from bench.launcher import Server, call, free_port, runs_gunicorn, show_on_failure
 from scorer import ROOT
 from scorer.serve import command_line
 
 __all__ = ["Server", "call", "free_port", "running", "server_env", "show_on_failure"]
-
-# The logs of what the current test started, shown if it fails (emptied before each test).
-LOGS: list[Path] = []
-LOG_TAIL = 6000  # characters of each log shown
-
-
-def show_on_failure(log: Path) -> None:
-    """Show `log` (a server's, or a helper process's) with the test's failure, if it fails."""
-    if log not in LOGS:
-        LOGS.append(log)
-
-
-def failure_sections() -> list[tuple[str, str]]:
-    """(title, the end of the log) for each log the test asked to show."""
-    sections = []
-    for log in LOGS:
-        text = log.read_text(errors="replace")[-LOG_TAIL:] if log.exists() else "(no log)"
-        sections.append((f"log {log.parent.name}/{log.name}", text))
-    return sections
 
 
 def server_env(database: Path, instance: Path) -> dict[str, str]:
@@ -83,8 +65,7 @@ def running(
 ) -> Iterator[Server]:
     """The server of `command`, started in `cwd` (the checkout) and stopped at the end: given
     to the test once it answers a request on `port` from its own listening socket (and
-    `ready`, when given, agrees). Its log is shown if the test fails."""
-    show_on_failure(log)
+    `ready`, when given, agrees). Its log is shown if the test fails (launcher.Server)."""
     with launcher.running(command, env, port, log, cwd, ready) as server:
         yield server
     if runs_gunicorn(command):  # each gunicorn keeps to itself (bench.launcher.gunicorn)

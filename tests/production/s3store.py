@@ -4,18 +4,14 @@ test extra's moto[server]), a bucket in it, and the settings a shard's Litestrea
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import boto3
-from botocore.exceptions import EndpointConnectionError
-from serving import free_port
+from serving import Server, free_port
 
 BUCKET = "scorer-backups"
 KEYS = {"LITESTREAM_ACCESS_KEY_ID": "testing", "LITESTREAM_SECRET_ACCESS_KEY": "testing"}
@@ -52,27 +48,25 @@ class Store:
         return max((int(n.stem.split("-")[1], 16) for n in names if n.suffix == ".ltx"), default=0)
 
 
+class Moto(Server):
+    """moto's server: up once its own API answers (it has no scorer probe to answer)."""
+
+    probe = ("/moto-api/data.json", 200)
+
+
 @contextmanager
 def s3_store(log: Path) -> Iterator[Store]:
-    """moto's S3 on 127.0.0.1 with the bucket made; stopped after."""
+    """moto's S3 on 127.0.0.1 with the bucket made, its log shown if the test fails;
+    stopped after."""
     port = free_port()
     moto = Path(sys.executable).with_name("moto_server")
     assert moto.exists(), "moto_server is missing: run `make test` (the test extra has it)"
-    with open(log, "wb") as out:
-        process = subprocess.Popen([str(moto), "-H", "127.0.0.1", "-p", str(port)],
-                                   stdout=out, stderr=subprocess.STDOUT,
-                                   start_new_session=True)  # fmt: skip
-    store = Store(f"http://127.0.0.1:{port}")
+    server = Moto([str(moto), "-H", "127.0.0.1", "-p", str(port)], dict(os.environ), port, log,
+                  log.parent)  # fmt: skip
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                store.client().create_bucket(Bucket=BUCKET)
-                break
-            except EndpointConnectionError:
-                assert process.poll() is None and time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
+        server.wait_until_up()
+        store = Store(server.base)
+        store.client().create_bucket(Bucket=BUCKET)
         yield store
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
+        server.stop()

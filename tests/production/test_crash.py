@@ -23,6 +23,7 @@ from serving import (
     random_hand,
     running,
     server_env,
+    show_on_failure,
 )
 from stored import assert_whole
 
@@ -83,6 +84,7 @@ def test_sigkill_mid_stream_loses_nothing_acknowledged(tmp_path):
 
         backup = tmp_path / "backup.sqlite3"
         backup_log = tmp_path / "backup.log"
+        show_on_failure(backup_log)
         with open(backup_log, "w") as out:
             backup_process = subprocess.Popen(
                 [sys.executable, "-c", BACKUP_WHEN_TOLD, str(backup)],

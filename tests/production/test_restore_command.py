@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from s3store import s3_store
+from serving import show_on_failure
 from test_restore_drill import LITESTREAM, wait_until
 
 from scorer import ROOT, create_app, deploy
@@ -58,6 +59,7 @@ def shard(tmp_path, store):
     client = app.test_client()
     games = [client.post("/api/games", json={"sides": FOUR}).json["id"] for _ in range(5)]
     log = tmp_path / "litestream.log"
+    show_on_failure(log)
     with open(log, "wb") as out:
         backup = subprocess.Popen(
             [LITESTREAM, "replicate", "-config", str(config)],

@@ -11,18 +11,15 @@ polling and recording, on loopback); the counts are printed (pytest -s shows the
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import socket
-import subprocess
 import sys
 import threading
 import time
 from collections import Counter
 from pathlib import Path
 
-from serving import call, free_port, random_hand, server_env
+from serving import Server, call, free_port, random_hand, server_env
 
 from scorer import ROOT
 from scorer.store import ids
@@ -38,33 +35,18 @@ ACTIVATED = (
 FOUR = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 
 
-def start(env: dict[str, str], log: Path, held: socket.socket | None) -> subprocess.Popen:
-    with open(log, "ab") as out:
-        if held is None:
-            command, fds = [sys.executable, "-m", "scorer.serve"], ()
-        else:
-            command, fds = [sys.executable, "-c", ACTIVATED, str(held.fileno())], (held.fileno(),)
-        return subprocess.Popen(command, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                pass_fds=fds, start_new_session=True)  # fmt: skip
+def start(env: dict[str, str], log: Path, held: socket.socket | None) -> Server:
+    """`python -m scorer.serve` on env's PORT, its log shown if the test fails (not yet
+    waited for: Server.wait_until_up); with `held`, given that socket as systemd gives it."""
+    if held is None:
+        command, fds = [sys.executable, "-m", "scorer.serve"], ()
+    else:
+        command, fds = [sys.executable, "-c", ACTIVATED, str(held.fileno())], (held.fileno(),)
+    return Server(command, env, int(env["PORT"]), log, ROOT, pass_fds=fds)
 
 
-def healthy(base: str, server: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 120
-    while True:
-        assert server.poll() is None, log.read_text()[-3000:]
-        try:
-            if call("GET", f"{base}/healthz", timeout=5)[0] == 200:
-                return
-        except OSError:
-            pass
-        assert time.monotonic() < deadline, log.read_text()[-3000:]
-        time.sleep(0.1)
-
-
-def stop(server: subprocess.Popen) -> None:
-    """systemctl stop: SIGTERM, gunicorn's graceful stop (in-flight requests finish)."""
-    os.killpg(server.pid, signal.SIGTERM)
-    server.wait(timeout=60)
+def healthy(server: Server) -> bool:
+    return server.status("/healthz") == 200
 
 
 def restart_under_load(tmp_path: Path, held: bool) -> Counter:
@@ -74,7 +56,9 @@ def restart_under_load(tmp_path: Path, held: bool) -> Counter:
     port = free_port()
     database = tmp_path / name / "scorer.sqlite3"
     env = server_env(database, database.parent)
-    env.update({"HOST": "127.0.0.1", "PORT": str(port), ids.ENV_SHARD: "1"})
+    # As a shard's settings say (scorer.deploy.shard_env): the router is its front, so no
+    # nginx of its own, which would bind the held port and fail.
+    env.update({"HOST": "127.0.0.1", "PORT": str(port), ids.ENV_SHARD: "1", "FRONT": "off"})
     listener = None
     if held:
         listener = socket.socket()
@@ -86,7 +70,7 @@ def restart_under_load(tmp_path: Path, held: bool) -> Counter:
     answers: Counter = Counter()
     stop_phones = threading.Event()
     try:
-        healthy(base, server, log)
+        server.wait_until_up(healthy)
         status, game, _ = call("POST", f"{base}/api/games", {"target": 20000, "sides": FOUR})
         assert status == 201, game
 
@@ -111,17 +95,16 @@ def restart_under_load(tmp_path: Path, held: bool) -> Counter:
         for thread in phones:
             thread.start()
         time.sleep(2)  # serving under load
-        stop(server)
+        server.stop()  # systemctl stop: SIGTERM, gunicorn's graceful stop
         server = start(env, log, listener)  # the new code: what an upgrade starts
-        healthy(base, server, log)
+        server.wait_until_up(healthy)
         time.sleep(2)
         stop_phones.set()
         for thread in phones:
             thread.join(timeout=120)
     finally:
         stop_phones.set()
-        if server.poll() is None:
-            stop(server)
+        server.stop()
         if listener is not None:
             listener.close()
     return answers

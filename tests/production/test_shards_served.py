@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from apidata import EIGHT
 from pageforms import Phone
-from serving import Server, call, free_port, gunicorn_command, running, server_env, show_on_failure
+from serving import Server, call, free_port, gunicorn_command, running, server_env
 
 from bench.router import NGINX, nginx_config
 from scorer import ENV_SECRET_KEY_FILE, deploy
@@ -119,7 +119,6 @@ def fleet(tmp_path: Path) -> Iterator[tuple[str, dict[int, Server], dict[int, Pa
             command = gunicorn_command(port, ["--workers", "2", "--worker-class", "sync"])
             log = tmp_path / f"shard-{shard}.log"
             shards[shard] = stack.enter_context(running(command, env, port, log))
-        show_on_failure(tmp_path / "nginx" / "error.log")
         proxy = stack.enter_context(
             running(
                 [NGINX, "-p", str(tmp_path / "nginx"), "-c", str(main)],
@@ -244,9 +243,10 @@ def test_every_address_reaches_the_shard_its_id_names(tmp_path):
         assert call("GET", f"{base}/")[0] == 200
 
 
-def pushed_version(base: str, game_id: str) -> int:
-    """Open the board's EventSource channel through the router, save a hand: the version
-    the channel says."""
+def pushed_version(base: str, game_id: str, meanwhile: Callable[[str], None] | None = None) -> int:
+    """Open the board's EventSource channel through `base` (the router, or any front), let
+    `meanwhile` try what it likes with the channel's address, save a hand: the first
+    version the channel says after it opened."""
     _, page, _ = call("GET", f"{base}/games/{game_id}")
     (channel,) = set(re.findall(r'data-live-push="(/push/[0-9a-f]+)"', page))
     host, port = base.removeprefix("http://").split(":")
@@ -255,6 +255,8 @@ def pushed_version(base: str, game_id: str) -> int:
         answer = stream.getresponse()
         assert answer.status == 200
         assert answer.headers["Content-Type"].startswith("text/event-stream")
+        if meanwhile is not None:
+            meanwhile(channel)
         hand = {"sides": [{"meld_points": 90}, {"meld_points": 50}]}
         status, body, _ = call("POST", f"{base}/api/games/{game_id}/hands", hand)
         assert status == 201, body
