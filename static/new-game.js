@@ -1,12 +1,17 @@
-/* Canasta scorer, new-game form: another variant brings its own house-rule values.
-   The form works without this file (the server compares with what was shown). */
+/* Canasta scorer, the new-game and new-club forms: another variant brings its own house-rule
+   values, and its seats. The forms work without this file (the server compares with what was
+   shown, and a "show" button redraws them: HouseRulesFields.show_variant does the same). */
 (function () {
   "use strict";
-  function setupVariants(form) {
-    var defaults = JSON.parse(form.dataset.ruleDefaults);
+  // The house-rules editor (the _macros.html house_rules) of a form whose "profile" is chosen.
+  function setupVariants(form, grid) {
+    var defaults = JSON.parse(grid.dataset.ruleDefaults);
     var select = form.elements.profile;
     var shown = form.elements.rules_for;
+    var label = form.querySelector(".house-rules-form .rules-variant");
     var text = function (v) { return v === null || v === undefined ? "" : String(v); };
+    var show = form.querySelector(".show-rules");
+    if (show) show.hidden = true;  // the values follow the variant at once
 
     function swap(name, before, after) {
       var input = form.elements[name];
@@ -33,6 +38,7 @@
         swap("minimums-" + i + "-minimum", old[1], row[1]);
       });
       shown.value = select.value;
+      if (label) label.textContent = select.options[select.selectedIndex].text;
     });
   }
 
@@ -100,8 +106,10 @@
   }
 
   var each = Scorer.each;
-  var form = document.querySelector("form[data-rule-defaults]");
-  if (form) { setupVariants(form); setupSeats(form); }
-  var club = document.querySelector("form[data-seats]");
-  if (club) setupSeats(club);
+  each(document.querySelectorAll("form [data-rule-defaults]"), function (grid) {
+    setupVariants(grid.closest("form"), grid);
+  });
+  each(document.querySelectorAll("form [data-seatings]"), function (players) {
+    setupSeats(players.closest("form"));
+  });
 })();

@@ -44,6 +44,9 @@ KIND_LABELS = {
     "deuces": _l("Canasta of seven twos"),
 }
 SIGN_WORDS = {1: _l("added"), -1: _l("taken off"), 0: _l("not counted")}
+# The cards of a rank a family keeps free of wild cards, as a sentence names them ("a meld of
+# sevens"); a rank without words here is named by its digit.
+RANK_PLURALS = {"7": _l("sevens")}
 
 
 def family_label(key: str) -> str:
@@ -76,6 +79,7 @@ class FamilySummary:
     most_cards: int | None
     opening_naturals: int
     pile_top_counts: bool
+    refusals: tuple[str, ...]  # what the scorer refuses in this game, sentence by sentence
 
 
 def family_summary(
@@ -133,7 +137,98 @@ def family_summary(
         most_cards=family.meld.most_cards,
         opening_naturals=family.meld.opening_naturals,
         pile_top_counts=family.meld.pile_top_counts,
+        refusals=family_refusals(family, profile),
     )
+
+
+def family_refusals(family: RuleFamily, profile: RuleProfile) -> tuple[str, ...]:
+    """What the scorer refuses in a game of this family (docs/rules.md §5a's list for Modern
+    American), each sentence's numbers from the family's data and the game's packs."""
+    meld, packs = family.meld, profile.packs
+    if family.black_threes_bonus:
+        threes = gettext(
+            "Threes of one colour never outnumber those in the packs: at most %(red)s red "
+            "threes and %(black)s black threes with %(packs)s packs.",
+            red=profile.red_threes_in_packs,
+            black=meld.black_threes_a_pack * packs,
+            packs=packs,
+        )
+    else:
+        threes = gettext(
+            "Red threes never outnumber those in the packs: at most %(red)s with %(packs)s packs.",
+            red=profile.red_threes_in_packs,
+            packs=packs,
+        )
+    lines = [
+        threes,
+        gettext(
+            "The natural cards of one rank, in every side's melds together, never outnumber "
+            "those in the packs: at most %(count)s with %(packs)s packs.",
+            count=meld.cards_a_rank * packs,
+            packs=packs,
+        ),
+        *(
+            gettext(
+                "A meld of %(ranks)s never holds a wild card, so neither does a canasta of "
+                "%(ranks)s.",
+                ranks=RANK_PLURALS.get(rank, rank),
+            )
+            for rank in meld.natural_only_ranks
+        ),
+        gettext(
+            "A meld or a canasta of one rank holds at least %(naturals)s natural cards and at "
+            "most %(wild)s wild cards.",
+            naturals=meld.min_naturals,
+            wild=meld.max_wild,
+        ),
+        ngettext(
+            "Going out takes %(num)s canasta: a hand where a side went out with none is refused.",
+            "Going out takes %(num)s canastas: a hand where a side went out with fewer is refused.",
+            profile.canastas_to_go_out,
+        ),
+    ]
+    if family.special_hands:
+        lines.append(
+            gettext(
+                "A special hand is only for a side that melded nothing, and that side is the "
+                "one that went out."
+            )
+        )
+    lines.append(counted_melds_refusal(family))
+    return tuple(lines)
+
+
+def counted_melds_refusal(family: RuleFamily) -> str:
+    """The sentence of counted melded cards that cannot be laid down as the declared melds."""
+    meld = family.meld
+    if meld.most_cards:
+        sentence = gettext(
+            "Counted melded cards can be laid down as the canastas and melds declared: each "
+            "meld is %(least)s to %(most)s cards of one rank, with at least %(naturals)s "
+            "natural cards and at most %(wild)s wild cards.",
+            least=meld.min_cards,
+            most=meld.most_cards,
+            naturals=meld.min_naturals,
+            wild=meld.max_wild,
+        )
+    else:
+        sentence = gettext(
+            "Counted melded cards can be laid down as the canastas and melds declared: each "
+            "meld is at least %(least)s cards of one rank, with at least %(naturals)s natural "
+            "cards and at most %(wild)s wild cards.",
+            least=meld.min_cards,
+            naturals=meld.min_naturals,
+            wild=meld.max_wild,
+        )
+    if meld.wild_never_counts_alone:
+        return sentence
+    most = meld.wild_meld_cards or meld.most_cards or meld.canasta_cards
+    wild = gettext(
+        "A meld of wild cards only is %(least)s to %(most)s jokers and twos.",
+        least=meld.min_cards,
+        most=most,
+    )
+    return f"{sentence} {wild}"
 
 
 def other_families() -> list[FamilySummary]:

@@ -30,6 +30,7 @@ from scorer.core.match_points import (
     Forfeit,
     Match,
     MatchStanding,
+    forfeit_card_points,
     match_standings,
 )
 from scorer.core.movements import mitchell_pairs
@@ -175,8 +176,7 @@ def night_matches(
             absent = forfeited.get((table.round, table.position))
             if absent is not None:
                 present = tuple(p for k, side in enumerate(sides) if k != absent for p in side)
-                family = table.game.profile_key if table.game else DEFAULT_FAMILY
-                forfeits.append(Forfeit(present, sides[absent], family))
+                forfeits.append(Forfeit(present, sides[absent], table.family))
                 continue
             state = table.game.state if table.game else None
             finished = bool(state and state.finished)
@@ -287,7 +287,7 @@ class TournamentPage:
     ends_at: datetime | None
     draws: bool
     forfeits: tuple[tuple[tuple[int, int], int], ...]
-    forfeit_points: int = FORFEIT_CARD_POINTS[DEFAULT_FAMILY]
+    forfeit_points: int = FORFEIT_CARD_POINTS[DEFAULT_FAMILY]  # the night's family's
     final_round: int | None = None
     movement: str = "draw"
 
@@ -309,6 +309,7 @@ def tournament_page(view: NightView) -> TournamentPage:
         last.ends_at if last else None,
         tournament.draws,
         tournament.forfeits,
+        forfeit_points=forfeit_card_points(view.family),
         final_round=tournament.final_round,
         movement=tournament.movement,
     )

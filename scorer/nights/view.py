@@ -13,9 +13,17 @@ import sqlite_utils
 
 from scorer import store
 from scorer.core.errors import RuleError
+from scorer.core.families import DEFAULT_FAMILY
 from scorer.core.leaderboard import Standing, TableResult, standings
 from scorer.core.ratings import Rating, Ratings, rating_json
-from scorer.store import ClubNotFound, StoredNight, board_cache, load_club_board, replayed_game
+from scorer.store import (
+    ClubBoard,
+    ClubNotFound,
+    StoredNight,
+    board_cache,
+    load_club_board,
+    replayed_game,
+)
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,9 @@ class TableView:
     watch_id: str
     sides: tuple[tuple[str, tuple[str, ...]], ...]  # (name, players) of each side
     game: store.ReplayedGame | None
+    # The family key of the table's game ("modern-american"), never its seating's
+    # ("four-player"); the club's when the game no longer replays.
+    family: str
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -58,6 +69,7 @@ class NightView:
     rounds: tuple[tuple[TableView, ...], ...]
     standings: tuple[Standing, ...]
     ratings: dict[str, Rating]  # the club's, from every finished game (the night's too)
+    family: str  # the key of the game the club plays, so its tables play: the night's
 
     @property
     def etag(self) -> str:
@@ -83,16 +95,17 @@ class NightView:
         return bool(self.rounds) and any(t.hands for t in self.rounds[-1])
 
 
-def club_ratings(db: sqlite_utils.Database, club_id: str) -> Ratings:
-    """The club's ratings, from its board (cached per version of its games)."""
+def club_board(db: sqlite_utils.Database, club_id: str) -> ClubBoard | None:
+    """The club's board (cached per version of its games); None for a club gone."""
     try:
-        board = load_club_board(db, club_id, str(datetime.now(UTC).year), cache=board_cache())
+        return load_club_board(db, club_id, str(datetime.now(UTC).year), cache=board_cache())
     except ClubNotFound:
-        return Ratings({}, {})
-    return board.stats.ratings
+        return None
 
 
 def night_view(db: sqlite_utils.Database, night: StoredNight) -> NightView:
+    board = club_board(db, night.club_id)
+    club_family = board.club.family if board else DEFAULT_FAMILY.key
     rounds = []
     for past in night.rounds:
         tables = []
@@ -114,6 +127,7 @@ def night_view(db: sqlite_utils.Database, night: StoredNight) -> NightView:
                     table.watch_id,
                     sides,
                     game,
+                    game.table.profile.family.key if game else club_family,
                 )
             )
         rounds.append(tuple(tables))
@@ -124,8 +138,8 @@ def night_view(db: sqlite_utils.Database, night: StoredNight) -> NightView:
     ]
     ranking = night.settings.ranking
     lines = standings(night.players, results, ranking)  # type: ignore[arg-type]
-    ratings = club_ratings(db, night.club_id).current
-    return NightView(night, tuple(rounds), tuple(lines), ratings)
+    ratings = (board.stats.ratings if board else Ratings({}, {})).current
+    return NightView(night, tuple(rounds), tuple(lines), ratings, club_family)
 
 
 def _table_json(table: TableView, *, public: bool) -> dict[str, Any]:

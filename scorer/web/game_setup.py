@@ -141,6 +141,33 @@ class HouseRulesFields:
         """The profile whose values the house-rule inputs were rendered with."""
         return VARIANTS.get(self.rules_for.data or "", PROFILES[DEFAULT_PROFILE])
 
+    def shown_label(self) -> str:
+        """The name of the variant whose values the editor shows, in the reader's words."""
+        key = self.shown_profile().key
+        return str(PROFILE_LABELS.get(key, key))
+
+    def variant_defaults(self) -> dict[str, dict[str, Any]]:
+        """Every variant's house-rule values, for the script to swap them when the variant
+        changes (the editor's ``data-rule-defaults``)."""
+        return {key: rules_defaults(profile) for key, profile in VARIANTS.items()}
+
+    def show_variant(self, variant: str | None) -> None:
+        """Show another variant's values without JavaScript (a refusal drawn again, a "show"
+        button): each house-rule box still holding the shown variant's value takes the new
+        variant's, what was typed stays, errors too; as the script does (static/new-game.js)."""
+        if variant not in VARIANTS or variant == self.rules_for.data:
+            return
+        before, after = rules_defaults(self.shown_profile()), rules_defaults(VARIANTS[variant])
+        boxes = [(self[key], before[key], after[key]) for key in RULE_NUMBERS + RULE_CHOICES]
+        for entry, old, new in zip(
+            self.minimums.entries, before["minimums"], after["minimums"], strict=True
+        ):
+            boxes += [(entry.form.start, old[0], new[0]), (entry.form.minimum, old[1], new[1])]
+        for field, old, new in boxes:
+            if str(_typed(field, old)).strip() == _box_text(old):
+                field.data, field.raw_data = new, [_box_text(new)]
+        self.rules_for.data = variant
+
     def shown_rules(self) -> frozenset[str]:
         """The house rules of the family whose values the editor shows: its boxes are the ones
         shown (Modern American's canastas of sevens, not Classic's; the script swaps them)."""
@@ -164,6 +191,10 @@ class HouseRulesFields:
             rules["minimums"] = rows
         return rules
 
+    def changed(self) -> bool:
+        """Some house rule differs from the values shown (the editor opens to show it)."""
+        return bool(self.house_rules())
+
     def minimum_rows(self) -> list[list[int | None]]:
         """The minimum table as typed: the first row covers every total below the second."""
         rows: list[list[int | None]] = []
@@ -180,6 +211,19 @@ class HouseRulesFields:
 for _key in RULE_NUMBERS:
     if not hasattr(HouseRulesFields, _key):
         setattr(HouseRulesFields, _key, NumberField(HOUSE_RULE_LABELS[_key]))
+
+
+def _box_text(value: Any) -> str:
+    """A house rule's value as its box holds it ("" for none)."""
+    return "" if value is None else str(value)
+
+
+def _typed(field: Any, shown: Any) -> str:
+    """What a house-rule box holds: as typed; its value when the form was drawn from data; the
+    value shown when the browser did not send it (a disabled box of another family)."""
+    if field.raw_data is None:
+        return _box_text(field.data)
+    return field.raw_data[0] if field.raw_data else _box_text(shown)
 
 
 def rules_defaults(profile: RuleProfile) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""A game with the house rules of issue 22, created through the form on a 360 px phone."""
+"""A game with the house rules of issue 22, created through the form on a 360 px phone; a
+club's house rules (issue 31), which follow its variant as the new-game form's do."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from typing import Any
 
 import pytest
 from phone import BOARD_URL, Thumb, no_sideways_scroll, wait_for_hand_form
+from playwright.sync_api import expect
 
 
 def start_and_read_house_rules(page: Any, thumb: Thumb) -> str:
@@ -143,4 +145,121 @@ def test_the_tournament_minimum_by_hand_number_through_the_form(make_page, live_
     assert page.locator(".side-total .total").all_inner_texts() == ["800", "−160"]
     assert minimums.all_inner_texts() == ["155", "155"]
     assert no_sideways_scroll(page)
+
+
+# Modern American's own values in the house-rules editor, box by box (Classic's are 200, 1,
+# 800, 15 / 0: 50 / 1 500: 90 / 3 000: 120).
+AMERICAN_VALUES = {
+    "#concealed_going_out": "100",
+    "#sevens_canasta": "2500",
+    "#all_red_threes": "1000",
+    "#canastas_to_go_out": "2",
+    "#minimums-0-minimum": "125",
+    "#minimums-1-start": "3000",
+    "#minimums-1-minimum": "155",
+    "#minimums-2-start": "5000",
+    "#minimums-2-minimum": "180",
+    "#minimums-3-start": "",
+    "#minimums-3-minimum": "",
+}
+
+
+def phone_at(make_page: Any, url: str, javascript: bool) -> tuple[Any, Thumb, list[str]]:
+    """A 360 x 780 phone opened at url, a person's thumb on it, its script errors gathered."""
+    page: Any = make_page(width=360, height=780, javascript=javascript)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(url)
+    return page, Thumb(page), errors
+
+
+def type_in(page: Any, thumb: Thumb, boxes: dict[str, str]) -> None:
+    """Tap each box and type its text."""
+    for box, text in boxes.items():
+        thumb.tap(page.locator(box))
+        thumb.type(text)
+
+
+def open_house_rules(page: Any, thumb: Thumb) -> Any:
+    details = page.locator("details.house-rules-form")
+    if details.get_attribute("open") is None:
+        thumb.tap(page.locator("summary", has_text="House rules"))
+    return details
+
+
+def retype(page: Any, thumb: Thumb, box: str, text: str) -> None:
+    """Tap a box holding a value, clear it and type another, as a person does."""
+    thumb.tap(page.locator(box))
+    page.locator(box).fill("")
+    thumb.type(text)
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_a_modern_american_clubs_house_rules_are_its_own(make_page, live_server, javascript):
+    """The new-club form's editor shows the chosen game's values and boxes (at once with the
+    script; with "Show this variant's house rules" without it, all that was typed kept), and a
+    club that changes one of them keeps only that change as its preset."""
+    page, thumb, errors = phone_at(make_page, live_server + "/clubs/new", javascript)
+    roster = {f"#players-{i}": name for i, name in enumerate(("Ann", "Bob", "Cy", "Di"))}
+    type_in(page, thumb, {"#club-name": "Tuesday", **roster})
+    details = open_house_rules(page, thumb)
+    assert page.locator("#minimums-0-minimum").input_value() == "15"  # Classic's, at first
+    assert not page.locator("#sevens_canasta").is_visible()
+    page.select_option("#club-profile", label="Modern American (2 teams)")
+    show = page.get_by_role("button", name="Show this variant's house rules")
+    if javascript:
+        assert not show.is_visible()  # the values follow the variant at once
+    else:
+        with page.expect_navigation():
+            thumb.tap(show)
+        details = open_house_rules(page, thumb)
+        # Nothing saved, all that was typed kept.
+        assert page.locator("#club-name").input_value() == "Tuesday"
+        assert {box: page.locator(box).input_value() for box in roster} == roster
+        assert page.locator("#club-profile").input_value() == "four-player"
+    assert {box: page.locator(box).input_value() for box in AMERICAN_VALUES} == AMERICAN_VALUES
+    assert page.locator("#sevens_canasta").is_visible()
+    assert "Modern American (2 teams)" in details.locator(".rules-variant").inner_text()
+    assert no_sideways_scroll(page)
+    # The house rule "every wild canasta 2 000": two boxes changed, nothing else.
+    retype(page, thumb, "#wild_four_jokers_canasta", "2000")
+    retype(page, thumb, "#deuces_canasta", "2000")
+    thumb.tap(page.get_by_role("button", name="Create the club"))
+    expect(page.locator("h1.club-name")).to_have_text("Tuesday")
+    club_id = page.url.split("#")[0].rstrip("/").rsplit("/", 1)[-1]
+    club = page.request.get(f"{live_server}/api/clubs/{club_id}").json()
+    assert club["family"] == "modern-american"
+    assert club["settings"]["rules"] == {"wild_four_jokers_canasta": 2000, "deuces_canasta": 2000}
+    assert errors == []
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_the_new_game_forms_house_rules_follow_the_variant_alike(
+    make_page, live_server, javascript
+):
+    """The new-game form's editor behaves as the new-club form's: another variant brings its
+    own values, a value the table typed stays (with the script and without it alike)."""
+    page, thumb, errors = phone_at(make_page, live_server + "/games/new", javascript)
+    type_in(page, thumb, {"#sides-0-players-0": "Ann"})
+    open_house_rules(page, thumb)
+    retype(page, thumb, "#going_out", "150")  # Classic's 100, and Modern American's
+    page.select_option("#profile", label="Modern American (2 teams)")
+    if not javascript:
+        with page.expect_navigation():
+            thumb.tap(page.get_by_role("button", name="Show the boxes for this seating"))
+        assert page.locator("#sides-0-players-0").input_value() == "Ann"
+    assert page.locator("#going_out").input_value() == "150"
+    assert {box: page.locator(box).input_value() for box in AMERICAN_VALUES} == AMERICAN_VALUES
+    details = page.locator("details.house-rules-form")
+    # Open by itself without the script too: it holds a change.
+    assert details.get_attribute("open") is not None
+    assert "Modern American (2 teams)" in details.locator(".rules-variant").inner_text()
+    others = {"#sides-0-players-1": "Bob", "#sides-1-players-0": "Cy", "#sides-1-players-1": "Di"}
+    type_in(page, thumb, others)
+    thumb.tap(page.get_by_role("button", name="Start the game"))
+    page.wait_for_url(BOARD_URL)
+    game_id = page.url.split("#")[0].rstrip("/").rsplit("/", 1)[-1]
+    game = page.request.get(f"{live_server}/api/games/{game_id}").json()
+    assert game["family"] == "modern-american"
+    assert (game["house_rules"], game["rules"]["going_out"]) == (["going_out"], 150)
     assert errors == []

@@ -5,10 +5,15 @@ page and the rules of play show each other game from its data."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from flask.testing import FlaskClient
 from languages import Detector, translated_messages, visible_text
+
+from scorer.checker.rulebook import family_refusals
+from scorer.core.families import MODERN_AMERICAN
+from scorer.core.rules import profile_of
 
 API = "/api/opening-meld"
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
@@ -170,3 +175,74 @@ def test_a_classic_games_rules_keep_the_whole_book(client: FlaskClient) -> None:
         assert f'<section id="{section}">' in html, section
     assert "In a game played to 10,000 or more, the table gains one more row" in html
     assert '<section id="family-modern-american"' in html  # the other games follow
+
+
+# docs/rules.md §5a's refusals, as a Modern American game's checks list them (their numbers
+# from the family's data: two packs, two wild cards, two canastas to go out, melds of seven).
+AMERICAN_REFUSALS = (
+    "at most 4 red threes and 4 black threes with 2 packs",
+    "never outnumber those in the packs: at most 8 with 2 packs",
+    "A meld of sevens never holds a wild card, so neither does a canasta of sevens.",
+    "holds at least 2 natural cards and at most 2 wild cards",
+    "Going out takes 2 canastas: a hand where a side went out with fewer is refused.",
+    "A special hand is only for a side that melded nothing",
+    "each meld is 3 to 7 cards of one rank",
+    "A meld of wild cards only is 3 to 7 jokers and twos.",
+)
+
+
+def section_text(html: str, opening: str) -> str:
+    """The visible words of the page's section that opens with ``opening``."""
+    start = html.index(opening)
+    return visible_text(html[start : html.index("</section>", start)])
+
+
+def test_a_modern_american_games_checks_list_its_own_refusals(client: FlaskClient) -> None:
+    """The rules page of a Modern American game lists what the scorer refuses in that game,
+    §5a's list, not one general sentence; the whole rule book's section of the game too."""
+    game = client.post("/api/games", json={"sides": FOUR, "family": "modern-american"})
+    html = client.get(f"/rules?game={game.get_json()['id']}", headers=ENGLISH).get_data(
+        as_text=True
+    )
+    checks = section_text(html, '<section id="checks">')
+    assert [line for line in AMERICAN_REFUSALS if line not in checks] == []
+    assert "Black threes only for the side that went out" not in checks  # Classic's
+    book = client.get("/rules", headers=ENGLISH).get_data(as_text=True)
+    american = section_text(book, '<section id="family-modern-american"')
+    assert "What the scorer refuses" in american
+    assert [line for line in AMERICAN_REFUSALS if line not in american] == []
+    # Classic's own list stays Classic's: three wild cards, not two.
+    assert "at most 2 wild cards" not in section_text(book, '<section id="checks">')
+
+
+def test_the_refusals_follow_the_games_data(app) -> None:
+    """Each sentence takes its numbers from the family, none written in the page: a family
+    with melds of at most one wild card and no rank kept natural says so."""
+    tighter = replace(MODERN_AMERICAN, meld=replace(MODERN_AMERICAN.meld, max_wild=1))
+    tighter = replace(tighter, meld=replace(tighter.meld, natural_only_ranks=()))
+    with app.test_request_context(headers=ENGLISH):
+        lines = family_refusals(tighter, profile_of(tighter, tighter.seatings[0]))
+    assert "A meld or a canasta of one rank holds at least 2 natural cards and at most 1 wild" in (
+        " ".join(lines)
+    )
+    assert not [line for line in lines if "sevens" in line]
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("fr", "Une combinaison de sept ne contient jamais de carte libre"),
+        ("es", "Una combinación de sietes nunca lleva comodín"),
+    ],
+)
+def test_the_refusals_speak_the_readers_language(
+    client: FlaskClient, language: str, words: str
+) -> None:
+    game = client.post("/api/games", json={"sides": FOUR, "family": "modern-american"})
+    headers = {"Accept-Language": f"{language};q=1"}
+    html = client.get(f"/rules?game={game.get_json()['id']}", headers=headers).get_data(
+        as_text=True
+    )
+    checks = section_text(html, '<section id="checks">')
+    assert words in checks
+    assert Detector(translated_messages()).leaks(checks, language) == []

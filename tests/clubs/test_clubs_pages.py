@@ -4,6 +4,7 @@ questions, the roster, the night's PDF read back with pdfplumber, the home page'
 from __future__ import annotations
 
 import re
+import sqlite3
 from io import BytesIO
 
 import pdfplumber
@@ -11,6 +12,7 @@ import pytest
 from apidata import hand, side
 
 from scorer.clubs.pages import clubs as club_pages
+from scorer.web.game_setup import house_rules_data
 
 # 200 melded + natural canasta 500 + two red threes 200 + out 100 = 1 000 against 50.
 WINNING = hand(side(200, 1, 0, 2), side(100, left=50), went_out=0)
@@ -218,3 +220,50 @@ def test_a_clubs_games_are_listed_a_page_at_a_time(client, monkeypatch):
     for bad in ("4", "0", "two"):
         refused = client.get(f"/clubs/{club_id}?page={bad}")
         assert refused.status_code == 400 and "page" in refused.get_data(as_text=True)
+
+
+def classic_editor() -> dict[str, str]:
+    """The house-rule boxes as the new-club form sends them untouched: Classic's values (the
+    boxes of another game's canastas are disabled, so not sent; the first minimum has no
+    start box)."""
+    data = house_rules_data()
+    sent = {k: str(v) for k, v in data.items() if k != "minimums" and v is not None}
+    for i, row in enumerate(data["minimums"]):
+        for part in ("start", "minimum")[0 if i else 1 :]:
+            sent[f"minimums-{i}-{part}"] = "" if row[part] is None else str(row[part])
+    return sent
+
+
+def box_value(page: str, box: str) -> str:
+    """What the page's box of this id holds."""
+    tag = re.search(rf'<input[^>]*\bid="{box}"[^>]*>', page).group(0)
+    return re.search(r'value="([^"]*)"', tag).group(1)
+
+
+def test_a_refused_new_club_shows_the_chosen_variants_house_rules(app, client):
+    """Drawn again after a refusal (a page without the script), the editor shows the chosen
+    game's values, not those the page was first drawn with; a value typed stays."""
+    data = {**classic_editor(), "going_out": "150"}
+    data |= {"name": " ", "players": ["Ann"], "profile": "four-player", "target": ""}
+    response = client.post("/clubs/new", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'name="rules_for" type="hidden" value="four-player"' in page
+    shown = {
+        box: box_value(page, box)
+        for box in ("going_out", "sevens_canasta", "canastas_to_go_out", "minimums-0-minimum")
+    }
+    assert shown == {
+        "going_out": "150",
+        "sevens_canasta": "2500",
+        "canastas_to_go_out": "2",
+        "minimums-0-minimum": "125",
+    }
+    assert '<details class="house-rules-form" open' in page  # it holds a change
+    # "Show this variant's house rules" does the same, and saves nothing.
+    shown = client.post("/clubs/new", data={**data, "name": "Tuesday", "show": "1"})
+    assert shown.status_code == 200
+    page = shown.get_data(as_text=True)
+    assert 'value="Tuesday"' in page and box_value(page, "minimums-0-minimum") == "125"
+    with sqlite3.connect(app.config["DATABASE"]) as db:
+        assert db.execute("select count(*) from clubs").fetchone() == (0,)

@@ -11,6 +11,7 @@ import pytest
 from apidata import EIGHT
 from flask.testing import FlaskClient
 
+from scorer.core import match_points
 from scorer.store.db import connect
 
 PAIRS = [
@@ -357,6 +358,39 @@ def test_a_forfeit_gives_the_present_side_2_points_and_2000(client):
         headers={"If-Match": withdrawn.headers["ETag"]},
     )
     assert missing.status_code == 404
+
+
+def test_a_forfeit_scores_by_the_family_of_the_nights_game_not_its_seating(
+    client, monkeypatch: pytest.MonkeyPatch
+):
+    """The forfeit's card points are looked up by the game's family key ("modern-american"),
+    never by its seating's ("four-player"): give Modern American points of its own and a
+    lookup by the seating falls back to Classic's 2 000. The organiser's page says the same."""
+    monkeypatch.setitem(match_points.FORFEIT_CARD_POINTS, "modern-american", 3500)
+    made = client.post(
+        "/api/clubs",
+        json={"name": "Tuesday league", "players": ["Ann"], "family": "modern-american"},
+    )
+    assert made.status_code == 201, made.json
+    night = new_night(client, made.json["id"], ranking="match_points").json
+    one, two = draw(client, night["id"]).json["rounds"][0]["tables"]
+    game = client.get(f"/api/games/{two['game']}").json
+    assert (game["family"], game["profile"]) == ("modern-american", "four-player")
+    etag = client.get(f"/api/nights/{night['id']}").headers["ETag"]
+    declared = client.put(
+        f"/api/nights/{night['id']}/rounds/1/tables/2/forfeit",
+        json={"absent": 1},
+        headers={"If-Match": etag},
+    )
+    assert declared.status_code == 200, declared.json
+    lines = {line["player"]: line for line in declared.json["standings"]}
+    present, absent = (side["players"] for side in two["sides"])
+    for player in present:
+        assert (lines[player]["match_points"], lines[player]["card_points"]) == (2, 3500)
+    for player in absent:
+        assert lines[player]["card_points"] == -3500
+    page = client.get(f"/nights/{night['id']}").get_data(as_text=True)
+    assert "2 points and 3,500 card points" in page and "2,000 card points" not in page
 
 
 def test_the_top_two_of_each_table_go_to_the_final_table(client):

@@ -206,11 +206,15 @@ def new_club_form(
     error: str | None = None,
     field: str = "",
     rules: ClubRulesForm | None = None,
+    *,
+    show_rules: bool = False,
 ) -> Page:
     form = request.form
     players = form.getlist("players") if request.method == "POST" else []
     players = (players + [""] * ROSTER_BOXES)[:ROSTER_BOXES]
     rules = rules or ClubRulesForm(data=house_rules_data())
+    # The editor shows the chosen variant's values, whatever the page was drawn for.
+    rules.show_variant(form.get("profile"))
     return (
         render_template(
             "clubs/new.html",
@@ -223,7 +227,10 @@ def new_club_form(
             error=error,
             error_field=field,
             rules_form=rules,
-            rules_open=field == "rules" or any(f.errors for f in _rule_fields(rules)),
+            rules_open=show_rules
+            or field == "rules"
+            or rules.changed()
+            or any(f.errors for f in _rule_fields(rules)),
         ),
         status,
     )
@@ -268,6 +275,9 @@ def new_club() -> Page:
     if request.method == "GET":
         return new_club_form()
     rules = ClubRulesForm(request.form)
+    if request.form.get("show"):
+        # "Show this variant's house rules" without JavaScript: nothing saved, all kept.
+        return new_club_form(rules=rules, show_rules=True)
     if not rules.validate():
         # A house rule that is not a whole number: refused at its input, nothing saved.
         return new_club_form(400, _("a house rule needs a whole number"), "rules", rules)

@@ -28,7 +28,6 @@ from scorer.web.forms import is_index
 from scorer.web.game_setup import (
     RULE_CHOICES,
     RULE_NUMBERS,
-    rules_defaults,
     seat_boxes,
     seating_choices,
     usual_target,
@@ -137,7 +136,7 @@ def place_game_error(form: NewGameForm, error: RuleError) -> str | None:
 
 def rules_open(form: NewGameForm) -> bool:
     """Open the house rules when they hold an error or a change."""
-    if getattr(form, "rules_open", False):
+    if getattr(form, "rules_open", False) or form.changed():
         return True
     return any(f.errors for key in RULE_NUMBERS + RULE_CHOICES for f in [form[key]]) or any(
         e.form.start.errors or e.form.minimum.errors for e in form.minimums.entries
@@ -161,11 +160,9 @@ def new_game() -> Page:
         form = NewGameForm(data=new_game_data(request.args["profile"]))
         form.seating.data = request.args.get("seating", "")
     if request.method == "POST" and request.form.get("show"):
-        # "Show these seats" without JavaScript: the same form for the new seating, nothing saved.
-        form.validate()
-        for field in form:
-            field.errors = []
-        form = _rules_of_variant(form)
+        # "Show these seats" without JavaScript: the same form for the new seating and its
+        # variant's house rules (below), nothing saved.
+        pass
     elif form.validate_on_submit():
         target = form.target.data or None
         try:
@@ -191,7 +188,8 @@ def new_game() -> Page:
     elif request.method == "POST":
         label_errors(form)
         status = 400
-    defaults = {key: rules_defaults(profile) for key, profile in VARIANTS.items()}
+    # The house rules show the chosen variant's values, whatever the page was drawn for.
+    form.show_variant(form.profile.data)
     seating = chosen_seating(form)
     form.target.choices[0] = ("", usual_target(seating))
     return (
@@ -202,25 +200,10 @@ def new_game() -> Page:
             seatings=seating_choices(VARIANTS),
             boxes=seat_boxes(),
             banner=banner or field_errors_note(form) or sides_note(form),
-            defaults=defaults,
             rules_open=rules_open(form),
         ),
         status,
     )
-
-
-def _rules_of_variant(form: NewGameForm) -> NewGameForm:
-    """The form for another variant than its house-rule values were shown for (a family's
-    own minimums, canastas to go out...): what was typed, with that variant's rules, as the
-    JavaScript swaps them."""
-    key = form.profile.data or ""
-    if key not in VARIANTS or key == form.rules_for.data:
-        return form
-    data = {**form.data, **new_game_data(key)}
-    data.update(name=form.name.data, target=form.target.data, profile=key)
-    shown = NewGameForm(formdata=None, data=data)
-    shown.seating.data = form.seating.data
-    return shown
 
 
 def _fixed_hands(form: NewGameForm) -> int | None:
