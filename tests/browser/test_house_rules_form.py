@@ -26,11 +26,7 @@ def start_and_read_house_rules(page: Any, thumb: Thumb) -> str:
 
 
 def test_a_game_with_house_rules_through_the_form_at_360_px(make_page, live_server, tmp_path):
-    page: Any = make_page(width=360, height=780, javascript=True)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    thumb = Thumb(page)
-    page.goto(live_server + "/games/new")
+    page, thumb, errors = phone_at(make_page, live_server + "/games/new", True)
     thumb.tap(page.locator("summary", has_text="House rules"))
     rules = page.locator("details.house-rules-form")
     # The rule book's ways are chosen until a chip is tapped.
@@ -59,11 +55,7 @@ def test_modern_americans_canasta_bonuses_through_the_form(make_page, live_serve
     """ "Every wild canasta 2 000" on a 360 px phone: the boxes of Modern American's canastas
     come with its variant (at once with the script; with "Show the boxes" without it), hold
     its bonuses, and the board names the rules changed in words, not by their keys."""
-    page: Any = make_page(width=360, height=780, javascript=javascript)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    thumb = Thumb(page)
-    page.goto(live_server + "/games/new")
+    page, thumb, errors = phone_at(make_page, live_server + "/games/new", javascript)
     thumb.tap(page.locator("summary", has_text="House rules"))
     assert page.locator("#natural_canasta").is_visible()
     assert not page.locator("#sevens_canasta").is_visible()
@@ -102,11 +94,7 @@ def test_the_tournament_minimum_by_hand_number_through_the_form(make_page, live_
     """Modern American's tournament rule chosen on the new-game form at 360 x 780: after a
     hand that leaves both sides far below 3 000, the board asks 155 of both (hand 2), not
     the 125 their totals would."""
-    page: Any = make_page(width=360, height=780, javascript=javascript)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    thumb = Thumb(page)
-    page.goto(live_server + "/games/new")
+    page, thumb, errors = phone_at(make_page, live_server + "/games/new", javascript)
     thumb.tap(page.locator("summary", has_text="House rules"))
     by_hand = page.locator("label.chip", has_text="the hand's number (tournament rule)")
     assert not by_hand.is_visible()  # Classic has no such rule
