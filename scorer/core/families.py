@@ -139,11 +139,6 @@ class CanastaKind:
     unfinished: str | None = None
 
     @property
-    def field(self) -> str:
-        """The hand's field that counts this kind ("natural_canastas")."""
-        return CANASTAS_FIELD.format(kind=self.key)
-
-    @property
     def bonus_rule(self) -> str:
         """The house rule that changes its bonus ("natural_canasta")."""
         return CANASTA_BONUS_RULE.format(kind=self.key)
@@ -650,6 +645,8 @@ SAMBA = replace(
     sequences=SAMBA_SEQUENCES,
     red_threes_against=("too_few_canastas", "no_meld"),
     draws=2,
+    # The API's names of every family after Classic: "canastas": {"samba": 1} (issue 32).
+    canasta_field_per_kind=False,
 )
 
 # Bolivia (docs/rules.md, "Bolivia"): Samba with melds of wild cards (seven: a bolivia),

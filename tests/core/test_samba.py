@@ -360,7 +360,7 @@ REFUSED = [
         dict(meld_points=70, natural_canastas=1),
         QUIET,
         0,
-        "sides[0].mixed_canastas",
+        "sides[0].canastas.mixed",
         "at least 2 canastas",
         id="going-out-with-one-canasta",
     ),
@@ -400,7 +400,7 @@ REFUSED = [
         dict(meld_points=13 * 80, samba_canastas=13),
         QUIET,
         None,
-        "sides[0].samba_canastas",
+        "sides[0].canastas.samba",
         "at most 12",
         id="thirteen-sambas",
     ),
@@ -408,7 +408,7 @@ REFUSED = [
         dict(meld_points=80, escalera_canastas=1),
         QUIET,
         None,
-        "sides[0].escalera_canastas",
+        "sides[0].canastas.escalera",
         "not a kind of canasta",
         id="an-escalera-is-bolivia-s",
     ),
@@ -439,10 +439,15 @@ def test_classic_has_no_sequences() -> None:
 
 def test_the_hand_schema_names_samba_s_fields() -> None:
     names = [field.name for field in side_fields(SAMBA)]
-    assert {"natural_canastas", "mixed_canastas", "samba_canastas", "red_threes"} <= set(names)
+    # The API's names of every family after Classic: one object of canastas by kind.
+    assert {"canastas.natural", "canastas.mixed", "canastas.samba", "red_threes"} <= set(names)
     assert "sequences" in names and "black_threes_in_hand" not in names
     kinds = [field.canasta for field in side_fields(SAMBA) if field.canasta]
     assert kinds == ["natural", "mixed", "samba"]
+    typed = SideHand(meld_points=120, natural_canastas=1, samba_canastas=1, family=SAMBA)
+    written = side_values(typed, SAMBA)
+    assert written["canastas"] == {"natural": 1, "mixed": 0, "samba": 1}
+    assert "samba_canastas" not in written and side_hand(written, SAMBA) == typed
 
 
 def test_a_samba_side_reads_back_as_written() -> None:
