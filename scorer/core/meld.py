@@ -46,6 +46,8 @@ MAX_TWOS = 12
 MAX_MINIMUM = 10000
 # A side's melds, one per rank: ranks 4 to ace and the black threes.
 MAX_SIDE_MELDS = len(RANKS) + 1
+# Of a sequence, the names a reader may be sent (wild cards only to be refused where typed).
+SEQUENCE_INPUTS: tuple[str, ...] = ("suit", "first", "last", "jokers", "twos")
 
 
 @dataclass(frozen=True)
@@ -438,6 +440,24 @@ def parse_minimum(value: Any) -> int:
     return value
 
 
+def side_melds_at_most(family: RuleFamily) -> int:
+    """A side's melds at most in any game of the family, before its packs are known: one per
+    rank, and where wild cards meld alone in several melds (Bolivia) as many of three as the
+    most jokers and twos a reader takes make. A game's own limit is the engine's."""
+    if not family.meld.wild_meld_cards:
+        return MAX_SIDE_MELDS
+    return MAX_SIDE_MELDS + (MAX_JOKERS + MAX_TWOS) // family.meld.min_cards
+
+
+def side_sequences_at_most(family: RuleFamily) -> int:
+    """A side's sequences at most in any game of the family (none without sequences): every
+    natural card a reader takes of each rank, in sequences of the fewest cards."""
+    rules = family.sequences
+    if rules is None:
+        return 0
+    return MAX_NATURALS * len(rules.ranks) // rules.min_cards
+
+
 def planned_meld(
     index: int,
     rank: Any,
@@ -454,3 +474,28 @@ def planned_meld(
         jokers=parse_count(f"{where}.jokers", jokers, MAX_JOKERS),
         twos=parse_count(f"{where}.twos", twos, MAX_TWOS),
     )
+
+
+def planned_sequence(
+    index: int, suit: Any, first: Any, last: Any, jokers: Any = 0, twos: Any = 0
+) -> PlannedSequence:
+    """A PlannedSequence from raw values, each as typed: a suit in any case, a rank as text or
+    a number (4 to 10). What is no suit or rank of a sequence is left for
+    :func:`sequence_problems` to refuse at its field, in the game's words; counts that no pack
+    holds are refused here."""
+    where = f"sequences[{index}]"
+    return PlannedSequence(
+        suit=_typed(suit).lower(),
+        first=_typed(first).upper(),
+        last=_typed(last).upper(),
+        jokers=parse_count(f"{where}.jokers", jokers, MAX_JOKERS),
+        twos=parse_count(f"{where}.twos", twos, MAX_TWOS),
+    )
+
+
+def _typed(value: Any) -> str:
+    """A suit's or rank's text as typed, trimmed (a number is its digits; anything else is
+    no text: "", which no rule takes)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value.strip()[:20] if isinstance(value, str) else ""
