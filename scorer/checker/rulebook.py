@@ -43,6 +43,9 @@ KIND_LABELS = {
     "wild": _l("Canasta of seven wild cards, one to three of them jokers"),
     "wild_four_jokers": _l("Canasta of seven wild cards: all four jokers and three twos"),
     "deuces": _l("Canasta of seven twos"),
+    "samba": _l("Samba: seven cards of one suit in sequence, closed"),
+    "escalera": _l("Escalera: seven cards of one suit in sequence, closed"),
+    "bolivia": _l("Bolivia: seven wild cards, closed"),
 }
 SIGN_WORDS = {1: _l("added"), -1: _l("taken off"), 0: _l("not counted")}
 

@@ -165,9 +165,10 @@ TOO_MANY_WILD: dict[int, str] = {3: "too-many-wild", 2: "too-many-wild-of-two"}
 class MeldProblem:
     """Why a meld (or the discard pile's top card) breaks a rule, by its reason's code."""
 
-    meld: int | None  # None: the problem is the pile's top card, not one meld
+    meld: int | None  # None: the problem is the pile's top card or a sequence, not one meld
     field: str
     code: str
+    sequence: int | None = None  # the sequence at fault (Samba, Bolivia), if one is
 
     @property
     def template(self) -> str:
@@ -190,6 +191,9 @@ class MeldCheck:
     meld_points: tuple[int, ...]  # each meld's card value, counted or not
     counted: tuple[bool, ...]  # False for a meld the rules refuse: its points are left out
     problems: tuple[MeldProblem, ...] = ()
+    # The same of each sequence (Samba, Bolivia), after the melds of one rank.
+    sequence_points: tuple[int, ...] = ()
+    sequences_counted: tuple[bool, ...] = ()
 
     @property
     def enough(self) -> bool:
@@ -293,7 +297,7 @@ def sequence_problems(
     """Every rule a sequence breaks (empty when it is a legal one), each at its field."""
 
     def problem(name: str, code: str) -> MeldProblem:
-        return MeldProblem(index, f"sequences[{index}].{name}", code)
+        return MeldProblem(None, f"sequences[{index}].{name}", code, sequence=index)
 
     rules = family.sequences
     if rules is None:
@@ -366,8 +370,10 @@ def check_opening(
     melds: tuple[PlannedMeld, ...] | list[PlannedMeld],
     options: MeldOptions | None = None,
     family: RuleFamily = FAMILY,
+    sequences: tuple[PlannedSequence, ...] | list[PlannedSequence] = (),
 ) -> MeldCheck:
-    """Add up the legal melds' card values and compare them with the minimum."""
+    """Add up the legal melds' card values (and sequences', where the family has them) and
+    compare them with the minimum."""
     options = options or MeldOptions(rules=family.meld)
     melds = tuple(melds)
     problems: list[MeldProblem] = []
@@ -391,7 +397,22 @@ def check_opening(
     meld_points = tuple(meld_value(meld, family) for meld in melds)
     points = sum(p for p, ok in zip(meld_points, counted, strict=True) if ok)
     points -= _uncounted_top(melds, counted, options, family)
-    return MeldCheck(points, minimum, meld_points, tuple(counted), tuple(problems))
+    sequence_points, sequences_counted = [], []
+    for index, sequence in enumerate(sequences):
+        found = sequence_problems(index, sequence, family)
+        problems.extend(found)
+        sequence_points.append(sequence_value(sequence, family))
+        sequences_counted.append(not found)
+        points += 0 if found else sequence_points[-1]
+    return MeldCheck(
+        points,
+        minimum,
+        meld_points,
+        tuple(counted),
+        tuple(problems),
+        tuple(sequence_points),
+        tuple(sequences_counted),
+    )
 
 
 def _uncounted_top(

@@ -13,7 +13,7 @@ from scorer.core.families import ALL_FAMILIES, BOLIVIA, CLASSIC, FAMILIES, SAMBA
 from scorer.core.game import Side, make_table, play
 from scorer.core.hand_schema import field_names, side_fields, side_hand, side_values
 from scorer.core.hands import CardCounts, Hand, SideHand, validate_hand
-from scorer.core.meld import PlannedSequence, sequence_value
+from scorer.core.meld import PlannedSequence, check_opening, sequence_value
 from scorer.core.rules import house_rule_choices, profile_of, with_house_rules
 
 PROFILE = book_profile(SAMBA)
@@ -496,3 +496,32 @@ def test_a_game_of_samba_plays_to_10_000() -> None:
     assert state.minimums == (150, 15)
     state = play(table, [hand, hand, hand])
     assert state.totals == (3 * 4890, -90) and state.winner == 0
+
+
+def test_an_opening_counts_its_sequences_beside_its_groups() -> None:
+    # Three kings (30) and hearts 4 to 6 (15): 45 of Samba's 50 at 0.
+    check = check_opening(50, [meld("K", 3)], family=SAMBA, sequences=[run("hearts", "4", "6")])
+    assert (check.points, check.short, check.problems) == (45, 5, ())
+    assert (check.sequence_points, check.sequences_counted) == ((15,), (True,))
+    # A wild card in a sequence: refused at its field, its cards not counted.
+    wild = run("hearts", "4", "6", jokers=1)
+    clubs = run("clubs", "8", "A")  # 8 to king 10 each, the ace 20: 80
+    check = check_opening(50, [meld("K", 3)], family=SAMBA, sequences=[clubs, wild])
+    assert check.points == 30 + 80
+    assert check.sequences_counted == (True, False)
+    assert [(p.field, p.code, p.meld, p.sequence) for p in check.problems] == [
+        ("sequences[1].jokers", "sequence-wild", None, 1)
+    ]
+    # Classic has none: the same sequence is refused there.
+    classic = check_opening(50, [], sequences=[run("hearts", "4", "6")])
+    assert [p.code for p in classic.problems] == ["no-sequences"] and classic.points == 0
+
+
+def test_the_minimum_table_s_7000_row() -> None:
+    assert [PROFILE.opening_minimum(total) for total in (-5, 0, 1500, 6995, 7000, 9995)] == [
+        15, 50, 90, 120, 150, 150
+    ]  # fmt: skip
+    house = with_house_rules(PROFILE, SAMBA.house_preset("bicycle_minimums"))
+    assert (house.opening_minimum(6995), house.opening_minimum(7000)) == (120, 160)
+    bolivia = profile_of(BOLIVIA, BOLIVIA.seatings[0])
+    assert (bolivia.opening_minimum(7000), bolivia.opening_minimum(14995)) == (150, 150)
