@@ -123,7 +123,7 @@ def family_summary(
         threes=threes,
         threes_by_colour=family.black_threes_bonus,
         swing=swing,
-        penalties=tuple((str(PENALTY_LABELS.get(k, k)), v) for k, v in family.penalties),
+        penalties=tuple((str(PENALTY_LABELS.get(k, k)), v) for k, v in family.penalties_taken),
         going_out=profile.going_out,
         concealed_going_out=profile.concealed_going_out,
         canastas_to_go_out=profile.canastas_to_go_out,

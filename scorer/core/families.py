@@ -335,6 +335,14 @@ class RuleFamily:
             by_rank[WILD_RANK] = wild
         return by_rank
 
+    @cached_property
+    def penalties_taken(self) -> tuple[tuple[str, int], ...]:
+        """Every penalty the family takes at the end of a hand, by name, each per meld,
+        player or card (a positive number): its own penalties, and Bolivia's for each black
+        three left in hand (docs/rules.md §5c); none in Classic."""
+        held = (("black_threes_in_hand", self.black_three_in_hand),)
+        return self.penalties + (held if self.black_three_in_hand else ())
+
     def kinds_made_of(self, made_of: str) -> tuple[str, ...]:
         """The kinds of canasta laid as groups, sequences or wild melds (GROUP...)."""
         return tuple(kind.key for kind in self.canastas if kind.made_of == made_of)

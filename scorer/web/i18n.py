@@ -374,6 +374,7 @@ PENALTY_LABELS = {
     "unfinished_wild_four_jokers": _l("An unfinished meld of wild cards holding all four jokers"),
     "holding_sevens": _l("Each player holding three sevens or more"),
     "holding_aces": _l("Each player holding three aces or more"),
+    "black_threes_in_hand": _l("Each black three left in a hand"),
 }
 # The same, as short as a blank sheet's reference box needs them.
 SHORT_PENALTY_LABELS = {
@@ -383,6 +384,7 @@ SHORT_PENALTY_LABELS = {
     "unfinished_wild_four_jokers": _l("Unfinished wild meld, 4 jokers"),
     "holding_sevens": _l("Each player with 3+ sevens"),
     "holding_aces": _l("Each player with 3+ aces"),
+    "black_threes_in_hand": _l("Each black three in hand"),
 }
 # A side's score part by part (scorer.core.hands.score_parts), as the board and the preview
 # name them.

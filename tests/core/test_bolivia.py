@@ -9,7 +9,15 @@ from three_packs import QUIET, assert_refused, book_profile, meld, two_sides
 
 from scorer.core.canastas import counted_melds_problem
 from scorer.core.errors import RuleError
-from scorer.core.families import ALL_FAMILIES, BOLIVIA, FAMILIES, SAMBA, get_family
+from scorer.core.families import (
+    ALL_FAMILIES,
+    BOLIVIA,
+    CLASSIC,
+    FAMILIES,
+    MODERN_AMERICAN,
+    SAMBA,
+    get_family,
+)
 from scorer.core.hand_schema import side_fields, side_hand, side_values
 from scorer.core.hands import CardCounts, SideHand, score_parts
 from scorer.core.meld import PlannedMeld, PlannedSequence
@@ -326,3 +334,11 @@ def test_no_two_families_share_a_seating_s_key() -> None:
     keys = [seating.key for family in ALL_FAMILIES for seating in family.seatings]
     assert len(keys) == len(set(keys))
     assert (SAMBA.seatings[0].key, BOLIVIA.seatings[0].key) == ("samba", "bolivia")
+
+
+def test_black_threes_in_hand_are_among_the_penalties_the_family_takes() -> None:
+    """The rules page and the blank sheet list what a family takes at the end of a hand: in
+    Bolivia, 100 for each black three left in hand."""
+    assert BOLIVIA.penalties_taken == (("black_threes_in_hand", 100),)
+    assert SAMBA.penalties_taken == () and CLASSIC.penalties_taken == ()
+    assert MODERN_AMERICAN.penalties_taken == MODERN_AMERICAN.penalties
