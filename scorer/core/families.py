@@ -677,11 +677,11 @@ BOLIVIA = replace(
     black_three_in_hand=100,
 )
 
-# Every family the core knows, the ones a game may not choose yet included.
+# Every family the core knows.
 ALL_FAMILIES: tuple[RuleFamily, ...] = (CLASSIC, MODERN_AMERICAN, SAMBA, BOLIVIA)
 # The families a game may be created in (what get_family, and so the API and the store,
-# accept), in the order the new-game form offers them.
-FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC, MODERN_AMERICAN)}
+# accept), in the order the new-game form offers them: every one the core knows.
+FAMILIES: dict[str, RuleFamily] = {family.key: family for family in ALL_FAMILIES}
 # The family of every game stored before families existed, and of a game that names none.
 DEFAULT_FAMILY = CLASSIC
 

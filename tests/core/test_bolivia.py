@@ -8,7 +8,6 @@ import pytest
 from three_packs import QUIET, assert_refused, book_profile, meld, two_sides
 
 from scorer.core.canastas import counted_melds_problem
-from scorer.core.errors import RuleError
 from scorer.core.families import (
     ALL_FAMILIES,
     BOLIVIA,
@@ -306,10 +305,8 @@ def test_a_bolivia_side_reads_back_as_written() -> None:
     assert (side.escalera_canastas, side.bolivia_canastas) == (1, 1)
 
 
-def test_not_yet_choosable() -> None:
-    assert BOLIVIA.key not in FAMILIES
-    with pytest.raises(RuleError):
-        get_family("bolivia")
+def test_choosable() -> None:
+    assert FAMILIES["bolivia"] is BOLIVIA is get_family("bolivia")
 
 
 def test_a_side_may_meld_every_rank_and_its_wild_cards_beside() -> None:

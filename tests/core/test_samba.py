@@ -470,13 +470,15 @@ def test_sequences_alone_are_melds_given_meld_by_meld() -> None:
     assert side.melded(PROFILE) == 50
 
 
-def test_not_yet_choosable() -> None:
-    # The API, the store and the pages accept the families in FAMILIES: Samba joins when
-    # they follow it (issue 32's next step).
-    assert SAMBA.key not in FAMILIES
-    assert SAMBA in ALL_FAMILIES and BOLIVIA in ALL_FAMILIES
-    with pytest.raises(RuleError):
-        get_family("samba")
+def test_choosable() -> None:
+    # The API, the store and the pages accept the families in FAMILIES (issue 32), in the
+    # order the new-game form offers them.
+    assert FAMILIES["samba"] is SAMBA is get_family("samba")
+    assert list(FAMILIES) == ["classic", "modern-american", "samba", "bolivia"]
+    assert tuple(FAMILIES.values()) == ALL_FAMILIES
+    with pytest.raises(RuleError) as refused:
+        get_family("bridge")
+    assert refused.value.field == "family"
 
 
 def test_a_game_of_samba_plays_to_10_000() -> None:
