@@ -430,3 +430,72 @@ def expected_scores(end: EndOfHand) -> tuple[int, ...]:
         score -= BLACK_THREE_HELD * black_threes_held(end, side)
         scores.append(score)
     return tuple(scores)
+
+
+# --- the same hands in the API's words (JSON), typed in again from the README ---------------
+
+
+def _json_canastas(end: EndOfHand, side: int) -> dict[str, int]:
+    """``"canastas"`` as the API names them: natural, mixed, samba (Samba) or escalera and
+    bolivia (Bolivia)."""
+    made = end.laid[side].canastas()
+    canastas = {"natural": made["natural"], "mixed": made["mixed"]}
+    canastas[end.book.sequence_kind] = made["sequence"]
+    if end.book.bolivia:
+        canastas["bolivia"] = made["wild"]
+    return canastas
+
+
+def _json_counts(cards: list[Card]) -> dict[str, int]:
+    return dict(Counter(GROUP_OF_VALUE[VALUE[card.rank]] for card in cards))
+
+
+def _json_melds(laid: Laid) -> list[dict]:
+    def wild(cards: tuple[Card, ...]) -> dict[str, int]:
+        return {
+            "jokers": sum(c.rank == JOKER for c in cards),
+            "twos": sum(c.rank == TWO for c in cards),
+        }
+
+    melds = [
+        {"rank": rank, "naturals": sum(not c.wild for c in cards), **wild(cards)}
+        for rank, cards in laid.groups
+    ]
+    melds += [{"rank": "wild", "naturals": 0, **wild(meld)} for meld in laid.wild_melds]
+    if laid.black_threes:
+        melds.append({"rank": THREE, "naturals": laid.black_threes})
+    return melds
+
+
+def json_side(end: EndOfHand, side: int, form: str) -> dict:
+    """One side's call as a client sends it: ``form`` is "typed", "counted" or "meld by meld"."""
+    laid, left = end.laid[side], counted_held(end, side)
+    body: dict = {"red_threes": end.red_threes[side]}
+    if end.book.bolivia:
+        body["black_threes_in_hand"] = black_threes_held(end, side)
+    if form == "typed":
+        body.update(meld_points=points(laid.cards()), hand_points=points(left))
+        body["canastas"] = _json_canastas(end, side)
+    elif form == "counted":
+        body.update(meld_cards=_json_counts(laid.cards()), hand_cards=_json_counts(left))
+        body["canastas"] = _json_canastas(end, side)
+    else:
+        body["melds"] = _json_melds(laid)
+        body["sequences"] = [
+            {"suit": suit, "first": first, "last": last} for suit, first, last in laid.sequences
+        ]
+        body["hand_points"] = points(left)
+    return body
+
+
+def json_hand(end: EndOfHand, form: str) -> dict:
+    """The hand as a client posts it, the opening minimum confirmed (a dealt hand does not
+    look at it: the table confirms, docs/rules.md §2b)."""
+    return {
+        "went_out": end.went_out,
+        "sides": [json_side(end, side, form) for side in (0, 1)],
+        "confirm": ["opening_minimum"],
+    }
+
+
+JSON_FORMS = ("typed", "counted", "meld by meld")

@@ -14,14 +14,18 @@ from scorer import store
 from scorer.core.errors import N_, RuleError
 from scorer.core.families import DEFAULT_FAMILY, FAMILIES, RuleFamily
 from scorer.core.meld import (
+    SEQUENCE_INPUTS,
     MeldCheck,
     MeldOptions,
     PlannedMeld,
+    PlannedSequence,
     check_opening,
     parse_minimum,
     parse_rank,
     planned_meld,
+    planned_sequence,
 )
+from scorer.core.rules import profile_of
 from scorer.store import get_db
 from scorer.web.api_contract import PayloadError, parse_game_id
 from scorer.web.http import json_body
@@ -43,9 +47,11 @@ BODY_KEYS = {
     "discard_top",
     "family",
     "hand",
+    "sequences",
+    "total",
 }
-# The games a table may choose: a family still only in the core (Samba, Bolivia) has no
-# checker yet (its sequences are not asked).
+# The games a table may choose, each checked by its own rules (Samba's and Bolivia's
+# sequences too).
 CHECKER_FAMILIES: dict[str, RuleFamily] = dict(FAMILIES)
 
 
@@ -78,6 +84,21 @@ def minimum_of_hand(family: RuleFamily, hand: Any) -> int:
     return minimum
 
 
+def minimum_of_total(family: RuleFamily, total: Any) -> int:
+    """The minimum a side of this total before the hand needs, by the family's own table
+    (Samba's 150 from 7 000); a game's house rules come with its game and side."""
+    if isinstance(total, bool) or not isinstance(total, int) or abs(total) > TOTAL_MAX:
+        raise RuleError(
+            "total",
+            N_("must be from {low} to {high} points"),
+            low=-TOTAL_MAX,
+            high=TOTAL_MAX,
+        )
+    return profile_of(family, family.seatings[0]).opening_minimum(total)
+
+
+# A side's total the checker takes: ample for any game (targets stop far below).
+TOTAL_MAX = 1_000_000
 MELD_KEYS = {"rank", "naturals", "jokers", "twos"}
 
 
@@ -146,6 +167,34 @@ def melds_from_json(value: Any, family: RuleFamily = DEFAULT_FAMILY) -> list[Pla
     return melds
 
 
+def sequences_from_json(value: Any) -> list[PlannedSequence]:
+    """The sequences of an opening (Samba, Bolivia): each its suit, first and last rank."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > MAX_MELDS:
+        raise RuleError(
+            "sequences", N_("must be a list of at most {count} sequences"), count=MAX_MELDS
+        )
+    sequences = []
+    for index, item in enumerate(value):
+        if not isinstance(item, dict):
+            raise RuleError(f"sequences[{index}]", N_("must be an object with a suit and ranks"))
+        for key in item:
+            if key not in SEQUENCE_INPUTS:
+                raise RuleError(f"sequences[{index}].{key}", N_("is not a field of a sequence"))
+        sequences.append(
+            planned_sequence(
+                index,
+                item.get("suit"),
+                item.get("first"),
+                item.get("last"),
+                item.get("jokers", 0),
+                item.get("twos", 0),
+            )
+        )
+    return sequences
+
+
 def check_from_json(body: Any) -> MeldCheck:
     if not isinstance(body, dict):
         raise RuleError(None, N_("the body must be a JSON object"))
@@ -161,6 +210,8 @@ def check_from_json(body: Any) -> MeldCheck:
             raise RuleError("family", N_("is not this game's"))
     elif "hand" in body:
         minimum = minimum_of_hand(family, body["hand"])
+    elif "total" in body:
+        minimum = minimum_of_total(family, body["total"])
     else:
         raise RuleError("minimum", N_("is required (or a game and a side)"))
     return check_opening(
@@ -168,6 +219,7 @@ def check_from_json(body: Any) -> MeldCheck:
         melds_from_json(body.get("melds"), family),
         options_from_json(body, family),
         family,
+        sequences_from_json(body.get("sequences")),
     )
 
 
@@ -190,6 +242,11 @@ def check_json(check: MeldCheck) -> dict[str, Any]:
         "melds": [
             {"points": points, "counted": counted}
             for points, counted in zip(check.meld_points, check.counted, strict=True)
+        ],
+        # Samba's and Bolivia's sequences, after the melds of one rank ([] without any).
+        "sequences": [
+            {"points": points, "counted": counted}
+            for points, counted in zip(check.sequence_points, check.sequences_counted, strict=True)
         ],
     }
 

@@ -42,6 +42,9 @@ KIND_LABELS = {
     "wild": _l("Canasta of seven wild cards, one to three of them jokers"),
     "wild_four_jokers": _l("Canasta of seven wild cards: all four jokers and three twos"),
     "deuces": _l("Canasta of seven twos"),
+    "samba": _l("Samba: seven cards of one suit in sequence, closed"),
+    "escalera": _l("Escalera: seven cards of one suit in sequence, closed"),
+    "bolivia": _l("Bolivia: seven wild cards, closed"),
 }
 SIGN_WORDS = {1: _l("added"), -1: _l("taken off"), 0: _l("not counted")}
 # The cards of a rank a family keeps free of wild cards, as a sentence names them ("a meld of
@@ -123,7 +126,7 @@ def family_summary(
         threes=threes,
         threes_by_colour=family.black_threes_bonus,
         swing=swing,
-        penalties=tuple((str(PENALTY_LABELS.get(k, k)), v) for k, v in family.penalties),
+        penalties=tuple((str(PENALTY_LABELS.get(k, k)), v) for k, v in family.penalties_taken),
         going_out=profile.going_out,
         concealed_going_out=profile.concealed_going_out,
         canastas_to_go_out=profile.canastas_to_go_out,

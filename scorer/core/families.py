@@ -139,11 +139,6 @@ class CanastaKind:
     unfinished: str | None = None
 
     @property
-    def field(self) -> str:
-        """The hand's field that counts this kind ("natural_canastas")."""
-        return CANASTAS_FIELD.format(kind=self.key)
-
-    @property
     def bonus_rule(self) -> str:
         """The house rule that changes its bonus ("natural_canasta")."""
         return CANASTA_BONUS_RULE.format(kind=self.key)
@@ -356,6 +351,14 @@ class RuleFamily:
         if wild:
             by_rank[WILD_RANK] = wild
         return by_rank
+
+    @cached_property
+    def penalties_taken(self) -> tuple[tuple[str, int], ...]:
+        """Every penalty the family takes at the end of a hand, by name, each per meld,
+        player or card (a positive number): its own penalties, and Bolivia's for each black
+        three left in hand (docs/rules.md §5c); none in Classic."""
+        held = (("black_threes_in_hand", self.black_three_in_hand),)
+        return self.penalties + (held if self.black_three_in_hand else ())
 
     def kinds_made_of(self, made_of: str) -> tuple[str, ...]:
         """The kinds of canasta laid as groups, sequences or wild melds (GROUP...)."""
@@ -697,6 +700,8 @@ SAMBA = replace(
     sequences=SAMBA_SEQUENCES,
     red_threes_against=("too_few_canastas", "no_meld"),
     draws=2,
+    # The API's names of every family after Classic: "canastas": {"samba": 1} (issue 32).
+    canasta_field_per_kind=False,
 )
 
 # Bolivia (docs/rules.md, "Bolivia"): Samba with melds of wild cards (seven: a bolivia),
@@ -719,11 +724,11 @@ BOLIVIA = replace(
     black_three_in_hand=100,
 )
 
-# Every family the core knows, the ones a game may not choose yet included.
+# Every family the core knows.
 ALL_FAMILIES: tuple[RuleFamily, ...] = (CLASSIC, MODERN_AMERICAN, SAMBA, BOLIVIA)
 # The families a game may be created in (what get_family, and so the API and the store,
-# accept), in the order the new-game form offers them.
-FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC, MODERN_AMERICAN)}
+# accept), in the order the new-game form offers them: every one the core knows.
+FAMILIES: dict[str, RuleFamily] = {family.key: family for family in ALL_FAMILIES}
 # The family of every game stored before families existed, and of a game that names none.
 DEFAULT_FAMILY = CLASSIC
 

@@ -570,7 +570,7 @@ def _check_going_out(profile: RuleProfile, hand: Hand) -> None:
         )
     needs = profile.family.going_out_needs
     if needs and not any(side.canastas_of(kind) for kind in needs):
-        box = "sequences" if side.melds is not None else CANASTAS_FIELD.format(kind=needs[0])
+        box = "sequences" if side.melds is not None else profile.family.canasta_field(needs[0])
         raise RuleError(
             f"sides[{went_out}].{box}",
             GOING_OUT_NEEDS.get(needs[0], GOING_OUT_NEEDS[""]),
@@ -696,7 +696,7 @@ def _check_laid_apart(profile: RuleProfile, side: SideHand, path: str) -> None:
         limit = most_laid_apart(profile, kind.key)
         if side.canastas_of(kind.key) > limit:
             raise RuleError(
-                f"{path}.{kind.field}",
+                f"{path}.{profile.family.canasta_field(kind.key)}",
                 N_("the packs make at most {limit} canastas of this kind"),
                 limit=limit,
             )
@@ -815,13 +815,13 @@ def _check_own_ranks(profile: RuleProfile, hand: Hand) -> None:
             wild_seen += count * family.canasta(kind).fewest_wild
             if wild_seen > wild_in_packs:
                 raise RuleError(
-                    f"{path}.{CANASTAS_FIELD.format(kind=kind)}",
+                    f"{path}.{family.canasta_field(kind)}",
                     N_("the {packs} packs hold only {limit} of these cards"),
                     packs=profile.packs,
                     limit=wild_in_packs,
                 )
         for _rank, kinds in _own_rank_melds(family):
-            made = [(kind.field, side.canastas_of(kind.key)) for kind in kinds]
+            made = [(family.canasta_field(kind.key), side.canastas_of(kind.key)) for kind in kinds]
             keys = dict.fromkeys(kind.unfinished for kind in kinds if kind.unfinished)
             made += [(f"unfinished.{key}", unfinished.get(key, 0)) for key in keys]
             if sum(count for _field, count in made) > 1:
@@ -842,7 +842,9 @@ def _check_own_ranks(profile: RuleProfile, hand: Hand) -> None:
                 seen += count * (rules.canasta_cards - kind.most_wild)
                 seen += unfinished.get(kind.unfinished or "", 0) * rules.min_naturals
                 if seen > limit:
-                    name = kind.field if count else f"unfinished.{kind.unfinished}"
+                    name = f"unfinished.{kind.unfinished}"
+                    if count:
+                        name = family.canasta_field(kind.key)
                     raise RuleError(
                         f"sides[{i}].{name}",
                         N_("the {packs} packs hold only {limit} of these cards"),

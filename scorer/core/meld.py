@@ -46,6 +46,8 @@ MAX_TWOS = 12
 MAX_MINIMUM = 10000
 # A side's melds, one per rank: ranks 4 to ace and the black threes.
 MAX_SIDE_MELDS = len(RANKS) + 1
+# Of a sequence, the names a reader may be sent (wild cards only to be refused where typed).
+SEQUENCE_INPUTS: tuple[str, ...] = ("suit", "first", "last", "jokers", "twos")
 
 
 @dataclass(frozen=True)
@@ -163,9 +165,10 @@ TOO_MANY_WILD: dict[int, str] = {3: "too-many-wild", 2: "too-many-wild-of-two"}
 class MeldProblem:
     """Why a meld (or the discard pile's top card) breaks a rule, by its reason's code."""
 
-    meld: int | None  # None: the problem is the pile's top card, not one meld
+    meld: int | None  # None: the problem is the pile's top card or a sequence, not one meld
     field: str
     code: str
+    sequence: int | None = None  # the sequence at fault (Samba, Bolivia), if one is
 
     @property
     def template(self) -> str:
@@ -188,6 +191,9 @@ class MeldCheck:
     meld_points: tuple[int, ...]  # each meld's card value, counted or not
     counted: tuple[bool, ...]  # False for a meld the rules refuse: its points are left out
     problems: tuple[MeldProblem, ...] = ()
+    # The same of each sequence (Samba, Bolivia), after the melds of one rank.
+    sequence_points: tuple[int, ...] = ()
+    sequences_counted: tuple[bool, ...] = ()
 
     @property
     def enough(self) -> bool:
@@ -291,7 +297,7 @@ def sequence_problems(
     """Every rule a sequence breaks (empty when it is a legal one), each at its field."""
 
     def problem(name: str, code: str) -> MeldProblem:
-        return MeldProblem(index, f"sequences[{index}].{name}", code)
+        return MeldProblem(None, f"sequences[{index}].{name}", code, sequence=index)
 
     rules = family.sequences
     if rules is None:
@@ -364,8 +370,10 @@ def check_opening(
     melds: tuple[PlannedMeld, ...] | list[PlannedMeld],
     options: MeldOptions | None = None,
     family: RuleFamily = FAMILY,
+    sequences: tuple[PlannedSequence, ...] | list[PlannedSequence] = (),
 ) -> MeldCheck:
-    """Add up the legal melds' card values and compare them with the minimum."""
+    """Add up the legal melds' card values (and sequences', where the family has them) and
+    compare them with the minimum."""
     options = options or MeldOptions(rules=family.meld)
     melds = tuple(melds)
     problems: list[MeldProblem] = []
@@ -389,7 +397,22 @@ def check_opening(
     meld_points = tuple(meld_value(meld, family) for meld in melds)
     points = sum(p for p, ok in zip(meld_points, counted, strict=True) if ok)
     points -= _uncounted_top(melds, counted, options, family)
-    return MeldCheck(points, minimum, meld_points, tuple(counted), tuple(problems))
+    sequence_points, sequences_counted = [], []
+    for index, sequence in enumerate(sequences):
+        found = sequence_problems(index, sequence, family)
+        problems.extend(found)
+        sequence_points.append(sequence_value(sequence, family))
+        sequences_counted.append(not found)
+        points += 0 if found else sequence_points[-1]
+    return MeldCheck(
+        points,
+        minimum,
+        meld_points,
+        tuple(counted),
+        tuple(problems),
+        tuple(sequence_points),
+        tuple(sequences_counted),
+    )
 
 
 def _uncounted_top(
@@ -438,6 +461,24 @@ def parse_minimum(value: Any) -> int:
     return value
 
 
+def side_melds_at_most(family: RuleFamily) -> int:
+    """A side's melds at most in any game of the family, before its packs are known: one per
+    rank, and where wild cards meld alone in several melds (Bolivia) as many of three as the
+    most jokers and twos a reader takes make. A game's own limit is the engine's."""
+    if not family.meld.wild_meld_cards:
+        return MAX_SIDE_MELDS
+    return MAX_SIDE_MELDS + (MAX_JOKERS + MAX_TWOS) // family.meld.min_cards
+
+
+def side_sequences_at_most(family: RuleFamily) -> int:
+    """A side's sequences at most in any game of the family (none without sequences): every
+    natural card a reader takes of each rank, in sequences of the fewest cards."""
+    rules = family.sequences
+    if rules is None:
+        return 0
+    return MAX_NATURALS * len(rules.ranks) // rules.min_cards
+
+
 def planned_meld(
     index: int,
     rank: Any,
@@ -454,3 +495,28 @@ def planned_meld(
         jokers=parse_count(f"{where}.jokers", jokers, MAX_JOKERS),
         twos=parse_count(f"{where}.twos", twos, MAX_TWOS),
     )
+
+
+def planned_sequence(
+    index: int, suit: Any, first: Any, last: Any, jokers: Any = 0, twos: Any = 0
+) -> PlannedSequence:
+    """A PlannedSequence from raw values, each as typed: a suit in any case, a rank as text or
+    a number (4 to 10). What is no suit or rank of a sequence is left for
+    :func:`sequence_problems` to refuse at its field, in the game's words; counts that no pack
+    holds are refused here."""
+    where = f"sequences[{index}]"
+    return PlannedSequence(
+        suit=_typed(suit).lower(),
+        first=_typed(first).upper(),
+        last=_typed(last).upper(),
+        jokers=parse_count(f"{where}.jokers", jokers, MAX_JOKERS),
+        twos=parse_count(f"{where}.twos", twos, MAX_TWOS),
+    )
+
+
+def _typed(value: Any) -> str:
+    """A suit's or rank's text as typed, trimmed (a number is its digits; anything else is
+    no text: "", which no rule takes)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value.strip()[:20] if isinstance(value, str) else ""

@@ -13,7 +13,7 @@ from typing import Any
 
 from scorer.core.families import CANASTAS_FIELD, DEFAULT_FAMILY, RuleFamily
 from scorer.core.hand_schema import CHOICE, COUNT, COUNTS_BY_KIND, canasta_fields, side_fields
-from scorer.core.hands import SideHand, SideScore
+from scorer.core.hands import SideHand, SideScore, score_parts
 from scorer.store import ReplayedGame
 
 
@@ -37,7 +37,8 @@ FAMILY_SCORE_COLUMNS = {
 @cache
 def family_columns(family: RuleFamily) -> tuple[str, ...]:
     """The columns of the fields only some families ask, by the hand schema (none in
-    Classic): "black threes", "unfinished sevens", "players holding aces", "special hand"."""
+    Classic): "black threes", "unfinished sevens", "players holding aces", "special hand",
+    Bolivia's "black threes in hand"; then the score parts only some families have."""
     columns: list[str] = []
     for field in side_fields(family):
         if field.name in FAMILY_FIELDS:
@@ -45,17 +46,15 @@ def family_columns(family: RuleFamily) -> tuple[str, ...]:
                 columns.extend(_spaced(f"{field.name} {kind}") for kind in field.kinds)
             else:
                 columns.append(_spaced(field.name))
-    if family.black_threes_bonus:
-        columns.append("black three score")
-    if family.penalties:
-        columns.append("penalties")
-    if family.special_hands:
-        columns.append("special hand score")
+    parts = score_parts(family)
+    columns.extend(column for column, part in FAMILY_SCORE_COLUMNS.items() if part in parts)
     return tuple(columns)
 
 
 # The fields of a side's hand that only some families ask (the others have columns of their own).
-FAMILY_FIELDS = frozenset({"black_threes", "unfinished", "players_holding", "special_hand"})
+FAMILY_FIELDS = frozenset(
+    {"black_threes", "unfinished", "players_holding", "special_hand", "black_threes_in_hand"}
+)
 
 
 def _spaced(name: str) -> str:

@@ -113,7 +113,7 @@ def penalties(profile: RuleProfile) -> list[tuple[str, str]]:
     """The family's own penalties at the end of a hand (none in Classic), taken off."""
     return [
         (str(SHORT_PENALTY_LABELS.get(key, key)), points(-value))
-        for key, value in profile.family.penalties
+        for key, value in profile.family.penalties_taken
     ]
 
 

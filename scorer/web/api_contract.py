@@ -23,6 +23,7 @@ from scorer.core.hand_schema import (
     COUNTS_BY_KIND,
     MELDS,
     NOTE,
+    SEQUENCES,
     canasta_fields,
     check_hand_size,
     decided_by_melds,
@@ -47,7 +48,15 @@ from scorer.core.limits import (
     check_side_count,
     default_side_name,
 )
-from scorer.core.meld import MAX_SIDE_MELDS, PlannedMeld, planned_meld
+from scorer.core.meld import (
+    SEQUENCE_INPUTS,
+    PlannedMeld,
+    PlannedSequence,
+    planned_meld,
+    planned_sequence,
+    side_melds_at_most,
+    side_sequences_at_most,
+)
 from scorer.core.rules import VALUE_GROUPS, effective_rules
 from scorer.store import ReplayedGame
 from scorer.store.corrections import KINDS, SCREENS
@@ -69,6 +78,9 @@ HAND_OUTPUT_FIELDS = frozenset({"number", "dealer", "irregular", "after_end"})
 SIDE_HAND_FIELDS = field_names(DEFAULT_FAMILY)
 MELD_FIELDS = decided_by_melds(DEFAULT_FAMILY)
 PLANNED_MELD_FIELDS = frozenset(hand_schema.PLANNED_MELD_FIELDS)
+# A sequence (Samba, Bolivia): its suit, first and last rank, and wild cards only to refuse.
+PLANNED_SEQUENCE_FIELDS = frozenset(SEQUENCE_INPUTS)
+WILD = ("jokers", "twos")
 SIDE_HAND_OUTPUT_FIELDS = frozenset({"score", "running_total", "opening_minimum"})
 # Canastas by kind in one object: the name every family takes (Classic its own fields too).
 CANASTAS = "canastas"
@@ -229,24 +241,30 @@ def _cards(value: Any, field: str) -> CardCounts:
     return CardCounts(**{g: _optional_int(data, g, f"{field}.{g}") for g in VALUE_GROUPS})
 
 
-def _melds(data: dict[str, Any], path: str, family: RuleFamily) -> tuple[PlannedMeld, ...] | None:
-    """A side's melds rank by rank, or None when it sent its meld points instead."""
-    raw = data.get("melds")
-    if raw is None:
-        return None
+def _check_meld_by_meld(data: dict[str, Any], path: str, family: RuleFamily) -> None:
+    """Melds rank by rank or sequences decide the meld points and canastas: sent beside
+    them, these are refused at their field."""
+    if data.get("melds") is None and data.get("sequences") is None:
+        return
     for key in decided_by_melds(family):
         if value_of(data, key) is not None:
             raise _type_error(
                 f"{path}.{key}",
                 N_("send the melds rank by rank or the meld points and canastas, not both"),
             )
+
+
+def _melds(data: dict[str, Any], path: str, family: RuleFamily) -> tuple[PlannedMeld, ...] | None:
+    """A side's melds rank by rank, or None when it sent its meld points instead."""
+    raw = data.get("melds")
+    if raw is None:
+        return None
     if not isinstance(raw, list):
         raise _type_error(f"{path}.melds", N_("must be a list of melds"))
-    if len(raw) > MAX_SIDE_MELDS:
+    limit = side_melds_at_most(family)
+    if len(raw) > limit:
         raise RuleError(
-            f"{path}.melds",
-            N_("a side has at most {limit} melds: one per rank"),
-            limit=MAX_SIDE_MELDS,
+            f"{path}.melds", N_("a side has at most {limit} melds: one per rank"), limit=limit
         )
     melds = []
     for j, item in enumerate(raw):
@@ -257,13 +275,42 @@ def _melds(data: dict[str, Any], path: str, family: RuleFamily) -> tuple[Planned
                     j,
                     meld.get("rank"),
                     meld.get("naturals"),
-                    *(0 if meld.get(name) is None else meld[name] for name in ("jokers", "twos")),
+                    *(0 if meld.get(name) is None else meld[name] for name in WILD),
                     family=family,
                 )
             )
         except RuleError as error:
             raise RuleError(f"{path}.{error.field}", error.template, **error.params) from error
     return tuple(melds)
+
+
+def _sequences(raw: Any, path: str, family: RuleFamily) -> tuple[PlannedSequence, ...]:
+    """A side's sequences (Samba, Bolivia), each by its suit, first and last rank: their types
+    checked here, their rules by the engine at each one's field."""
+    where = f"{path}.sequences"
+    if not isinstance(raw, list):
+        raise _type_error(where, N_("must be a list of sequences"))
+    limit = side_sequences_at_most(family)
+    if len(raw) > limit:
+        raise RuleError(
+            where, N_("a side has at most {limit} sequences with these packs"), limit=limit
+        )
+    sequences = []
+    for j, item in enumerate(raw):
+        sequence = _object(item, f"{where}[{j}]", PLANNED_SEQUENCE_FIELDS)
+        try:
+            sequences.append(
+                planned_sequence(
+                    j,
+                    sequence.get("suit"),
+                    sequence.get("first"),
+                    sequence.get("last"),
+                    *(0 if sequence.get(name) is None else sequence[name] for name in WILD),
+                )
+            )
+        except RuleError as error:
+            raise RuleError(f"{path}.{error.field}", error.template, **error.params) from error
+    return tuple(sequences)
 
 
 def _side_hand(raw: Any, path: str, family: RuleFamily) -> SideHand:
@@ -280,9 +327,12 @@ def _side_hand(raw: Any, path: str, family: RuleFamily) -> SideHand:
         name, where = field.name, f"{path}.{field.name}"
         value = value_of(data, name)
         if field.kind == MELDS:
+            _check_meld_by_meld(data, path, family)
             values[name] = _melds(data, path, family)
         elif value is None:
             continue
+        elif field.kind == SEQUENCES:
+            values[name] = _sequences(value, path, family)
         elif field.kind == CARDS:
             values[name] = _cards(value, where)
         elif field.kind == NOTE:

@@ -289,6 +289,8 @@ FIELD_LABELS = {
     "unfinished": _l("Unfinished melds"),
     "players_holding": _l("Players holding 3+"),
     "special_hand": _l("Special hand"),
+    "sequences": _l("Sequences"),
+    "black_threes_in_hand": _l("Black threes left in hand"),
     # The hand form's boxes of the families that count canastas in one object.
     "canastas_natural": _l("Natural canastas"),
     "canastas_mixed": _l("Mixed canastas"),
@@ -297,6 +299,9 @@ FIELD_LABELS = {
     "canastas_wild": _l("Wild canastas (1 to 3 jokers)"),
     "canastas_wild_four_jokers": _l("Wild canastas, all four jokers"),
     "canastas_deuces": _l("Canastas of seven twos"),
+    "canastas_samba": _l("Sambas"),
+    "canastas_escalera": _l("Escaleras"),
+    "canastas_bolivia": _l("Bolivias"),
     "unfinished_sevens": _l("Unfinished sevens"),
     "unfinished_aces": _l("Unfinished aces"),
     "unfinished_wild": _l("Unfinished wild meld"),
@@ -314,12 +319,16 @@ VARIANT_LABELS = {
     "five-player": (_l("Five players (teams of 3 and 2)"), _l("Five players")),
     "six-player": (_l("Six players (3 packs)"), _l("Six players")),
     "four-player": (_l("Modern American (2 teams)"), _l("Modern American")),
+    "samba": (_l("Samba (2 teams, 3 packs)"), _l("Samba")),
+    "bolivia": (_l("Bolivia (2 teams, 3 packs)"), _l("Bolivia")),
 }
 # The games of the family a game may be played in, by family key (the new-game form's choice,
 # the rules pages and the checker).
 FAMILY_LABELS = {
     "classic": _l("Classic Canasta"),
     "modern-american": _l("Modern American Canasta"),
+    "samba": _l("Samba"),
+    "bolivia": _l("Bolivia"),
 }
 PROFILE_LABELS = {key: long for key, (long, _short) in VARIANT_LABELS.items()}
 SHORT_PROFILE_LABELS = {key: short for key, (_long, short) in VARIANT_LABELS.items()}
@@ -332,6 +341,22 @@ CANASTA_LABELS = {
     "wild": _l("Wild canasta (1 to 3 jokers)"),
     "wild_four_jokers": _l("Wild canasta with all four jokers"),
     "deuces": _l("Canasta of seven twos"),
+    "samba": _l("Samba (seven of one suit in sequence)"),
+    "escalera": _l("Escalera (seven of one suit in sequence)"),
+    "bolivia": _l("Bolivia (seven wild cards)"),
+}
+# The suits a sequence is of (Samba, Bolivia), by the API's name (scorer.core.families.SUITS).
+SUIT_LABELS = {
+    "clubs": _l("♣ Clubs"),
+    "diamonds": _l("♦ Diamonds"),
+    "hearts": _l("♥ Hearts"),
+    "spades": _l("♠ Spades"),
+}
+# What a sequence is entered by, meld by meld (scorer.core.hand_schema.PLANNED_SEQUENCE_FIELDS).
+SEQUENCE_FIELD_LABELS = {
+    "suit": _l("Suit"),
+    "first": _l("First card"),
+    "last": _l("Last card"),
 }
 # A special hand, by key (the hand form's choice, the board and the rules pages).
 SPECIAL_HAND_LABELS = {
@@ -362,6 +387,7 @@ PENALTY_LABELS = {
     "unfinished_wild_four_jokers": _l("An unfinished meld of wild cards holding all four jokers"),
     "holding_sevens": _l("Each player holding three sevens or more"),
     "holding_aces": _l("Each player holding three aces or more"),
+    "black_threes_in_hand": _l("Each black three left in a hand"),
 }
 # The same, as short as a blank sheet's reference box needs them.
 SHORT_PENALTY_LABELS = {
@@ -371,6 +397,7 @@ SHORT_PENALTY_LABELS = {
     "unfinished_wild_four_jokers": _l("Unfinished wild meld, 4 jokers"),
     "holding_sevens": _l("Each player with 3+ sevens"),
     "holding_aces": _l("Each player with 3+ aces"),
+    "black_threes_in_hand": _l("Each black three in hand"),
 }
 # A side's score part by part (scorer.core.hands.score_parts), as the board and the preview
 # name them.
@@ -398,6 +425,9 @@ HOUSE_RULE_LABELS = {
     "wild_canasta": _l("Wild canasta bonus (1 to 3 jokers)"),
     "wild_four_jokers_canasta": _l("Wild canasta bonus, all four jokers"),
     "deuces_canasta": _l("Canasta of seven twos bonus"),
+    "samba_canasta": _l("Samba bonus"),
+    "escalera_canasta": _l("Escalera bonus"),
+    "bolivia_canasta": _l("Bolivia bonus"),
     "red_three": _l("Each red three"),
     "all_red_threes": _l("All the red threes"),
     "canastas_to_go_out": _l("Canastas needed to go out"),
@@ -418,6 +448,7 @@ HOUSE_RULE_CHOICE_LABELS = {
     "red_threes_count_against": {
         "no_meld": _l("a side that melded nothing"),
         "no_canasta": _l("a side without a canasta"),
+        "too_few_canastas": _l("a side without the canastas going out takes"),
     },
     "minimum_by": {
         "total": _l("the side's running total"),

@@ -8,8 +8,15 @@ import pytest
 from three_packs import QUIET, assert_refused, book_profile, meld, two_sides
 
 from scorer.core.canastas import counted_melds_problem
-from scorer.core.errors import RuleError
-from scorer.core.families import ALL_FAMILIES, BOLIVIA, FAMILIES, SAMBA, get_family
+from scorer.core.families import (
+    ALL_FAMILIES,
+    BOLIVIA,
+    CLASSIC,
+    FAMILIES,
+    MODERN_AMERICAN,
+    SAMBA,
+    get_family,
+)
 from scorer.core.hand_schema import side_fields, side_hand, side_values
 from scorer.core.hands import CardCounts, SideHand, score_parts
 from scorer.core.meld import PlannedMeld, PlannedSequence
@@ -175,7 +182,7 @@ REFUSED = [
         dict(meld_points=140, natural_canastas=2),
         QUIET,
         0,
-        "sides[0].escalera_canastas",
+        "sides[0].canastas.escalera",
         "takes an escalera",
         id="going-out-without-an-escalera-typed",
     ),
@@ -240,7 +247,7 @@ REFUSED = [
         dict(meld_points=3 * 140, bolivia_canastas=3),
         QUIET,
         None,
-        "sides[0].bolivia_canastas",
+        "sides[0].canastas.bolivia",
         "at most 2",
         id="three-bolivias-from-eighteen-wild-cards",
     ),
@@ -256,7 +263,7 @@ REFUSED = [
         dict(meld_points=80, samba_canastas=1),
         QUIET,
         None,
-        "sides[0].samba_canastas",
+        "sides[0].canastas.samba",
         "not a kind of canasta",
         id="a-samba-is-samba-s",
     ),
@@ -298,10 +305,8 @@ def test_a_bolivia_side_reads_back_as_written() -> None:
     assert (side.escalera_canastas, side.bolivia_canastas) == (1, 1)
 
 
-def test_not_yet_choosable() -> None:
-    assert BOLIVIA.key not in FAMILIES
-    with pytest.raises(RuleError):
-        get_family("bolivia")
+def test_choosable() -> None:
+    assert FAMILIES["bolivia"] is BOLIVIA is get_family("bolivia")
 
 
 def test_a_side_may_meld_every_rank_and_its_wild_cards_beside() -> None:
@@ -326,3 +331,11 @@ def test_no_two_families_share_a_seating_s_key() -> None:
     keys = [seating.key for family in ALL_FAMILIES for seating in family.seatings]
     assert len(keys) == len(set(keys))
     assert (SAMBA.seatings[0].key, BOLIVIA.seatings[0].key) == ("samba", "bolivia")
+
+
+def test_black_threes_in_hand_are_among_the_penalties_the_family_takes() -> None:
+    """The rules page and the blank sheet list what a family takes at the end of a hand: in
+    Bolivia, 100 for each black three left in hand."""
+    assert BOLIVIA.penalties_taken == (("black_threes_in_hand", 100),)
+    assert SAMBA.penalties_taken == () and CLASSIC.penalties_taken == ()
+    assert MODERN_AMERICAN.penalties_taken == MODERN_AMERICAN.penalties

@@ -371,9 +371,9 @@ def test_a_modern_american_side_reads_back_as_written() -> None:
 def test_choosable() -> None:
     # The API, the store and the pages accept the families in FAMILIES.
     assert FAMILIES["modern-american"] is MODERN_AMERICAN is get_family("modern-american")
-    assert list(FAMILIES) == ["classic", "modern-american"]
+    assert list(FAMILIES)[:2] == ["classic", "modern-american"]
     with pytest.raises(RuleError) as refused:
-        get_family("samba")
+        get_family("bridge")
     assert refused.value.field == "family"
 
 
@@ -450,4 +450,4 @@ def test_its_seating_is_a_variant_a_game_may_choose() -> None:
     assert VARIANTS["four-player"].target == 8500
     assert family_of_variant("four-player") == "modern-american"
     assert family_of_variant("classic") == "classic"
-    assert family_of_variant("samba") is None
+    assert family_of_variant("bridge") is None

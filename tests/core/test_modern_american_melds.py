@@ -88,13 +88,13 @@ OWN_RANKS = [
     pytest.param(
         dict(meld_points=35, sevens_canastas=1),
         dict(meld_points=35, sevens_canastas=1),
-        "sides[1].sevens_canastas",
+        "sides[1].canastas.sevens",
         id="two-canastas-of-sevens-at-one-table",
     ),
     pytest.param(
         dict(meld_points=170, wild_canastas=1),
         dict(meld_points=140, deuces_canastas=1),
-        "sides[1].deuces_canastas",
+        "sides[1].canastas.deuces",
         id="fourteen-wild-cards",
     ),
     pytest.param(

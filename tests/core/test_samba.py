@@ -13,7 +13,7 @@ from scorer.core.families import ALL_FAMILIES, BOLIVIA, CLASSIC, FAMILIES, SAMBA
 from scorer.core.game import Side, make_table, play
 from scorer.core.hand_schema import field_names, side_fields, side_hand, side_values
 from scorer.core.hands import CardCounts, Hand, SideHand, validate_hand
-from scorer.core.meld import PlannedSequence, sequence_value
+from scorer.core.meld import PlannedSequence, check_opening, sequence_value
 from scorer.core.rules import house_rule_choices, profile_of, with_house_rules
 
 PROFILE = book_profile(SAMBA)
@@ -360,7 +360,7 @@ REFUSED = [
         dict(meld_points=70, natural_canastas=1),
         QUIET,
         0,
-        "sides[0].mixed_canastas",
+        "sides[0].canastas.mixed",
         "at least 2 canastas",
         id="going-out-with-one-canasta",
     ),
@@ -400,7 +400,7 @@ REFUSED = [
         dict(meld_points=13 * 80, samba_canastas=13),
         QUIET,
         None,
-        "sides[0].samba_canastas",
+        "sides[0].canastas.samba",
         "at most 12",
         id="thirteen-sambas",
     ),
@@ -408,7 +408,7 @@ REFUSED = [
         dict(meld_points=80, escalera_canastas=1),
         QUIET,
         None,
-        "sides[0].escalera_canastas",
+        "sides[0].canastas.escalera",
         "not a kind of canasta",
         id="an-escalera-is-bolivia-s",
     ),
@@ -439,10 +439,15 @@ def test_classic_has_no_sequences() -> None:
 
 def test_the_hand_schema_names_samba_s_fields() -> None:
     names = [field.name for field in side_fields(SAMBA)]
-    assert {"natural_canastas", "mixed_canastas", "samba_canastas", "red_threes"} <= set(names)
+    # The API's names of every family after Classic: one object of canastas by kind.
+    assert {"canastas.natural", "canastas.mixed", "canastas.samba", "red_threes"} <= set(names)
     assert "sequences" in names and "black_threes_in_hand" not in names
     kinds = [field.canasta for field in side_fields(SAMBA) if field.canasta]
     assert kinds == ["natural", "mixed", "samba"]
+    typed = SideHand(meld_points=120, natural_canastas=1, samba_canastas=1, family=SAMBA)
+    written = side_values(typed, SAMBA)
+    assert written["canastas"] == {"natural": 1, "mixed": 0, "samba": 1}
+    assert "samba_canastas" not in written and side_hand(written, SAMBA) == typed
 
 
 def test_a_samba_side_reads_back_as_written() -> None:
@@ -465,13 +470,15 @@ def test_sequences_alone_are_melds_given_meld_by_meld() -> None:
     assert side.melded(PROFILE) == 50
 
 
-def test_not_yet_choosable() -> None:
-    # The API, the store and the pages accept the families in FAMILIES: Samba joins when
-    # they follow it (issue 32's next step).
-    assert SAMBA.key not in FAMILIES
-    assert SAMBA in ALL_FAMILIES and BOLIVIA in ALL_FAMILIES
-    with pytest.raises(RuleError):
-        get_family("samba")
+def test_choosable() -> None:
+    # The API, the store and the pages accept the families in FAMILIES (issue 32), in the
+    # order the new-game form offers them.
+    assert FAMILIES["samba"] is SAMBA is get_family("samba")
+    assert list(FAMILIES) == ["classic", "modern-american", "samba", "bolivia"]
+    assert tuple(FAMILIES.values()) == ALL_FAMILIES
+    with pytest.raises(RuleError) as refused:
+        get_family("bridge")
+    assert refused.value.field == "family"
 
 
 def test_a_game_of_samba_plays_to_10_000() -> None:
@@ -491,3 +498,32 @@ def test_a_game_of_samba_plays_to_10_000() -> None:
     assert state.minimums == (150, 15)
     state = play(table, [hand, hand, hand])
     assert state.totals == (3 * 4890, -90) and state.winner == 0
+
+
+def test_an_opening_counts_its_sequences_beside_its_groups() -> None:
+    # Three kings (30) and hearts 4 to 6 (15): 45 of Samba's 50 at 0.
+    check = check_opening(50, [meld("K", 3)], family=SAMBA, sequences=[run("hearts", "4", "6")])
+    assert (check.points, check.short, check.problems) == (45, 5, ())
+    assert (check.sequence_points, check.sequences_counted) == ((15,), (True,))
+    # A wild card in a sequence: refused at its field, its cards not counted.
+    wild = run("hearts", "4", "6", jokers=1)
+    clubs = run("clubs", "8", "A")  # 8 to king 10 each, the ace 20: 80
+    check = check_opening(50, [meld("K", 3)], family=SAMBA, sequences=[clubs, wild])
+    assert check.points == 30 + 80
+    assert check.sequences_counted == (True, False)
+    assert [(p.field, p.code, p.meld, p.sequence) for p in check.problems] == [
+        ("sequences[1].jokers", "sequence-wild", None, 1)
+    ]
+    # Classic has none: the same sequence is refused there.
+    classic = check_opening(50, [], sequences=[run("hearts", "4", "6")])
+    assert [p.code for p in classic.problems] == ["no-sequences"] and classic.points == 0
+
+
+def test_the_minimum_table_s_7000_row() -> None:
+    assert [PROFILE.opening_minimum(total) for total in (-5, 0, 1500, 6995, 7000, 9995)] == [
+        15, 50, 90, 120, 150, 150
+    ]  # fmt: skip
+    house = with_house_rules(PROFILE, SAMBA.house_preset("bicycle_minimums"))
+    assert (house.opening_minimum(6995), house.opening_minimum(7000)) == (120, 160)
+    bolivia = profile_of(BOLIVIA, BOLIVIA.seatings[0])
+    assert (bolivia.opening_minimum(7000), bolivia.opening_minimum(14995)) == (150, 150)

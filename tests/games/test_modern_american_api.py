@@ -66,7 +66,7 @@ def test_every_game_names_its_family(client: FlaskClient) -> None:
 
 
 def test_an_unknown_family_is_refused_at_its_field(client: FlaskClient) -> None:
-    response = client.post("/api/games", json={"sides": FOUR, "family": "samba"})
+    response = client.post("/api/games", json={"sides": FOUR, "family": "bridge"})
     assert response.status_code == 422
     assert response.get_json()["field"] == "family"
     response = client.post("/api/games", json={"sides": FOUR, "family": 3})

@@ -505,8 +505,10 @@ def test_blank_sheets_for_every_seating(
     assert len(rows) >= 12
 
 
-# Modern American's seatings (docs/rules.md §5a): two teams of two only, no one alone.
+# Modern American's seatings (docs/rules.md §5a): two teams of two only, no one alone; as
+# Samba's and Bolivia's (§5b, §5c).
 AMERICAN_SEATINGS = [(2, "2-2")]
+THREE_PACK_FAMILIES = ("samba", "bolivia")
 
 
 def test_blank_sheets_page_links_every_seating_on_a4_and_letter(client):
@@ -514,7 +516,7 @@ def test_blank_sheets_page_links_every_seating_on_a4_and_letter(client):
     for _sides, _seating, seats, *_rest in BLANK_SEATINGS:
         assert seats in page
     links = re.findall(r'href="(/sheets/blank\.pdf\?[^"]+)"', page)
-    every = len(BLANK_SEATINGS) + len(AMERICAN_SEATINGS)
+    every = len(BLANK_SEATINGS) + len(AMERICAN_SEATINGS) * (1 + len(THREE_PACK_FAMILIES))
     assert len(links) == 2 * every
     assert sum("paper=letter" in link for link in links) == every
     for link in links[:4]:
@@ -530,8 +532,50 @@ def test_blank_sheets_page_links_every_seating_on_a4_and_letter(client):
     assert american == expected
     for link in american:
         assert client.get(link.replace("&amp;", "&")).status_code == 200
+    for family in THREE_PACK_FAMILIES:
+        own = [link for link in links if f"family={family}" in link]
+        assert own == [
+            f"/sheets/blank.pdf?sides=2&amp;seating=2-2&amp;family={family}{paper}"
+            for paper in ("", "&amp;paper=letter")
+        ]
     for path in ("/", "/games/new"):
         assert 'href="/sheets"' in client.get(path).get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("family", "words"),
+    [
+        (
+            "samba",
+            (
+                "Samba (2 teams, 3 packs): 4 players in 2 teams of 2",
+                "target 10,000",
+                "7,000 and more 150",
+                "Samba (seven of one suit in sequence) 1,500",
+                "All 6 red threes 1,000",
+                "Going out 200",
+            ),
+        ),
+        (
+            "bolivia",
+            (
+                "target 15,000",
+                "Escalera (seven of one suit in sequence) 1,500",
+                "Bolivia (seven wild cards) 2,500",
+                "Each black three in hand −100",
+            ),
+        ),
+    ],
+)
+def test_a_three_pack_blank_sheet(client, family, words):
+    """Samba's and Bolivia's numbers (§5b, §5c) on one page: the kinds of canasta, the
+    minimum table's 7 000 row, and Bolivia's black threes left in hand."""
+    texts = pages_text(get_pdf(client, f"/sheets/blank.pdf?family={family}&names=Us,Them"))
+    assert len(texts) == 1
+    text = " ".join(texts[0].split())
+    for expected in words:
+        assert expected in text, expected
+    assert "Canasta of sevens" not in text
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
