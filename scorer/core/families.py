@@ -676,7 +676,7 @@ BOLIVIA = replace(
 ALL_FAMILIES: tuple[RuleFamily, ...] = (CLASSIC, MODERN_AMERICAN, SAMBA, BOLIVIA)
 # The families a game may be created in (what get_family, and so the API and the store,
 # accept), in the order the new-game form offers them.
-FAMILIES: dict[str, RuleFamily] = {family.key: family for family in (CLASSIC, MODERN_AMERICAN)}
+FAMILIES: dict[str, RuleFamily] = {family.key: family for family in ALL_FAMILIES}
 # The family of every game stored before families existed, and of a game that names none.
 DEFAULT_FAMILY = CLASSIC
 
