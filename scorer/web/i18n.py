@@ -303,6 +303,15 @@ FIELD_LABELS = {
     "unfinished_wild_four_jokers": _l("Unfinished wild meld, four jokers"),
     "players_holding_sevens": _l("Players holding 3+ sevens"),
     "players_holding_aces": _l("Players holding 3+ aces"),
+    # Samba's and Bolivia's (issue 32), by either way a family names its canasta boxes.
+    "samba_canastas": _l("Sambas"),
+    "escalera_canastas": _l("Escaleras"),
+    "bolivia_canastas": _l("Bolivias"),
+    "canastas_samba": _l("Sambas"),
+    "canastas_escalera": _l("Escaleras"),
+    "canastas_bolivia": _l("Bolivias"),
+    "black_threes_in_hand": _l("Black threes in hand"),
+    "sequences": _l("Sequences"),
 }
 
 # The variants, by profile key: the name the new-game form, the board and the sheets give
@@ -314,12 +323,16 @@ VARIANT_LABELS = {
     "five-player": (_l("Five players (teams of 3 and 2)"), _l("Five players")),
     "six-player": (_l("Six players (3 packs)"), _l("Six players")),
     "four-player": (_l("Modern American (2 teams)"), _l("Modern American")),
+    "samba": (_l("Samba (2 teams, 3 packs)"), _l("Samba")),
+    "bolivia": (_l("Bolivia (2 teams, 3 packs)"), _l("Bolivia")),
 }
 # The games of the family a game may be played in, by family key (the new-game form's choice,
 # the rules pages and the checker).
 FAMILY_LABELS = {
     "classic": _l("Classic Canasta"),
     "modern-american": _l("Modern American Canasta"),
+    "samba": _l("Samba"),
+    "bolivia": _l("Bolivia"),
 }
 PROFILE_LABELS = {key: long for key, (long, _short) in VARIANT_LABELS.items()}
 SHORT_PROFILE_LABELS = {key: short for key, (_long, short) in VARIANT_LABELS.items()}
@@ -332,6 +345,9 @@ CANASTA_LABELS = {
     "wild": _l("Wild canasta (1 to 3 jokers)"),
     "wild_four_jokers": _l("Wild canasta with all four jokers"),
     "deuces": _l("Canasta of seven twos"),
+    "samba": _l("Samba (seven in sequence)"),
+    "escalera": _l("Escalera (seven in sequence)"),
+    "bolivia": _l("Bolivia (seven wild cards)"),
 }
 # A special hand, by key (the hand form's choice, the board and the rules pages).
 SPECIAL_HAND_LABELS = {
@@ -385,6 +401,9 @@ HOUSE_RULE_LABELS = {
     "wild_canasta": _l("Wild canasta bonus (1 to 3 jokers)"),
     "wild_four_jokers_canasta": _l("Wild canasta bonus, all four jokers"),
     "deuces_canasta": _l("Canasta of seven twos bonus"),
+    "samba_canasta": _l("Samba bonus"),
+    "escalera_canasta": _l("Escalera bonus"),
+    "bolivia_canasta": _l("Bolivia bonus"),
     "red_three": _l("Each red three"),
     "all_red_threes": _l("All the red threes"),
     "canastas_to_go_out": _l("Canastas needed to go out"),
@@ -403,6 +422,8 @@ HOUSE_RULE_CHOICE_LABELS = {
     "red_threes_count_against": {
         "no_meld": _l("a side that melded nothing"),
         "no_canasta": _l("a side without a canasta"),
+        # Samba's and Bolivia's book: a side short of the canastas going out needs.
+        "too_few_canastas": _l("a side without the canastas to go out"),
     },
 }
 
