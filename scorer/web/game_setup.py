@@ -27,6 +27,7 @@ from scorer.core.rules import (
     effective_rules,
     family_of_variant,
     get_profile,
+    house_rule_choices,
     house_rule_fields,
 )
 from scorer.core.seatings import Seating, blank_seatings, seatings_of
@@ -130,9 +131,21 @@ class HouseRulesFields:
     )
 
     def set_rule_choices(self) -> None:
-        """The chips of each way of playing: (value, label) in the reader's language."""
+        """The chips of each way of playing: (value, label) in the reader's language, every
+        family's (choice_options says which the family shown offers)."""
         for key in RULE_CHOICES:
             self[key].choices = list(HOUSE_RULE_CHOICE_LABELS[key].items())
+
+    def choice_options(self, key: str) -> list[tuple[str, Any, bool]]:
+        """A way of playing's chips as (value, label, hidden): the family shown offers some
+        (Samba's red threes count against a side short of its canastas, not Classic's side
+        without a canasta); the script shows another family's with its variant."""
+        offered = house_rule_choices(self.shown_profile().family)[key]
+        return [(value, label, value not in offered) for value, label in self[key].choices]
+
+    def choice_default(self, key: str) -> str:
+        """The book's way of playing in the family shown: the chip checked when none is."""
+        return house_rule_choices(self.shown_profile().family)[key][0]
 
     def shown_profile(self) -> RuleProfile:
         """The profile whose values the house-rule inputs were rendered with."""
@@ -184,7 +197,15 @@ def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
     values: dict[str, Any] = {key: rules.get(key) for key in RULE_NUMBERS + RULE_CHOICES}
     rows = list(rules["minimums"]) + [[None, None]] * MINIMUM_ROWS
     values["minimums"] = [list(row) for row in rows[:MINIMUM_ROWS]]
+    # The ways of playing the family offers (the script shows their chips only).
+    values["choices"] = {key: list(house_rule_choices(profile.family)[key]) for key in RULE_CHOICES}
     return values
+
+
+def variant_rule_defaults() -> dict[str, dict[str, Any]]:
+    """Every variant's house-rule values, by its key: the script of the new-game and the
+    new-club forms swaps the editor's boxes and chips with the variant chosen."""
+    return {key: rules_defaults(profile) for key, profile in VARIANTS.items()}
 
 
 def house_rules_data(profile_key: str = DEFAULT_PROFILE) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from scorer.web.game_setup import (
     house_rules_data,
     profile_choices,
     target_choices,
+    variant_rule_defaults,
 )
 from scorer.web.i18n import HOUSE_RULE_LABELS, day_month_text, error_text
 from scorer.web.pages import Page, remember_club
@@ -221,6 +222,8 @@ def new_club_form(
             error=error,
             error_field=field,
             rules_form=rules,
+            # The editor follows the usual variant chosen (the script swaps its boxes).
+            defaults=variant_rule_defaults(),
             rules_open=field == "rules" or any(f.errors for f in _rule_fields(rules)),
         ),
         status,

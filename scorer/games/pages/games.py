@@ -28,10 +28,10 @@ from scorer.web.forms import is_index
 from scorer.web.game_setup import (
     RULE_CHOICES,
     RULE_NUMBERS,
-    rules_defaults,
     seat_boxes,
     seating_choices,
     usual_target,
+    variant_rule_defaults,
 )
 from scorer.web.i18n import HOUSE_RULE_LABELS, error_text
 from scorer.web.pages import (
@@ -191,7 +191,7 @@ def new_game() -> Page:
     elif request.method == "POST":
         label_errors(form)
         status = 400
-    defaults = {key: rules_defaults(profile) for key, profile in VARIANTS.items()}
+    defaults = variant_rule_defaults()
     seating = chosen_seating(form)
     form.target.choices[0] = ("", usual_target(seating))
     return (
