@@ -110,11 +110,17 @@ def bonuses(profile: RuleProfile) -> list[tuple[str, str]]:
 
 
 def penalties(profile: RuleProfile) -> list[tuple[str, str]]:
-    """The family's own penalties at the end of a hand (none in Classic), taken off."""
-    return [
-        (str(SHORT_PENALTY_LABELS.get(key, key)), points(-value))
-        for key, value in profile.family.penalties
+    """The family's own penalties at the end of a hand (none in Classic), taken off; and
+    Bolivia's black threes left in hand, each."""
+    family = profile.family
+    taken = [
+        (str(SHORT_PENALTY_LABELS.get(key, key)), points(-value)) for key, value in family.penalties
     ]
+    if family.black_three_in_hand:
+        taken.append(
+            (gettext("Black three left in hand, each"), points(-family.black_three_in_hand))
+        )
+    return taken
 
 
 @bp.get("/sheets/blank.pdf")
