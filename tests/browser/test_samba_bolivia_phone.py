@@ -159,11 +159,23 @@ def open_hand(page: Any, thumb: Thumb, javascript: bool) -> None:
 
 
 def fill(page: Any, thumb: Thumb, side: int, boxes: dict[str, str]) -> None:
+    """Tap each box and type its keys; a tap that met the page still scrolling (a box the
+    preview just locked moves the rows under it) is tapped again, as a person would."""
     for name, text in boxes.items():
         box = page.locator(f"#sides-{side}-{name}")
         box.scroll_into_view_if_needed()
-        thumb.tap(box)
+        for _attempt in range(3):
+            thumb.tap(box)
+            if box.evaluate("el => el === document.activeElement"):
+                break
+        expect(box).to_be_focused()
         thumb.type(text)
+        if box.input_value() != text:  # the keys met the page busy: a person types again
+            page.wait_for_timeout(500)
+            box.fill("")
+            thumb.tap(box)
+            thumb.type(text)
+        expect(box).to_have_value(text)
 
 
 def type_melds(page: Any, thumb: Thumb, key: str, javascript: bool) -> None:
@@ -207,11 +219,22 @@ def preview(hand_totals: list[int]) -> str:
 
 
 def wait_for_preview(page: Any, hand_totals: list[int]) -> None:
-    page.wait_for_function(
-        """(want) => [...document.querySelectorAll('output[data-preview-for]')]
-            .map(o => o.textContent).join('|') === want""",
-        arg=preview(hand_totals),
-    )
+    """The preview shows the hand's totals (the server's dry run of what was typed)."""
+    want = preview(hand_totals)
+    try:
+        page.wait_for_function(
+            """(want) => [...document.querySelectorAll('output[data-preview-for]')]
+                .map(o => o.textContent).join('|') === want""",
+            arg=want,
+        )
+    except Exception:  # say what the preview showed instead
+        outputs = page.locator("output[data-preview-for]").all_text_contents()
+        verdict = page.locator("[data-verdict]").text_content()
+        typed = page.locator("#hand-form input:not([type=hidden])").evaluate_all(
+            "els => els.filter(e => e.value && e.type !== 'radio').map(e => e.id + '=' + e.value)"
+        )
+        shoot(page, None, "preview-refused")
+        raise AssertionError(f"preview {outputs} ({verdict}), not {want}; {typed}") from None
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
