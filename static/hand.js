@@ -13,7 +13,7 @@
   function addSteppers(root, words) {
     each(root.querySelectorAll(".count input"), function (input) {
       // A meld row's four boxes share one line: its counts are typed, not stepped.
-      if (input.closest("[data-meld-row]")) return;
+      if (input.closest("[data-meld-row], [data-sequence-row]")) return;
       var box = document.createElement("div");
       box.className = "stepper";
       input.parentNode.insertBefore(box, input);
@@ -193,36 +193,41 @@
     check();
   }
 
-  // "Add a meld" without a round trip: a copy of the first row, empty, with the next index.
-  function setupAddMeld(form, blank) {
+  // "Add a meld" (or "Add a sequence") without a round trip: a copy of the first row, empty,
+  // with the next index. `kind` names the rows: "meld" or "sequence".
+  function setupAddRow(form, blank, kind) {
     var d = form.dataset;
-    each(form.querySelectorAll("[data-add-meld]"), function (button) {
+    var list = kind === "meld" ? "melds" : "sequences";
+    var legend = kind === "meld" ? d.meldLegend : d.sequenceLegend;
+    var most = kind === "meld" ? d.meldsMax : d.sequencesMax;
+    var named = new RegExp("sides-\\d+-" + list + "-\\d+-", "g");
+    each(form.querySelectorAll("[data-add-" + kind + "]"), function (button) {
       button.addEventListener("click", function (event) {
-        var list = button.parentNode.querySelector("[data-meld-rows]");
-        var count = list.querySelectorAll("[data-meld-row]").length;
+        var rows = button.parentNode.querySelector("[data-" + kind + "-rows]");
+        var count = rows.querySelectorAll("[data-" + kind + "-row]").length;
         event.preventDefault();
         var row = blank.cloneNode(true);
         var column = button.closest("[data-tools]").dataset.tools;
         var rename = function (text) {
-          return text.replace(/sides-\d+-melds-\d+-/g, "sides-" + column + "-melds-" + count + "-");
+          return text.replace(named, "sides-" + column + "-" + list + "-" + count + "-");
         };
         each(row.querySelectorAll("[name], [id], [for], [aria-describedby]"), function (el) {
           ["name", "id", "for", "aria-describedby"].forEach(function (attr) {
             if (el.hasAttribute(attr)) el.setAttribute(attr, rename(el.getAttribute(attr)));
           });
         });
-        row.querySelector("legend").textContent = d.meldLegend.replace("{number}", count + 1);
-        list.appendChild(row);
+        row.querySelector("legend").textContent = legend.replace("{number}", count + 1);
+        rows.appendChild(row);
         addSteppers(row, d);
-        if (count + 1 >= toInt(d.meldsMax)) button.hidden = true;
+        if (count + 1 >= toInt(most)) button.hidden = true;
         row.querySelector("[data-rank]").focus();
       });
     });
   }
 
-  // An empty copy of a meld row, taken before steppers are added.
-  function blankMeldRow(form) {
-    var first = form.querySelector("[data-meld-row]");
+  // An empty copy of a meld row (or a sequence row), taken before steppers are added.
+  function blankRow(form, kind) {
+    var first = form.querySelector("[data-" + kind + "-row]");
     if (!first) return null;
     var row = first.cloneNode(true);
     each(row.querySelectorAll("input"), function (input) {
@@ -290,9 +295,11 @@
   Scorer.ready(function () {
     var hand = document.querySelector("form[data-preview]");
     if (hand) {
-      var blank = blankMeldRow(hand);
+      var blanks = { meld: blankRow(hand, "meld"), sequence: blankRow(hand, "sequence") };
       addSteppers(hand, hand.dataset);
-      if (blank) setupAddMeld(hand, blank);
+      Object.keys(blanks).forEach(function (kind) {
+        if (blanks[kind]) setupAddRow(hand, blanks[kind], kind);
+      });
       setupPreview(hand); setupEnter(hand); setupOtherWays(hand);
     }
   });

@@ -23,7 +23,7 @@
       var after = defaults[select.value];
       if (!before || !after) return;
       Object.keys(after).forEach(function (key) {
-        if (key !== "minimums") swap(key, before[key], after[key]);
+        if (key !== "minimums" && key !== "choices") swap(key, before[key], after[key]);
       });
       // Each family's own boxes (Modern American's canastas of sevens...): shown and sent
       // only with a variant of that family.
@@ -31,6 +31,17 @@
         var mine = after[box.dataset.rule] !== null && after[box.dataset.rule] !== undefined;
         box.hidden = !mine;
         each(box.querySelectorAll("input"), function (input) { input.disabled = !mine; });
+      });
+      // Each way of playing offers the family's chips (Samba's red threes count against a
+      // side short of its canastas): another family's are hidden and sent by none.
+      Object.keys(after.choices).forEach(function (key) {
+        var offered = after.choices[key];
+        each(form.querySelectorAll('input[type=radio][name="' + key + '"]'), function (radio) {
+          var mine = offered.indexOf(radio.value) !== -1;
+          radio.closest("label").hidden = !mine;
+          radio.disabled = !mine;
+          if (!mine && radio.checked) form.elements[key].value = offered[0];
+        });
       });
       after.minimums.forEach(function (row, i) {
         var old = before.minimums[i];

@@ -46,6 +46,9 @@ KIND_LABELS = {
     "escalera": _l("Escalera: seven cards of one suit in sequence, closed"),
     "bolivia": _l("Bolivia: seven wild cards, closed"),
 }
+# The name of a kind of canasta going out takes one of (Bolivia's escalera), as a sentence
+# names it.
+GOING_OUT_KIND_NAMES = {"escalera": _l("Escalera")}
 SIGN_WORDS = {1: _l("added"), -1: _l("taken off"), 0: _l("not counted")}
 # The cards of a rank a family keeps free of wild cards, as a sentence names them ("a meld of
 # sevens"); a rank without words here is named by its digit.
@@ -83,6 +86,18 @@ class FamilySummary:
     opening_naturals: int
     pile_top_counts: bool
     refusals: tuple[str, ...]  # what the scorer refuses in this game, sentence by sentence
+    # Samba and Bolivia: sequences of (fewest, most) cards, their canasta's words; melds of
+    # wild cards only up to so many (0: none); groups grow past a canasta.
+    sequences: tuple[int, int] | None = None
+    wild_meld_cards: int = 0
+    draws: int = 1
+    # Whom red threes count against in the book ("a side without the canastas to go out"),
+    # where it is not Classic's side that melded nothing.
+    red_threes_against: str | None = None
+    # The kind going out takes one canasta of (Bolivia's escalera), in words.
+    going_out_needs: str | None = None
+    # Each black three left in a hand at its end, taken off (Bolivia: 100).
+    black_three_in_hand: int = 0
 
 
 def family_summary(
@@ -141,7 +156,30 @@ def family_summary(
         opening_naturals=family.meld.opening_naturals,
         pile_top_counts=family.meld.pile_top_counts,
         refusals=family_refusals(family, profile),
+        sequences=(
+            None
+            if family.sequences is None
+            else (family.sequences.min_cards, family.sequences.max_cards)
+        ),
+        wild_meld_cards=family.meld.wild_meld_cards,
+        draws=family.draws,
+        red_threes_against=_red_threes_against(family),
+        going_out_needs=(
+            str(GOING_OUT_KIND_NAMES.get(family.going_out_needs[0], family.going_out_needs[0]))
+            if family.going_out_needs
+            else None
+        ),
+        black_three_in_hand=family.black_three_in_hand,
     )
+
+
+def _red_threes_against(family: RuleFamily) -> str | None:
+    """Whom the family's book has red threes count against, in words, where that is not the
+    default game's (a side that melded nothing); None where it is, or threes swing."""
+    whom = family.red_threes_against[0]
+    if family.swing or whom == DEFAULT_FAMILY.red_threes_against[0]:
+        return None
+    return str(HOUSE_RULE_CHOICE_LABELS["red_threes_count_against"].get(whom, whom))
 
 
 def family_refusals(family: RuleFamily, profile: RuleProfile) -> tuple[str, ...]:

@@ -16,9 +16,23 @@ from scorer.core.errors import RuleError
 from scorer.core.families import DEFAULT_FAMILY, FAMILIES, WILD_RANK, RuleFamily, SpecialHand
 from scorer.core.hand_schema import boxes_of, count_boxes, side_hand, values_from_boxes
 from scorer.core.hands import CardCounts, Hand, SideHand
-from scorer.core.meld import BLACK_THREE, MAX_SIDE_MELDS, RANKS, PlannedMeld, planned_meld
+from scorer.core.meld import (
+    BLACK_THREE,
+    MAX_SIDE_MELDS,
+    RANKS,
+    PlannedMeld,
+    PlannedSequence,
+    planned_meld,
+)
 from scorer.core.rules import DEFAULT_PROFILE, VALUE_GROUPS, VARIANTS
-from scorer.web.display import CARD_GROUP_LABELS, rank_letter, special_hand_label, typed_rank
+from scorer.web.display import (
+    CARD_GROUP_LABELS,
+    rank_letter,
+    special_hand_label,
+    suit_letter,
+    typed_rank,
+    typed_suit,
+)
 from scorer.web.forms import NumberField, PageForm, is_index, name_field, stripped
 from scorer.web.game_setup import (
     FORM_PLAYERS,
@@ -37,6 +51,10 @@ MELD_ROWS = 3
 # The ranks a meld row reads: 4 to ace, black threes (red threes are never melded) and wild
 # cards only; the game's family then refuses a rank it has not (Classic: a meld of wild cards).
 MELD_RANKS = (*RANKS, BLACK_THREE, WILD_RANK)
+# Empty sequence rows a side's meld by meld shows at first in Samba and Bolivia ("Add a
+# sequence" adds more), and the most a form takes: as many as a side's melds.
+SEQUENCE_ROWS = 2
+MAX_SEQUENCE_ROWS = MAX_SIDE_MELDS
 # Which way an adjustment goes, when its box holds no sign.
 TAKE_AWAY, ADD = "-", "+"
 
@@ -74,6 +92,37 @@ class MeldRowForm(Form):
         return not any((self[name].data or 0) for name in self.FIELDS)
 
 
+class SuitField(StringField):
+    """A sequence's suit typed in one key: the reader's letter (H, or C in French), its sign
+    or its name; ``data`` is the core's suit ("hearts"), None when nothing was typed. What
+    cannot be read is kept as typed, for the core to refuse by the row's name."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        text = str(valuelist[0]).strip() if valuelist else ""
+        self.data = (typed_suit(text) or text) if text else None
+
+    def _value(self) -> str:
+        if self.raw_data:
+            return str(self.raw_data[0])
+        return suit_letter(self.data) if self.data else ""
+
+
+class SequenceRowForm(Form):
+    """One sequence of a side (Samba, Bolivia): its suit, its first and last card; the
+    scorer derives its cards. A sequence holds no wild card: the box is there so that one
+    typed is refused where it was typed."""
+
+    suit = SuitField(_l("Suit"))
+    first = RankField(_l("From"))
+    last = RankField(_l("To"))
+    jokers = NumberField(_l("Wild cards"))
+    FIELDS = ("suit", "first", "last", "jokers")
+
+    @property
+    def empty(self) -> bool:
+        return not any((self[name].data or 0) for name in self.FIELDS)
+
+
 class SideHandForm(Form):
     """One side's call at the end of a hand (a column of the hand form)."""
 
@@ -91,6 +140,11 @@ class SideHandForm(Form):
     hand_ten = NumberField(CARD_GROUP_LABELS["ten"])
     hand_five = NumberField(CARD_GROUP_LABELS["five"])
     melds = FieldList(FormField(MeldRowForm), min_entries=MELD_ROWS, max_entries=MAX_SIDE_MELDS)
+    # Shown only in a family with sequences (Samba, Bolivia); read in every one, so that a
+    # sequence sent to a game of another family is refused by its rules, not dropped.
+    sequences = FieldList(
+        FormField(SequenceRowForm), min_entries=SEQUENCE_ROWS, max_entries=MAX_SEQUENCE_ROWS
+    )
     # A penalty is the usual case, and a phone's number pad has no minus sign: the chips say
     # which way the points go, unless the box itself holds a sign ("-100", "+50").
     adjustment_sign = StringField(_l("Points"), default=TAKE_AWAY)
@@ -131,6 +185,23 @@ class SideHandForm(Form):
             for j, row in enumerate(self.meld_rows)
         )
 
+    def planned_sequences(self) -> tuple[PlannedSequence, ...]:
+        """The sequences typed, empty rows left out; ``sequence_rows`` keeps each one's row,
+        so a refusal of sequence j finds its row."""
+        self.sequence_rows = [
+            i for i, entry in enumerate(self.sequences.entries) if not entry.form.empty
+        ]
+        rows = [self.sequences.entries[row].form for row in self.sequence_rows]
+        return tuple(
+            PlannedSequence(
+                suit=row.suit.data or "",
+                first=row.first.data or "",
+                last=row.last.data or "",
+                jokers=row.jokers.data or 0,
+            )
+            for row in rows
+        )
+
     def counts(self, part: str) -> CardCounts | None:
         """The card counter of `part` ("meld" or "hand"); None when nothing was counted."""
         values = {group: self[f"{part}_{group}"].data for group in VALUE_GROUPS}
@@ -155,6 +226,8 @@ class SideHandForm(Form):
             "adjustment_note": self.adjustment_note.data or "",
             # Melds typed rank by rank decide the meld points and canastas (as in the API).
             "melds": self.planned_melds(family),
+            # And so do its sequences (alone, they are its melds: no group).
+            "sequences": self.planned_sequences(),
         }
         return side_hand(values, family)
 
@@ -263,6 +336,11 @@ def hand_data(hand: Hand, family: RuleFamily = DEFAULT_FAMILY) -> dict[str, Any]
         if side.melds is not None:
             data["melds"] = [dict(vars(meld)) for meld in side.melds]
             data["melds"] += [{}] * max(0, MELD_ROWS - len(side.melds))
+        if side.sequences:
+            data["sequences"] = [
+                {"suit": seq.suit, "first": seq.first, "last": seq.last} for seq in side.sequences
+            ]
+            data["sequences"] += [{}] * max(0, SEQUENCE_ROWS - len(side.sequences))
         if side.adjustment or side.adjustment_note:
             data["adjustment"] = abs(side.adjustment) or None
             data["adjustment_sign"] = ADD if side.adjustment > 0 else TAKE_AWAY

@@ -17,7 +17,7 @@ from markupsafe import Markup, escape
 
 from scorer.core import limits
 from scorer.core.errors import N_
-from scorer.core.families import WILD_RANK, RuleFamily, SpecialHand
+from scorer.core.families import SUITS, WILD_RANK, RuleFamily, SpecialHand
 from scorer.core.game import GameState, Side, game_title  # noqa: F401  (game_title: core's)
 from scorer.core.hands import score_parts
 from scorer.core.limits import NAME_MAX
@@ -83,6 +83,40 @@ def typed_rank(text: str, ranks: Sequence[str]) -> str | None:
         name = _(RANK_LABELS[rank]) if rank in RANK_LABELS else rank
         if typed in (rank.casefold(), name.casefold()):
             return rank
+    return None
+
+
+# Each suit's sign, read in any language.
+SUIT_SIGNS = {"clubs": "\u2663", "diamonds": "\u2666", "hearts": "\u2665", "spades": "\u2660"}
+
+
+def suit_letters() -> dict[str, str]:
+    """The letter a sequence's suit is typed with in the reader's language (C, D, H, S; T,
+    K, C, P in French for trèfle, carreau, cœur, pique)."""
+    return {
+        "clubs": pgettext("letter of clubs", "C"),
+        "diamonds": pgettext("letter of diamonds", "D"),
+        "hearts": pgettext("letter of hearts", "H"),
+        "spades": pgettext("letter of spades", "S"),
+    }
+
+
+def suit_letter(suit: str) -> str:
+    """How a sequence row shows a stored suit: its letter in the reader's language."""
+    return suit_letters().get(suit, suit)
+
+
+def typed_suit(text: str) -> str | None:
+    """The core's suit a sequence row's box means, or None: the letter of the reader's
+    language, the suit's sign (♥) or the core's own value (hearts), in any case."""
+    typed = text.strip().casefold()
+    for suit, letter in suit_letters().items():
+        if typed == letter.casefold():
+            return suit
+    for suit in SUITS:
+        sign = SUIT_SIGNS[suit]
+        if typed in (suit, sign, sign + "\ufe0f"):
+            return suit
     return None
 
 

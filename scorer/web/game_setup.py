@@ -27,6 +27,7 @@ from scorer.core.rules import (
     effective_rules,
     family_of_variant,
     get_profile,
+    house_rule_choices,
     house_rule_fields,
 )
 from scorer.core.seatings import Seating, blank_seatings, seatings_of
@@ -133,9 +134,21 @@ class HouseRulesFields:
     )
 
     def set_rule_choices(self) -> None:
-        """The chips of each way of playing: (value, label) in the reader's language."""
+        """The chips of each way of playing: (value, label) in the reader's language, every
+        family's (choice_options says which the family shown offers)."""
         for key in RULE_CHOICES:
             self[key].choices = list(HOUSE_RULE_CHOICE_LABELS[key].items())
+
+    def choice_options(self, key: str) -> list[tuple[str, Any, bool]]:
+        """A way of playing's chips as (value, label, hidden): the family shown offers some
+        (Samba's red threes count against a side short of its canastas, not Classic's side
+        without a canasta); the script shows another family's with its variant."""
+        offered = house_rule_choices(self.shown_profile().family)[key]
+        return [(value, label, value not in offered) for value, label in self[key].choices]
+
+    def choice_default(self, key: str) -> str:
+        """The book's way of playing in the family shown: the chip checked when none is."""
+        return house_rule_choices(self.shown_profile().family)[key][0]
 
     def shown_profile(self) -> RuleProfile:
         """The profile whose values the house-rule inputs were rendered with."""
@@ -233,6 +246,10 @@ def rules_defaults(profile: RuleProfile) -> dict[str, Any]:
     values: dict[str, Any] = {key: rules.get(key) for key in RULE_NUMBERS + RULE_CHOICES}
     rows = list(rules["minimums"]) + [[None, None]] * MINIMUM_ROWS
     values["minimums"] = [list(row) for row in rows[:MINIMUM_ROWS]]
+    # The ways of playing the family offers (the script shows their chips only).
+    values["choices"] = {
+        key: list(offered) for key, offered in house_rule_choices(profile.family).items()
+    }
     return values
 
 

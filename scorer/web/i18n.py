@@ -448,7 +448,8 @@ HOUSE_RULE_CHOICE_LABELS = {
     "red_threes_count_against": {
         "no_meld": _l("a side that melded nothing"),
         "no_canasta": _l("a side without a canasta"),
-        "too_few_canastas": _l("a side without the canastas going out takes"),
+        # Samba's and Bolivia's book: a side short of the canastas going out needs.
+        "too_few_canastas": _l("a side without the canastas to go out"),
     },
     "minimum_by": {
         "total": _l("the side's running total"),

@@ -137,9 +137,11 @@ def test_blank_sheets_are_linked_and_served(make_page, live_server):
     assert not page.evaluate(SIDEWAYS)
     shoot(page, None, "sheets-200")
     links = page.locator(".sheet-list a").evaluate_all("els => els.map(e => e.href)")
-    # Classic's nine seatings and Modern American's one (two teams), each on A4 and Letter.
-    assert len(links) == 20
-    assert sum("family=modern-american" in link for link in links) == 2
+    # Classic's nine seatings and one (two teams) of Modern American, Samba and Bolivia
+    # each, every one on A4 and Letter.
+    assert len(links) == 24
+    for family in ("modern-american", "samba", "bolivia"):
+        assert sum(f"family={family}" in link for link in links) == 2, family
     for sides in range(2, 7):
         assert any(f"sides={sides}&" in link for link in links)
     for link in links[:: len(links) // 6]:

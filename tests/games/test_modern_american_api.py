@@ -476,7 +476,8 @@ def test_a_classic_form_refuses_a_meld_of_wild_cards_at_its_rank(client: FlaskCl
     assert "or 3 for black threes" in page
     assert "wild cards only" not in page
     check = client.post(f"/games/{game['id']}/hands/check", data=wild_rows("W")).get_json()
-    assert (check["verdict"], check["field"]) == ("refused", "sides-0-melds")
+    # The preview names the row's own box (the script marks it), not the melds as a whole.
+    assert (check["verdict"], check["field"]) == ("refused", "sides-0-melds-0-rank")
     assert "must be a rank" in check["message"]
     saved = client.post(f"/games/{game['id']}/hands/new", data=wild_rows("W"))
     assert saved.status_code == 422

@@ -505,10 +505,13 @@ def test_blank_sheets_for_every_seating(
     assert len(rows) >= 12
 
 
-# Modern American's seatings (docs/rules.md §5a): two teams of two only, no one alone; as
-# Samba's and Bolivia's (§5b, §5c).
-AMERICAN_SEATINGS = [(2, "2-2")]
-THREE_PACK_FAMILIES = ("samba", "bolivia")
+# The seatings of every other game (docs/rules.md §5a-§5c): two teams of two only, no one
+# alone, each under its family's name.
+OTHER_SEATINGS = {
+    "modern-american": ("Modern American Canasta", [(2, "2-2")]),
+    "samba": ("Samba", [(2, "2-2")]),
+    "bolivia": ("Bolivia", [(2, "2-2")]),
+}
 
 
 def test_blank_sheets_page_links_every_seating_on_a4_and_letter(client):
@@ -516,28 +519,23 @@ def test_blank_sheets_page_links_every_seating_on_a4_and_letter(client):
     for _sides, _seating, seats, *_rest in BLANK_SEATINGS:
         assert seats in page
     links = re.findall(r'href="(/sheets/blank\.pdf\?[^"]+)"', page)
-    every = len(BLANK_SEATINGS) + len(AMERICAN_SEATINGS) * (1 + len(THREE_PACK_FAMILIES))
+    every = len(BLANK_SEATINGS) + sum(len(seats) for _name, seats in OTHER_SEATINGS.values())
     assert len(links) == 2 * every
     assert sum("paper=letter" in link for link in links) == every
     for link in links[:4]:
         assert client.get(link.replace("&amp;", "&")).status_code == 200
     # Every game a table may choose has its sheets, under its name.
-    assert "<h2" in page and "Modern American Canasta" in page
-    american = [link for link in links if "family=modern-american" in link]
-    expected = [
-        f"/sheets/blank.pdf?sides={sides}&amp;seating={key}&amp;family=modern-american{paper}"
-        for sides, key in AMERICAN_SEATINGS
-        for paper in ("", "&amp;paper=letter")
-    ]
-    assert american == expected
-    for link in american:
-        assert client.get(link.replace("&amp;", "&")).status_code == 200
-    for family in THREE_PACK_FAMILIES:
+    for family, (name, seatings) in OTHER_SEATINGS.items():
+        assert "<h2 id=" in page and f">{name}</h2>" in page, family
         own = [link for link in links if f"family={family}" in link]
-        assert own == [
-            f"/sheets/blank.pdf?sides=2&amp;seating=2-2&amp;family={family}{paper}"
+        expected = [
+            f"/sheets/blank.pdf?sides={sides}&amp;seating={key}&amp;family={family}{paper}"
+            for sides, key in seatings
             for paper in ("", "&amp;paper=letter")
         ]
+        assert own == expected, family
+        for link in own:
+            assert client.get(link.replace("&amp;", "&")).status_code == 200
     for path in ("/", "/games/new"):
         assert 'href="/sheets"' in client.get(path).get_data(as_text=True)
 

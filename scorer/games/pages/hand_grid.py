@@ -3,6 +3,7 @@ questions, and the dry run that tells the preview what the server would say befo
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,13 +13,13 @@ from wtforms import Field
 
 from scorer import store
 from scorer.core.errors import RuleError
-from scorer.core.families import RuleFamily
+from scorer.core.families import CANASTAS_FIELD, RuleFamily
 from scorer.core.game import add_hand, correct
-from scorer.core.hand_schema import choice_fields, count_boxes
+from scorer.core.hand_schema import box_name, choice_fields, count_boxes
 from scorer.core.hands import Hand, SideScore, score_hand, score_parts
 from scorer.core.irregular import CONFIRMABLE, NeedsConfirmation
 from scorer.core.rules import RuleProfile
-from scorer.games.forms import HandForm, SideHandForm, hand_form
+from scorer.games.forms import HandForm, MeldRowForm, SequenceRowForm, SideHandForm, hand_form
 from scorer.games.pages.blueprint import bp
 from scorer.web.failures import load_game
 from scorer.web.i18n import FIELD_LABELS, SCORE_PART_LABELS, error_text, side_field
@@ -98,6 +99,27 @@ def hand_grid_rows(profile: RuleProfile, form: HandForm) -> list[GridRow]:
     return rows
 
 
+_ROW_FIELD = re.compile(r"^sides\[\d+\]\.(melds|sequences)(?:\[(\d+)\]\.(\w+))?")
+# The box of a sequence row a refusal of its wild cards names (one box takes them all).
+_SEQUENCE_BOXES = {"twos": "jokers"}
+
+
+def row_box(column: SideHandForm, path: str) -> tuple[Field, bool]:
+    """The box of a meld row or a sequence row a refusal at ``path`` names (sides[0].
+    sequences[1].last: the second sequence typed, its last card), and whether the refusal
+    is about the side's melds or sequences as a whole (then: the first row typed)."""
+    match = _ROW_FIELD.match(path)
+    kind, index, name = match.groups() if match else ("melds", None, None)
+    rows = getattr(column, "meld_rows" if kind == "melds" else "sequence_rows", [])
+    entries = column[kind].entries
+    fields = MeldRowForm.FIELDS if kind == "melds" else SequenceRowForm.FIELDS
+    name = _SEQUENCE_BOXES.get(name or "", name) if kind == "sequences" else name
+    if index is None or int(index) >= len(rows) or name not in fields:
+        first = entries[rows[0] if rows else 0].form
+        return first[fields[1] if kind == "melds" else fields[0]], True
+    return entries[rows[int(index)]].form[name], False
+
+
 def first_refused(form: HandForm) -> Field | None:
     """The first box holding a refusal, in the form's order: it takes the focus."""
     for field in leaf_fields(form):
@@ -114,15 +136,31 @@ def confirmed_kinds() -> frozenset[str]:
 # --- the dry run ------------------------------------------------------------------------------
 
 
-def _dom_id(field_path: str | None, sides: int) -> str | None:
-    """The box a refusal names (sides[1].meld_points -> sides-1-meld_points)."""
+def _dom_id(field_path: str | None, form: HandForm) -> str | None:
+    """The box a refusal names (sides[1].meld_points -> sides-1-meld_points; a meld's or a
+    sequence's: its row's box)."""
     if field_path in ("went_out", "concealed"):
         return field_path
     located = side_field(field_path)
-    if located is None or located[0] >= sides:
+    if located is None or located[0] >= form.side_count():
         return None
     index, name = located
+    column = form.sides.entries[index].form
+    if name in ("melds", "sequences"):
+        return row_box(column, field_path or "")[0].id
+    name = canasta_box(form.family, name, column)
     return f"sides-{index}-{name}" if name in SideHandForm.__dict__ else None
+
+
+def canasta_box(family: RuleFamily, name: str, column: SideHandForm) -> str:
+    """The box of a count of canastas a refusal names in the core's older way
+    ("escalera_canastas" for Bolivia's going out) where the family's box is named otherwise
+    ("canastas_escalera"); any other name as it is."""
+    suffix = CANASTAS_FIELD.format(kind="")
+    if name in column._fields or not name.endswith(suffix):
+        return name
+    kind = name.removesuffix(suffix)
+    return box_name(family.canasta_field(kind)) if kind in family.kinds else name
 
 
 def _parts(score: SideScore, family: RuleFamily) -> list[list[Any]]:
@@ -154,7 +192,6 @@ def _decided(profile: RuleProfile, hand: Hand) -> list[dict[str, int | None]]:
 
 def dry_run(record: store.ReplayedGame, form: HandForm, number: int | None) -> dict[str, Any]:
     """What the save would answer, checked exactly as the save does, nothing stored."""
-    sides = form.side_count()
     if not form.validate_on_submit():
         field = first_refused(form)
         message = field.errors[0] if field else _("Nothing was saved:")
@@ -167,7 +204,7 @@ def dry_run(record: store.ReplayedGame, form: HandForm, number: int | None) -> d
     try:
         hand = form.hand()
     except RuleError as error:
-        return _refusal(error, sides)
+        return _refusal(error, form)
     except ValueError:
         return {
             "verdict": "refused",
@@ -188,10 +225,10 @@ def dry_run(record: store.ReplayedGame, form: HandForm, number: int | None) -> d
             state = correct(record.state, number, hand, confirmed=confirmed_kinds())
             scores = state.results[number - 1].scores
     except NeedsConfirmation as error:
-        answer.update(_refusal(error, sides), verdict="ask")
+        answer.update(_refusal(error, form), verdict="ask")
         scores = score_hand(profile, hand)
     except RuleError as error:
-        answer.update(_refusal(error, sides))
+        answer.update(_refusal(error, form))
         return answer
     answer["sides"] = [
         {
@@ -214,14 +251,14 @@ def _holds_cards(hand: Hand, index: int, profile: RuleProfile) -> bool:
     )
 
 
-def _refusal(error: RuleError, sides: int) -> dict[str, Any]:
+def _refusal(error: RuleError, form: HandForm) -> dict[str, Any]:
     located = side_field(error.field)
     label = FIELD_LABELS.get(located[1], "") if located else FIELD_LABELS.get(error.field or "")
     message = error_text(error)
     return {
         "verdict": "refused",
         "message": _("%(label)s: %(message)s", label=label, message=message) if label else message,
-        "field": _dom_id(error.field, sides),
+        "field": _dom_id(error.field, form),
     }
 
 

@@ -26,9 +26,9 @@ from scorer.core.limits import MAX_HANDS_PER_GAME
 from scorer.core.meld import MAX_SIDE_MELDS
 from scorer.core.rules import VALUE_GROUPS
 from scorer.games.forms import (
+    MAX_SEQUENCE_ROWS,
     NOBODY,
     HandForm,
-    MeldRowForm,
     SideHandForm,
     hand_data,
     hand_form,
@@ -36,9 +36,15 @@ from scorer.games.forms import (
 )
 from scorer.games.pages.blueprint import back_to, bp, confirm_page, game_title, posted_version
 from scorer.games.pages.board import full_note, sides_view
-from scorer.games.pages.hand_grid import confirmed_kinds, first_refused, hand_grid_rows
+from scorer.games.pages.hand_grid import (
+    canasta_box,
+    confirmed_kinds,
+    first_refused,
+    hand_grid_rows,
+    row_box,
+)
 from scorer.store import get_db
-from scorer.web.display import rank_letters
+from scorer.web.display import rank_letters, suit_letters
 from scorer.web.failures import Outcomes, load_game, page_outcome, refusals, status_of
 from scorer.web.forms import is_index
 from scorer.web.i18n import FIELD_LABELS, error_text, side_field
@@ -46,7 +52,7 @@ from scorer.web.pages import Page, label_errors, leaf_fields, remember
 from scorer.web.routes import budget
 
 _CARD_FIELD = re.compile(r"^sides\[\d+\]\.(meld|hand)_cards(?:\.(\w+))?")
-_MELD_FIELD = re.compile(r"^sides\[\d+\]\.melds(?:\[(\d+)\]\.(\w+))?")
+_ROWS_FIELD = re.compile(r"^sides\[\d+\]\.(?:melds|sequences)\b")
 
 
 def place_hand_error(form: HandForm, error: RuleError) -> str | None:
@@ -62,12 +68,12 @@ def place_hand_error(form: HandForm, error: RuleError) -> str | None:
             part, group = cards.group(1), cards.group(2)
             name = f"{part}_{group if group in VALUE_GROUPS else VALUE_GROUPS[0]}"
             form.open_counters.add((index, part))
-        meld = _MELD_FIELD.match(error.field or "")
-        if meld:
+        if _ROWS_FIELD.match(error.field or ""):
             form.open_counters.add((index, "melds"))
-            return _place_meld_error(column, meld.group(1), meld.group(2), message)
+            return _place_row_error(column, error.field or "", message)
         if name.startswith("adjustment"):
             form.open_counters.add((index, "adjustment"))
+        name = canasta_box(form.family, name, column)
         if name in column._fields:
             column[name].errors = [_("%(label)s: %(message)s", label=label, message=message)]
             return None
@@ -79,19 +85,13 @@ def place_hand_error(form: HandForm, error: RuleError) -> str | None:
     return message
 
 
-def _place_meld_error(
-    column: SideHandForm, meld: str | None, name: str | None, message: str
-) -> str | None:
-    """A refused meld's message under its row's box (meld j is the j-th row typed)."""
-    rows = getattr(column, "meld_rows", [])
-    if meld is None or int(meld) >= len(rows) or name not in MeldRowForm.FIELDS:
-        # The side's melds as a whole (cards beyond the packs): under the first row typed.
-        target = column.melds.entries[rows[0] if rows else 0].form.naturals
-        label = FIELD_LABELS["melds"]
-    else:
-        target = column.melds.entries[rows[int(meld)]].form[name]
-        label = target.label.text
-    target.errors = [_("%(label)s: %(message)s", label=label, message=message)]
+def _place_row_error(column: SideHandForm, path: str, message: str) -> str | None:
+    """A refused meld's or sequence's message under its row's box (meld j is the j-th row
+    typed); about them all (cards beyond the packs, going out without an escalera): under
+    the first row typed, named as the whole."""
+    target, whole = row_box(column, path)
+    label = FIELD_LABELS["sequences" if ".sequences" in path else "melds"] if whole else None
+    target.errors = [_("%(label)s: %(message)s", label=label or target.label.text, message=message)]
     return None
 
 
@@ -104,6 +104,19 @@ def add_meld_row(form: HandForm) -> bool:
     melds = form.sides.entries[index].form.melds
     if len(melds.entries) < melds.max_entries:
         melds.append_entry()
+    form.open_counters.add((index, "melds"))
+    return True
+
+
+def add_sequence_row(form: HandForm) -> bool:
+    """ "Add a sequence" (without JavaScript): one more empty sequence row on that side."""
+    value = request.form.get("add_sequence", "")
+    if not is_index(value) or int(value) >= form.side_count():
+        return False
+    index = int(value)
+    sequences = form.sides.entries[index].form.sequences
+    if len(sequences.entries) < sequences.max_entries:
+        sequences.append_entry()
     form.open_counters.add((index, "melds"))
     return True
 
@@ -161,6 +174,14 @@ def hand_page(
             wild_letter=rank_letters()[WILD_RANK]
             if WILD_RANK in profile.family.meld_ranks
             else None,
+            # Whether black threes are melded (by the player going out): not in Modern
+            # American, where they are bonus cards.
+            black_threes_melded=bool(profile.family.meld.black_threes_going_out),
+            # Samba and Bolivia: a side's sequences, typed by suit, first and last card.
+            sequences=profile.family.sequences is not None,
+            suit_letters=", ".join(suit_letters().values()),
+            ace_letter=rank_letters()["A"],
+            sequences_max=MAX_SEQUENCE_ROWS,
             question=_question(question),
             compare=compare,
         ),
@@ -288,7 +309,7 @@ def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None)
     if not form.validate_on_submit():
         label_errors(form)
         return hand_page(record, form, number=number, status=400)
-    if add_meld_row(form):  # nothing saved: the form again, one row longer
+    if add_meld_row(form) or add_sequence_row(form):  # nothing saved: one row longer
         return hand_page(record, form, number=number)
     try:
         hand = form.hand()
