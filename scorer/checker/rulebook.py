@@ -9,7 +9,7 @@ from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 
 from scorer import store
-from scorer.core.families import DEFAULT_FAMILY, FAMILIES, RuleFamily
+from scorer.core.families import DEFAULT_FAMILY, FAMILIES, RuleFamily, SequenceRules
 from scorer.core.rules import (
     PROFILES,
     Layout,
@@ -49,6 +49,8 @@ KIND_LABELS = {
 # The name of a kind of canasta going out takes one of (Bolivia's escalera), as a sentence
 # names it.
 GOING_OUT_KIND_NAMES = {"escalera": _l("Escalera")}
+# A kind of canasta laid as a sequence, as a sentence names one ("seven make a samba").
+SEQUENCE_KIND_WORDS = {"samba": _l("a samba"), "escalera": _l("an escalera")}
 SIGN_WORDS = {1: _l("added"), -1: _l("taken off"), 0: _l("not counted")}
 # The cards of a rank a family keeps free of wild cards, as a sentence names them ("a meld of
 # sevens"); a rank without words here is named by its digit.
@@ -228,6 +230,16 @@ def family_refusals(family: RuleFamily, profile: RuleProfile) -> tuple[str, ...]
             profile.canastas_to_go_out,
         ),
     ]
+    if family.going_out_needs:
+        lines.append(
+            gettext(
+                "Going out also takes %(kind)s among them: a hand where a side went out "
+                "without one is refused.",
+                kind=SEQUENCE_KIND_WORDS.get(family.going_out_needs[0], family.going_out_needs[0]),
+            )
+        )
+    if family.sequences:
+        lines.append(sequences_refusal(family.sequences))
     if family.special_hands:
         lines.append(
             gettext(
@@ -237,6 +249,20 @@ def family_refusals(family: RuleFamily, profile: RuleProfile) -> tuple[str, ...]
         )
     lines.append(counted_melds_refusal(family))
     return tuple(lines)
+
+
+def sequences_refusal(sequences: SequenceRules) -> str:
+    """The sentence of a sequence's bounds (Samba, Bolivia), from the family's data."""
+    return gettext(
+        "A sequence is %(least)s to %(most)s cards of one suit in order, from %(low)s up to "
+        "%(high)s, and never holds a wild card; %(most)s make %(kind)s, closed: no card is "
+        "added to it.",
+        least=sequences.min_cards,
+        most=sequences.max_cards,
+        low=display.rank_letter(sequences.ranks[0]),
+        high=display.rank_letter(sequences.ranks[-1]),
+        kind=SEQUENCE_KIND_WORDS.get(sequences.canasta, sequences.canasta),
+    )
 
 
 def counted_melds_refusal(family: RuleFamily) -> str:

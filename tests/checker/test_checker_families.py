@@ -246,3 +246,34 @@ def test_the_refusals_speak_the_readers_language(
     checks = section_text(html, '<section id="checks">')
     assert words in checks
     assert Detector(translated_messages()).leaks(checks, language) == []
+
+
+# §5b-§5c's refusals beside the groups', as a Samba and a Bolivia game's checks list them:
+# three packs, sequences of 3 to 7 from the 4 to the ace, Bolivia's escalera to go out.
+THREE_PACK_REFUSALS = {
+    "samba": (
+        "at most 6 with 3 packs",
+        "A sequence is 3 to 7 cards of one suit in order, from 4 up to A, and never holds a "
+        "wild card; 7 make a samba, closed",
+        "Going out takes 2 canastas",
+    ),
+    "bolivia": (
+        "A sequence is 3 to 7 cards of one suit in order, from 4 up to A, and never holds a "
+        "wild card; 7 make an escalera, closed",
+        "Going out also takes an escalera among them: a hand where a side went out without one "
+        "is refused.",
+        "A meld of wild cards only is 3 to 7 jokers and twos.",
+    ),
+}
+
+
+@pytest.mark.parametrize("family", ["samba", "bolivia"])
+def test_a_three_pack_games_checks_list_its_sequences(client: FlaskClient, family: str) -> None:
+    game = client.post("/api/games", json={"sides": FOUR, "family": family})
+    html = client.get(f"/rules?game={game.get_json()['id']}", headers=ENGLISH).get_data(
+        as_text=True
+    )
+    checks = section_text(html, '<section id="checks">')
+    assert [line for line in THREE_PACK_REFUSALS[family] if line not in checks] == []
+    if family == "samba":
+        assert "escalera" not in checks and "jokers and twos" not in checks
