@@ -204,15 +204,23 @@ def start(front: Front, preexec: object = None, wait: float = 10.0) -> subproces
         preexec_fn=preexec,  # type: ignore[arg-type]
     )  # fmt: skip
     deadline = time.monotonic() + wait
-    # nginx opens every listening socket before it starts its worker: the publisher's
-    # socket existing means the public port is bound too.
-    while not front.publish_socket.exists():
+    # nginx writes its pid file only once every listening socket is bound: a socket file
+    # alone is made before the public port is tried, so a taken port would pass unseen.
+    while not started(front, process):
         if process.poll() is not None or time.monotonic() > deadline:
             stop(process)
             log = front.folder / "error.log"
             raise RuntimeError(log.read_text() if log.exists() else "nginx did not start")
         time.sleep(0.02)
     return process
+
+
+def started(front: Front, process: subprocess.Popen[bytes]) -> bool:
+    """This nginx has bound every address of its config (its pid file names it)."""
+    try:
+        return (front.folder / "nginx.pid").read_text().strip() == str(process.pid)
+    except OSError:
+        return False
 
 
 FOLDER_PREFIX = "scorer-front-"

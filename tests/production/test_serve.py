@@ -63,6 +63,27 @@ def test_the_launcher_serves_on_loopback_and_prints_the_address_and_its_qr(tmp_p
     assert prepared < output.index("Booting worker")
 
 
+def test_a_taken_port_stops_the_launcher_with_nginx_s_reason(tmp_path):
+    """With its public port taken, nginx cannot start: `make run` says so and exits, rather
+    than staying up with nothing reachable (nginx's socket files exist before it binds the
+    port; only its pid file says every address was bound)."""
+    if not front.available():
+        pytest.fail("nginx with Nchan is missing: `make test` installs libnginx-mod-nchan")
+    env = server_env(tmp_path / "scorer.sqlite3", tmp_path / "instance")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env.update(HOST="127.0.0.1", PORT=str(port))
+        launched = subprocess.run(
+            serve_command(), cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+        )
+    output = launched.stdout + launched.stderr
+    assert launched.returncode != 0, output
+    assert f"nginx could not start on 127.0.0.1:{port}" in output, output
+    assert "Address already in use" in output, output
+
+
 def test_the_master_prepares_what_the_workers_would_race_for(tmp_path, monkeypatch):
     """A fresh database in WAL with every migration, and the instance's secret key, made by
     one process before the workers start (issue 36: two workers switching it to WAL at
