@@ -14,8 +14,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from werkzeug.wsgi import wrap_file
 
 from scorer import store
+from scorer.clubs import export_cache
 from scorer.clubs.exchange import club_json
 from scorer.core.errors import N_
 from scorer.core.limits import CLUB_IMPORT_MAX_BYTES, CLUB_PART_BYTES
@@ -184,6 +186,8 @@ def export_club(club_id: str) -> Response:
     next part (`?from=` its first game), which `POST /api/clubs/<id>/import` adds to the
     club the first part made. Sent as it is read, a few games at a time, so a part never
     sits in memory whole."""
+    # The tag first: a part kept under it holds at least what the tag says (export_cache).
+    tag = club_tag(get_db(), club_id)
     head, game_ids = store.export_head(get_db(), club_id)  # 404 before any byte
     start = request.args.get("from")
     if start is not None and start not in game_ids:
@@ -206,7 +210,13 @@ def export_club(club_id: str) -> Response:
             yield text
         yield b"]}"
 
-    response = Response(stream_with_context(document()), mimetype="application/json")
+    found = export_cache.kept(current_app, tag, start)
+    if found is not None:
+        body: Any = wrap_file(request.environ, found)
+    else:
+        body = stream_with_context(export_cache.keeping(current_app, tag, start, document()))
+    # Not direct_passthrough: that marks a static file, which scorer.web.assets reads whole.
+    response = Response(body, mimetype="application/json")
     name = f"club-{club_id}" + (f"-from-{start}" if start is not None else "")
     response.headers["Content-Disposition"] = f'attachment; filename="{name}.json"'
     return response

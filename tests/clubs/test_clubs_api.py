@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import time
 import tracemalloc
 
 import pytest
 from apidata import dump, hand, long_export, side
 from stored import HAND, OLD, age, game_ids
 
+from scorer.clubs import export_cache
 from scorer.store import club_games
 
 # One hand that wins a game to 1 000 at once: 200 melded + natural canasta 500 + two red
@@ -421,3 +424,64 @@ def test_a_big_clubs_export_streams_in_bounded_memory_and_imports_back(app, clie
     assert again.status_code == 201 and len(again.json["games"]) == len(games)
     copy = client.get(f"/api/clubs/{again.json['id']}/export").json
     assert [g["hands"] for g in copy["games"]] == [g["hands"] for g in data["games"]]
+
+
+# --- a part sent whole is kept, under the club's tag (scorer.clubs.export_cache) ------------
+
+
+def kept_parts(app) -> list[str]:
+    return sorted(path.name for path in export_cache.folder(app).glob("*.json"))
+
+
+def test_a_second_reader_of_the_same_export_gets_the_kept_part(app, client, monkeypatch):
+    """Ten slow readers of one big club made ten exports (issue 35): the part is made once
+    and read back from its file while nothing changed; a hand makes a new one, with it."""
+    club = new_club(client, settings={"target": 1000})
+    game = club_game(client, club["id"])
+    first = client.get(f"/api/clubs/{club['id']}/export")
+    assert first.status_code == 200 and first.json["games"]  # read whole
+    assert len(kept_parts(app)) == 1
+
+    def unread(*_args, **_kwargs):
+        raise AssertionError("the kept part was made again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(club_games, "export_games", unread)
+        again = client.get(f"/api/clubs/{club['id']}/export")
+        assert again.status_code == 200 and again.data == first.data
+        assert again.headers["Content-Disposition"] == first.headers["Content-Disposition"]
+    client.post(f"/api/games/{game['id']}/hands", json=WINNING)
+    after = client.get(f"/api/clubs/{club['id']}/export")
+    assert len(after.json["games"][0]["hands"]) == 1 and after.data != first.data
+    client.patch(f"/api/clubs/{club['id']}/players/Ann", json={"name": "Anna"})
+    assert "Anna" in client.get(f"/api/clubs/{club['id']}/export").json["players"]
+    assert len(kept_parts(app)) == 3
+
+
+def test_an_export_left_half_way_is_not_kept(app, client):
+    club = new_club(client)
+    club_game(client, club["id"])
+    response = client.get(f"/api/clubs/{club['id']}/export", buffered=False)
+    next(iter(response.response))  # the first bytes, then the client goes away
+    response.close()
+    # The part is made by a thread of its own (scorer.web.priority), which stops at its next
+    # chunk and drops the half-written file.
+    for _ in range(100):
+        if not list(export_cache.folder(app).iterdir()):
+            break
+        time.sleep(0.05)
+    assert list(export_cache.folder(app).iterdir()) == []
+    assert client.get(f"/api/clubs/{club['id']}/export").json["games"]
+    assert len(kept_parts(app)) == 1
+
+
+def test_only_the_newest_parts_are_kept(app, client):
+    clubs = [new_club(client) for _ in range(export_cache.KEPT_PARTS + 2)]
+    for club in clubs:
+        assert client.get(f"/api/clubs/{club['id']}/export").json["id"] == club["id"]
+    assert len(kept_parts(app)) == export_cache.KEPT_PARTS
+    old = export_cache.folder(app) / ".dead.1.2.part"
+    old.write_bytes(b"{")
+    os.utime(old, (0, 0))
+    assert client.get(f"/api/clubs/{clubs[0]['id']}/export").json["id"] == clubs[0]["id"]
+    assert not old.exists()
