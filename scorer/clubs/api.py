@@ -14,7 +14,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
-from werkzeug.wsgi import wrap_file
 
 from scorer import store
 from scorer.clubs import export_cache
@@ -212,7 +211,7 @@ def export_club(club_id: str) -> Response:
 
     found = export_cache.kept(current_app, tag, start)
     if found is not None:
-        body: Any = wrap_file(request.environ, found)
+        body: Any = export_cache.sent(found)
     else:
         body = stream_with_context(export_cache.keeping(current_app, tag, start, document()))
     # Not direct_passthrough: that marks a static file, which scorer.web.assets reads whole.

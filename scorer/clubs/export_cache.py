@@ -49,6 +49,14 @@ def kept(app: Flask, tag: str, start: str | None) -> IO[bytes] | None:
         return None
 
 
+def sent(file: IO[bytes], chunk_bytes: int = 64 * 1024) -> Iterator[bytes]:
+    """A kept part's bytes, a chunk at a time, its file closed once they are all read (or
+    the client goes away)."""
+    with file:
+        while chunk := file.read(chunk_bytes):
+            yield chunk
+
+
 def keeping(app: Flask, tag: str, start: str | None, chunks: Iterator[bytes]) -> Iterator[bytes]:
     """`chunks`, passed on as they come and written to a file kept once the last is sent;
     a part the client left half-way is not kept."""
@@ -71,7 +79,7 @@ def keeping(app: Flask, tag: str, start: str | None, chunks: Iterator[bytes]) ->
 def prune(parent: Path, keep: int = KEPT_PARTS) -> None:
     """Keep the newest parts only, and drop half-written ones a dead worker left."""
     parts = sorted(parent.glob(f"*{SUFFIX}"), key=_age)
-    for old in parts[:-keep]:
+    for old in parts[: max(len(parts) - keep, 0)]:
         old.unlink(missing_ok=True)
     for partial in parent.glob(".*.part"):
         if time.time() - _age(partial) > ABANDONED_SECONDS:
