@@ -11,10 +11,12 @@ the same hand, so the pages are held to the engine, not to a sum written twice.
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
+from deal_samba import BOLIVIA_BOOK, JSON_FORMS, SAMBA_BOOK, expected_scores, json_hand, play_hand
 from flask.testing import FlaskClient
 
 from scorer.core.families import BOLIVIA, CLASSIC, SAMBA, RuleFamily
@@ -289,3 +291,70 @@ def test_the_blank_sheets_of_the_family(client: FlaskClient, key: str) -> None:
     assert f"&amp;family={key}" in page
     sheet = client.get(f"/sheets/blank.pdf?sides=2&family={key}")
     assert sheet.status_code == 200 and sheet.mimetype == "application/pdf"
+
+
+# --- dealt hands through the form, every way a table enters them ------------------------------
+
+# What a player types for the API's words: the English letters of the suits and of a meld of
+# wild cards only (the form's own; the French ones have their test above).
+SUIT_TYPED = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
+RANK_TYPED = {"wild": "W"}
+
+
+def form_side(family: RuleFamily, side: int, call: dict[str, Any]) -> dict[str, str]:
+    """One side of a dealt hand (tests/deal_samba.py's JSON call) as the form's boxes."""
+    boxes: dict[str, Any] = {}
+    for name in ("meld_points", "hand_points", "red_threes", "black_threes_in_hand"):
+        if name in call:
+            boxes[name] = call[name]
+    for kind, count in call.get("canastas", {}).items():
+        boxes[box(family, kind)] = count
+    for where in ("meld", "hand"):
+        for group, count in call.get(f"{where}_cards", {}).items():
+            boxes[f"{where}_{group}"] = count
+    for j, meld in enumerate(call.get("melds", [])):
+        boxes[f"melds-{j}-rank"] = RANK_TYPED.get(meld["rank"], meld["rank"])
+        for name in ("naturals", "jokers", "twos"):
+            boxes[f"melds-{j}-{name}"] = meld.get(name, 0)
+    for j, sequence in enumerate(call.get("sequences", [])):
+        boxes[f"sequences-{j}-suit"] = SUIT_TYPED[sequence["suit"]]
+        boxes[f"sequences-{j}-first"] = sequence["first"]
+        boxes[f"sequences-{j}-last"] = sequence["last"]
+    # An empty box is a nought, as a person leaves it.
+    return {f"sides-{side}-{name}": str(value) for name, value in boxes.items() if value}
+
+
+@pytest.mark.parametrize("family", [SAMBA, BOLIVIA], ids=lambda family: family.key)
+def test_dealt_hands_entered_every_way_on_the_form_are_never_refused(
+    client: FlaskClient, family: RuleFamily
+) -> None:
+    """Hands dealt from three shuffled packs, entered on the hand form (points typed, cards
+    counted, meld by meld): its dry run and its save take every one, at the rule book's
+    score (the API's own sweep is tests/games/test_samba_api.py's)."""
+    book = {SAMBA.key: SAMBA_BOOK, BOLIVIA.key: BOLIVIA_BOOK}[family.key]
+    game = create(client, family.key)
+    entered = 0
+    for seed in range(12):
+        end = play_hand(book, random.Random(seed))
+        expected = list(expected_scores(end))
+        for way in JSON_FORMS:
+            call = json_hand(end, way)
+            out = call["went_out"]
+            body = {"went_out": "none" if out is None else str(out), "confirm": "opening_minimum"}
+            for side, side_call in enumerate(call["sides"]):
+                body |= form_side(family, side, side_call)
+            url = f"/games/{game['id']}/hands"
+            check = client.post(f"{url}/check", data=body).get_json()
+            assert check["verdict"] in ("ok", "ask"), (seed, way, check)
+            assert [side["total"] for side in check["sides"]] == expected, (seed, way)
+            saved = client.post(f"{url}/new", data=body)
+            assert saved.status_code == 303, (seed, way, saved.get_data(as_text=True)[-2000:])
+            stored = client.get(f"/api/games/{game['id']}").get_json()
+            assert [s["score"]["total"] for s in stored["hands"][-1]["sides"]] == expected, (
+                seed,
+                way,
+            )
+            entered += 1
+            if stored["finished"]:
+                game = create(client, family.key)
+    assert entered == 36
