@@ -350,10 +350,8 @@ def test_dealt_hands_entered_every_way_on_the_form_are_never_refused(
             saved = client.post(f"{url}/new", data=body)
             assert saved.status_code == 303, (seed, way, saved.get_data(as_text=True)[-2000:])
             stored = client.get(f"/api/games/{game['id']}").get_json()
-            assert [s["score"]["total"] for s in stored["hands"][-1]["sides"]] == expected, (
-                seed,
-                way,
-            )
+            totals = [side["score"]["total"] for side in stored["hands"][-1]["sides"]]
+            assert totals == expected, (seed, way)
             entered += 1
             if stored["finished"]:
                 game = create(client, family.key)
