@@ -8,6 +8,7 @@ every server it started are shown with the failure (bench.launcher.LOGS, tests/c
 
 from __future__ import annotations
 
+import http.client
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -52,6 +53,9 @@ def gunicorn_command(port: int, options: list[str] | None = None) -> list[str]:
 
 # Threaded workers, which the app supports too: connections kept alive between requests.
 THREADED = ["--workers", "2", "--threads", "2"]
+# What `call` raises when the server is killed under it: before its answer (an OSError), or
+# with the body half sent (IncompleteRead, an HTTPException). Either way: never acknowledged.
+SERVER_GONE = (OSError, http.client.HTTPException)
 
 
 @contextmanager

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from apidata import hand, side
 from phone import shoot
+from playwright.sync_api import expect
 
 WIDTH, HEIGHT = 360, 780
 LARGE_TEXT = "document.documentElement.style.fontSize = '200%'"
@@ -36,6 +37,14 @@ def usual_target(page: Any) -> str:
     return page.locator("#target option").first.inner_text()
 
 
+def show(page: Any) -> None:
+    """Without JS: ask the server for the new seats, and wait for the page it draws, its
+    style sheets included (a click waits only for the answer to begin, and the seats a
+    seating hides are hidden by the style sheet)."""
+    with page.expect_navigation(wait_until="load"):
+        page.click("button[name=show]")
+
+
 @pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
 def test_new_game_form_follows_the_variant(make_page, live_server, javascript):
     page = make_page(width=WIDTH, height=HEIGHT, javascript=javascript)
@@ -43,18 +52,18 @@ def test_new_game_form_follows_the_variant(make_page, live_server, javascript):
     for profile, seating, boxes, words, target in VARIANTS:
         page.select_option("#profile", profile)
         if not javascript:
-            page.click("button[name=show]")  # without JS: the server draws the new seats
+            show(page)  # without JS: the server draws the new seats
         page.select_option("#seating", label=words)
         if not javascript:
-            page.click("button[name=show]")
+            show(page)
         assert page.evaluate(SHOWN_BOXES) == boxes, (profile, seating)
         assert page.locator("#seating").input_value() == seating
         assert usual_target(page) == f"{target} (usual target)"
         alone = seating == "alone"
-        assert page.locator(".team-title:visible").count() == (0 if alone else len(boxes))
+        expect(page.locator(".team-title:visible")).to_have_count(0 if alone else len(boxes))
         if alone:  # each box says which player it is
-            labels = page.locator("#players .seat:visible label").all_inner_texts()
-            assert labels == [f"Player {n}" for n in range(1, len(boxes) + 1)]
+            labels = page.locator("#players .seat:visible label")
+            expect(labels).to_have_text([f"Player {n}" for n in range(1, len(boxes) + 1)])
     assert page.locator("button[name=show]").is_visible() is not javascript
     shoot(page, None, f"new-six-alone-{'js' if javascript else 'nojs'}")
 
@@ -65,7 +74,7 @@ def test_three_players_start_and_deals_first_is_tolerant(make_page, live_server,
     page.goto(live_server + "/games/new")
     page.select_option("#profile", "three-player")
     if not javascript:
-        page.click("button[name=show]")
+        show(page)
     for i, name in enumerate(("Alice", "Bob", "Cy")):
         page.fill(f"#sides-{i}-players-0", name)
     if javascript:
