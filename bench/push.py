@@ -58,6 +58,7 @@ SLOW_READERS = 10
 SLOW_RATE = 2048  # bytes a second, per reader
 SLOW_SECONDS = 30.0
 SETTLE_SECONDS = 10.0
+TABLE_HANDS = 12  # about a Classic game's length, to 5 000
 EXPORT_GAMES = 1000  # about 10 MiB of export: more than the kernel's socket buffers
 PUSH_ATTRIBUTE = re.compile(r'data-live-push="(/push/[0-9a-f]+)"')
 
@@ -412,25 +413,60 @@ def _read_slowly(
     return None
 
 
-def writes_for(base: str, games: list[str], seconds: float) -> list[float]:
+class Tables:
+    """Other tables for the slow readers' case: LOAD_TABLES at a time, each one retired after
+    TABLE_HANDS hands for a new one from a pool made before the server starts.
+
+    Why: a hand's cost grows with its game (the game is loaded and answered whole), so hands
+    sent to the same tables for a minute cost more at the end than at the start, readers or
+    not (20 tables reached 150 hands and their p99 went from 24 ms to 150-200 ms with no
+    reader at all). Tables of a real game's length keep "alone" and "during" comparable."""
+
+    def __init__(self, games: list[str]) -> None:
+        self.games = games
+        self.sent = 0
+
+    def next_hand(self) -> tuple[str, int]:
+        """(game id, hand number from 0) of the next hand to send."""
+        seat, round_ = self.sent % LOAD_TABLES, self.sent // LOAD_TABLES
+        generation, number = divmod(round_, TABLE_HANDS)
+        self.sent += 1
+        # Past the pool's end the tables come round again and grow: the pool is made big
+        # enough for the machine's pace that this does not happen (see `pool_size`).
+        return self.games[(generation * LOAD_TABLES + seat) % len(self.games)], number
+
+
+def pool_size(seconds: float) -> int:
+    """Tables enough for `seconds` of writes at up to 200 hands a second."""
+    return LOAD_TABLES * (int(seconds * 200) // (LOAD_TABLES * TABLE_HANDS) + 1)
+
+
+def make_tables(database: Path, count: int) -> list[str]:
+    db = fixtures.open_db(database)
+    try:
+        return [fixtures.make_game(db, 0) for _ in range(count)]
+    finally:
+        db.close()
+
+
+def writes_for(base: str, tables: Tables, seconds: float) -> list[float]:
     """Other tables' hands, one after another, for `seconds`: each one's time."""
     times: list[float] = []
     deadline = time.monotonic() + seconds
-    number = 0
     while time.monotonic() < deadline:
+        game_id, number = tables.next_hand()
         started = time.perf_counter()
         with suppress(OSError, RuntimeError):
-            hand(base, games[number % len(games)], number // len(games))
+            hand(base, game_id, number)
         times.append(time.perf_counter() - started)
-        number += 1
     return times
 
 
-def slow_readers(
-    section: Section, folder: Path, database: Path, club: str, games: list[str]
-) -> None:
+def slow_readers(section: Section, folder: Path, database: Path, club: str) -> None:
     for with_front in (True, False):
         label = "make run (nginx front)" if with_front else "gunicorn alone (FRONT=off)"
+        phases = 3.0 + SLOW_SECONDS / 2 + SETTLE_SECONDS + SLOW_SECONDS
+        games = Tables(make_tables(database, pool_size(phases)))
         with served(folder, database, with_front=with_front) as server:
             writes_for(server.base, games, 3.0)  # warm every worker
             alone = writes_for(server.base, games, SLOW_SECONDS / 2)
@@ -511,7 +547,7 @@ def run(section: Section, bench: Bench) -> None:
             count = min(idle, front.open_files() - 500, hard - 500)
             idle_screens(section, server, count, 10.0 if bench.quick else IDLE_SECONDS)
             push_tables.run(section, server, database, hand, channel_of, bench.quick)
-        slow_readers(section, folder, database, club, tables)
+        slow_readers(section, folder, database, club)
     section.notes.append(
         "The idle screens are plain sockets holding an EventSource request each (read as a "
         "browser reads the pings); the client and nginx share this machine's 2 cores with the "
