@@ -490,9 +490,11 @@ def slow_readers(section: Section, folder: Path, database: Path, club: str) -> N
         section.notes.append(
             f"{label}: while the ten exports were being made (first {SETTLE_SECONDS:.0f} s), "
             f"writes' p99 {fmt_time(p99(making))} ({len(making)} writes); "
-            f"{sum(read) // 1024} KiB read by the slow readers in all. Making ten big exports "
-            "at once still takes every worker for those seconds: that is issue 35's bound on "
-            "concurrent heavy reads, not something a buffering front changes."
+            f"{sum(read) // 1024} KiB read by the slow readers in all. The ten asks are made "
+            "a few at a time (the heavy reads' slots; the others get 503 and Retry-After, "
+            "then come back), and once a part has been sent whole the next readers get the "
+            "kept file (scorer/clubs/export_cache.py). Other tables' hands go to fresh tables "
+            f"retired after {TABLE_HANDS} hands, alone and during alike (see Tables)."
         )
         section.rows.append(
             Row(

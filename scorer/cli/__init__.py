@@ -1,9 +1,11 @@
-"""Command-line tasks: `flask --app scorer backup PATH` and `flask --app scorer prune`; a
-host's, which need no app, in __main__: `python -m scorer.cli restore /etc/scorer/shard-N.env`."""
+"""Command-line tasks: `flask --app scorer backup PATH`, `flask --app scorer prune` and
+`flask --app scorer import-club PART...`; a host's, which need no app, in __main__:
+`python -m scorer.cli restore /etc/scorer/shard-N.env`."""
 
 from __future__ import annotations
 
 import glob
+import json
 import os
 import sqlite3
 import tempfile
@@ -13,8 +15,11 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from scorer import store
+from scorer.core.errors import ScorerError
 from scorer.store import housekeeping
 from scorer.store.db import get_db
+from scorer.web.api_contract import parse_export
 
 
 def backup_database(source: str | Path, destination: str | Path) -> None:
@@ -119,6 +124,41 @@ def prune_command(days: int, played_days: int, yes: bool) -> None:
     )
 
 
+@click.command("import-club")
+@with_appcontext
+@click.argument("parts", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--into", "club_id", help="Add the parts to this club rather than make a new one.")
+def import_club_command(parts: tuple[str, ...], club_id: str | None) -> None:
+    """Import a club's export, its PARTS in order (each one's "next" gave the one after).
+
+    The same checks as POST /api/clubs/import and /api/clubs/<id>/import, one part at a
+    time, each all or nothing; without a client's import budget, which takes about one
+    full part an hour: a host restoring a big club does it here at once."""
+    db = get_db()
+    for number, path in enumerate(parts, start=1):
+        try:
+            data = json.loads(Path(path).read_bytes())
+            if club_id is None:
+                club_id = store.import_club(db, data, parse_export)
+            else:
+                store.import_into_club(db, club_id, data, parse_export)
+        except (ScorerError, ValueError, OSError) as error:  # a RuleError, bad JSON, no file
+            raise click.ClickException(
+                f"{path} (part {number}) refused: {error}{stored_before(number, club_id)}"
+            ) from None
+        click.echo(f"{path}: in club {club_id}")
+    click.echo(f"club {club_id}: /clubs/{club_id}")
+
+
+def stored_before(number: int, club_id: str | None) -> str:
+    """What the parts before a refused one left, so `--into` can go on from there."""
+    if number == 1:
+        return ""
+    done = "part 1 is" if number == 2 else f"parts 1 to {number - 1} are"
+    return f"; {done} in club {club_id}"
+
+
 def init_app(app: Flask) -> None:
     app.cli.add_command(backup_command)
     app.cli.add_command(prune_command)
+    app.cli.add_command(import_club_command)

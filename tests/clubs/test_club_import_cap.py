@@ -18,6 +18,7 @@ from largest import PLAYERS, largest_game
 
 from bench import fixtures
 from scorer import create_app, store
+from scorer.clubs import api as club_api
 from scorer.core.limits import (
     CLUB_GAME_EXPORT_BYTES,
     CLUB_HEAD_BYTES,
@@ -176,3 +177,50 @@ def test_a_part_joins_a_club_in_its_spelling_and_a_gone_start_is_404(client: Fla
 
     gone = client.get(f"/api/clubs/{source}/export?from=nosuchgame")
     assert gone.status_code == 404 and gone.get_json()["field"] == "from"
+
+
+def test_a_host_imports_every_part_at_once_from_the_command_line(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A client's import budget takes about one full part an hour; the host's
+    `flask import-club PART...` takes them all at once, with the API's checks, each part
+    all or nothing, and `--into` goes on after a part it refused."""
+    monkeypatch.setattr(club_api, "CLUB_PART_BYTES", 1)  # a game a part: three parts
+    club = client.post("/api/clubs", json={"name": "Sun", "players": ROSTER}).get_json()["id"]
+    sides = [{"players": ["Ann", "Bob"]}, {"players": ["Cleo", "Dan"]}]
+    for _ in range(3):
+        game_id = client.post(f"/api/clubs/{club}/games", json={"sides": sides}).get_json()["id"]
+        for number in range(4):
+            client.post(f"/api/games/{game_id}/hands", json=fixtures.hand_body(number))
+    documents = parts(client, club)
+    assert len(documents) == 3
+    files = [tmp_path / f"part-{number}.json" for number in range(3)]
+    for file, document in zip(files, documents, strict=True):
+        file.write_bytes(document)
+    runner = app.test_cli_runner()
+
+    done = runner.invoke(args=["import-club", *map(str, files)])
+    assert done.exit_code == 0, done.output
+    copy = done.output.split()[-1].removeprefix("/clubs/")
+    assert games_of(parts(client, copy)) == games_of(documents)
+
+    broken = json.loads(documents[1])
+    broken["games"][0]["hands"][0]["sides"][0]["red_threes"] = 9
+    files[1].write_text(json.dumps(broken))
+    refused = runner.invoke(args=["import-club", *map(str, files)])
+    assert refused.exit_code == 1
+    assert "part 2" in refused.output and "red_threes" in refused.output, refused.output
+    started = refused.output.split()[-1]  # "part 1 is in club <id>"
+    assert len(games_of(parts(client, started))) == 1  # nothing of the refused part
+    files[1].write_bytes(documents[1])
+    went_on = runner.invoke(args=["import-club", "--into", started, *map(str, files[1:])])
+    assert went_on.exit_code == 0, went_on.output
+    assert games_of(parts(client, started)) == games_of(documents)
+
+
+def test_a_part_that_is_not_json_is_named(app: Flask, tmp_path: Path) -> None:
+    part = tmp_path / "part.json"
+    part.write_text("{not json")
+    refused = app.test_cli_runner().invoke(args=["import-club", str(part)])
+    assert refused.exit_code == 1
+    assert "part.json (part 1) refused: Expecting property name" in refused.output
