@@ -73,7 +73,6 @@ class TableServer(launcher.Server):
             env={
                 **os.environ,
                 "BENCH_DATABASE": str(self.database),
-                "BENCH_RECORD_LIMIT": "1000000/hour",
                 **({ids.ENV_SHARD: str(shard)} if shard else {}),
             },
             port=port,

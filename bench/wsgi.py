@@ -16,6 +16,7 @@ import os
 from flask import Flask, abort
 from flask_babel import get_locale
 
+from bench import fixtures
 from scorer import create_app
 from scorer.games.pages.board import scoreboard
 from scorer.store.db import get_db
@@ -51,13 +52,7 @@ def create() -> Flask:
             "DATABASE": os.environ["BENCH_DATABASE"],
             "SECRET_KEY": os.environ.get("BENCH_SECRET_KEY", "bench-secret"),
             "INSTANCE_PATH": os.path.dirname(os.environ["BENCH_DATABASE"]),
-            # A load test records hundreds of hands a minute from one address: the limiter
-            # still runs (its cost is measured), under a ceiling the load cannot reach.
-            **(
-                {"RATELIMIT_RECORD_HAND": os.environ["BENCH_RECORD_LIMIT"]}
-                if os.environ.get("BENCH_RECORD_LIMIT")
-                else {}
-            ),
+            **fixtures.CEILINGS,
         }
     )
     app.add_url_rule(BARE_PATH, "bench_bare", bare)
