@@ -48,6 +48,7 @@ ROUTES = (
 # and night sheet, and its whole export (about 18 MiB, streamed).
 LOOPED = (*ROUTES, ("club export", "/api/clubs/{id}/export"))
 LOOPERS = 5  # clients asking for the route in a loop (issue 35: five loops on the export)
+ROUTED = ", through the router"
 WARM_ASKS = 12  # untimed asks before the timed ones: enough to reach every worker
 # Writes alone and during each loop: 10 alternating blocks of 40, 400 each way. With 100 to 200 (as
 # section 10 has 100) the p99 was the second-slowest write or so: on this shared machine the same
@@ -137,14 +138,8 @@ def run(section: Section, bench: Bench) -> None:
             routed = router.router(folder / "router", (port,))
             try:
                 for label, path in LOOPED:
-                    _writes_during(
-                        section,
-                        routed.base,
-                        f"{label}, through the router",
-                        path.format(id=big),
-                        writes,
-                        rounds,
-                    )
+                    url = path.format(id=big)
+                    _writes_during(section, routed.base, label, url, writes, rounds, ROUTED)
             finally:
                 routed.stop()
         growth.rows(section)
@@ -181,9 +176,16 @@ def _route(
 
 
 def _writes_during(
-    section: Section, base: str, label: str, path: str, writes: list[str], rounds: int
+    section: Section,
+    base: str,
+    label: str,
+    path: str,
+    writes: list[str],
+    rounds: int,
+    way: str = "",
 ) -> None:
-    """Blocks of small-game writes, alone and while LOOPERS clients ask for `path`."""
+    """Blocks of small-game writes, alone and while LOOPERS clients ask for `path` (`way`
+    says how the requests go, when not straight to gunicorn)."""
     alone, during = Writes(), Writes()
     processes = multiprocessing.get_context("spawn")
     go, stop, answers = processes.Event(), processes.Event(), processes.Queue()
@@ -212,7 +214,7 @@ def _writes_during(
         looper.join(300)
     ratio = p99(during.times) / p99(alone.times)
     row = writes_row(
-        f"small-game write while the big club's {label} is asked for in a loop", during
+        f"small-game write while the big club's {label} is asked for in a loop{way}", during
     )
     row.ratio = f"p99 {ratio:.1f}× alone ({fmt_time(p99(alone.times))})"
     row.goal = f"p99 ≤ {GOAL:.0f}× alone"
@@ -220,7 +222,7 @@ def _writes_during(
     section.rows.append(row)
     counted = {status: statuses.count(status) for status in sorted(set(statuses))}
     section.notes.append(
-        f"{label}: {len(alone.times)} writes alone and as many during, in {rounds} "
+        f"{label}{way}: {len(alone.times)} writes alone and as many during, in {rounds} "
         f"alternating blocks of {BLOCK}; {LOOPERS} clients asked {len(statuses)} times "
         f"(statuses {counted}). Failed writes: alone {alone.errors}, during {during.errors}."
     )
