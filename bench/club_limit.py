@@ -50,8 +50,8 @@ LOOPED = (*ROUTES, ("club export", "/api/clubs/{id}/export"))
 LOOPERS = 5  # clients asking for the route in a loop (issue 35: five loops on the export)
 ROUTED = ", through the router"
 WARM_ASKS = 12  # untimed asks before the timed ones: enough to reach every worker
-# Writes alone and during each loop: 10 alternating blocks of 40, 400 each way. With 100 to 200 (as
-# section 10 has 100) the p99 was the second-slowest write or so: on this shared machine the same
+# Writes alone and during each loop: 10 alternating blocks of 40, 400 each way. At 100 (as
+# section 10 has) the p99 is about the second-slowest write: on this shared machine the same
 # code's rows read 0.2x to 3.5x from one run to the next, the quiet baseline itself 8-127 ms.
 ROUNDS = 10
 BLOCK = 40
