@@ -131,15 +131,15 @@ def run(section: Section, bench: Bench) -> None:
             small_writes(server.base, writes.pop(), WARM_UP)
             for label, path in ROUTES:
                 _route(section, server.base, label, path, big, small, repeat)
-            for label, path in LOOPED:
-                _writes_during(section, server.base, label, path.format(id=big), writes, rounds)
-            # The same loops and writes through the generated router (deploy/scorer-shards.conf,
-            # the big club's shard behind it): it reads each answer whole before sending it on.
+            # Each loop and its writes straight to gunicorn, then through the generated router
+            # (deploy/scorer-shards.conf, the big club's shard behind it), which reads each
+            # answer whole before sending it on.
             routed = router.router(folder / "router", (port,))
             try:
-                for label, path in LOOPED:
-                    url = path.format(id=big)
-                    _writes_during(section, routed.base, label, url, writes, rounds, ROUTED)
+                for base, way in ((server.base, ""), (routed.base, ROUTED)):
+                    for label, path in LOOPED:
+                        url = path.format(id=big)
+                        _writes_during(section, base, label, url, writes, rounds, way)
             finally:
                 routed.stop()
         growth.rows(section)

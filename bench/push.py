@@ -58,6 +58,7 @@ SLOW_READERS = 10
 SLOW_RATE = 2048  # bytes a second, per reader
 SLOW_SECONDS = 30.0
 SETTLE_SECONDS = 10.0
+WARM_SECONDS = 3.0
 TABLE_HANDS = 12  # about a Classic game's length, to 5 000
 EXPORT_GAMES = 1000  # about 10 MiB of export: more than the kernel's socket buffers
 PUSH_ATTRIBUTE = re.compile(r'data-live-push="(/push/[0-9a-f]+)"')
@@ -463,13 +464,13 @@ def writes_for(base: str, tables: Tables, seconds: float) -> list[float]:
 
 
 def slow_readers(section: Section, folder: Path, database: Path, club: str) -> None:
+    phases = WARM_SECONDS + SLOW_SECONDS / 2 + SETTLE_SECONDS + SLOW_SECONDS
     for with_front in (True, False):
         label = "make run (nginx front)" if with_front else "gunicorn alone (FRONT=off)"
-        phases = 3.0 + SLOW_SECONDS / 2 + SETTLE_SECONDS + SLOW_SECONDS
-        games = Tables(make_tables(database, pool_size(phases)))
+        tables = Tables(make_tables(database, pool_size(phases)))
         with served(folder, database, with_front=with_front) as server:
-            writes_for(server.base, games, 3.0)  # warm every worker
-            alone = writes_for(server.base, games, SLOW_SECONDS / 2)
+            writes_for(server.base, tables, WARM_SECONDS)  # warm every worker
+            alone = writes_for(server.base, tables, SLOW_SECONDS / 2)
             stop = threading.Event()
             read: list[int] = []
             url = f"{server.base}/api/clubs/{club}/export"
@@ -481,8 +482,8 @@ def slow_readers(section: Section, folder: Path, database: Path, club: str) -> N
                 thread.start()
             # While the exports are made (ten of them, CPU the writes share), then while the
             # readers only hold them: the case of the goal.
-            making = writes_for(server.base, games, SETTLE_SECONDS)
-            during = writes_for(server.base, games, SLOW_SECONDS)
+            making = writes_for(server.base, tables, SETTLE_SECONDS)
+            during = writes_for(server.base, tables, SLOW_SECONDS)
             stop.set()
             for thread in readers:
                 thread.join(timeout=35)
