@@ -1,8 +1,8 @@
 """Section 11: a club at its game limit (2 000 games of 30 hands, all of one night) against
-a small one, on gunicorn as `make run` serves it (loopback): its page, API, CSV and night
-sheet, and a small game's writes while five clients ask for each of those (and the club's
-export) in a loop, straight to gunicorn and through the generated nginx router; then the
-database's growth per client per day at full budgets (bench/growth.py).
+a small one, on gunicorn as `make run` serves it without its front (loopback): its page,
+API, CSV and night sheet, and a small game's writes while five clients ask for each of those
+(and the club's export) in a loop, straight to gunicorn and through the generated nginx
+router; then the database's growth per client per day at full budgets (bench/growth.py).
 
 Both clubs are built by one import each (the checked path a real club takes), written into
 the database before the server starts. The clients asking for the club in a loop run in
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import tempfile
 import time
 import urllib.error
@@ -28,7 +29,6 @@ from bench.locks import SETTLE, WARM_UP, Writes, p99, small_writes, writes_row
 from bench.measure import Row, Section, fmt_bytes, fmt_time
 from scorer import store
 from scorer.core.limits import GAMES_PER_CLUB
-from scorer.serve import command_line
 from scorer.store import club_games
 from scorer.store.game_json import game_to_export
 from scorer.web.api_contract import parse_export
@@ -124,9 +124,13 @@ def run(section: Section, bench: Bench) -> None:
             "SCORER_DATABASE": str(database),
             "SCORER_INSTANCE_PATH": f"{folder}/instance",
             "RATELIMIT_ENABLED": "False",
+            "HOST": "127.0.0.1",
+            "PORT": str(port),
+            "FRONT": "off",
         }
-        options = [*command_line(), "--log-level", "warning"]
-        command = launcher.gunicorn(options, f"127.0.0.1:{port}", "scorer:create_app()")
+        # gunicorn as `make run` starts it without its front, and as each shard's unit does
+        # (its settings and its hooks: scorer.serve.base_options).
+        command = [sys.executable, "-m", "scorer.serve"]
         with launcher.running(command, env, port, folder / "gunicorn.log", ROOT) as server:
             small_writes(server.base, writes.pop(), WARM_UP)
             for label, path in ROUTES:

@@ -14,6 +14,7 @@ Without nginx (or with FRONT=off) gunicorn takes the port alone, and the screens
 from __future__ import annotations
 
 import ctypes
+import gc
 import os
 import shutil
 import signal
@@ -94,6 +95,22 @@ def prepare_in_master(server: Any) -> None:
     """
     app = create_app()
     server.log.info("Prepared %s before the workers boot", app.config["DATABASE"])
+
+
+def freeze_what_boot_made(worker: Any) -> None:
+    """gunicorn's post_worker_init hook: what the worker holds once its app is made (the
+    modules, the app, their caches, about 100 000 objects) is left out of Python's cycle
+    collections from now on.
+
+    Python walks every tracked object in a full collection, and starts one every so often
+    as requests make objects: on this project's 2-core machine a full collection of a booted
+    worker took 60-120 ms, and it landed in the middle of a table's hand (the bench's
+    writes had stalls of 80-130 ms in their p99, one per few hundred hands, each matching a
+    collection in the worker that served it). Frozen, those objects are never walked again,
+    and they are never garbage either: they live as long as the worker. Objects made later
+    are collected as before. (Python's documentation gives gc.freeze for servers that fork.)
+    """
+    gc.freeze()
 
 
 def command_line() -> list[str]:
@@ -181,6 +198,7 @@ def base_options() -> dict[str, Any]:
         "control_socket_disable": True,
         "on_starting": prepare_in_master,
         "post_fork": die_with_master,
+        "post_worker_init": freeze_what_boot_made,
     }
 
 
