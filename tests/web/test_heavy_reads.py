@@ -5,6 +5,7 @@ Every route marked @heavy_read in the app's URL map is tried, not only those an 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from flask import Flask
 from routeargs import one_of_each, paths_of
 
 from scorer import create_app
+from scorer.web import priority
 from scorer.web.routes import is_heavy
 
 
@@ -98,6 +100,50 @@ def test_a_slot_is_freed_once_its_answer_is_made(tmp_path: Path) -> None:
     slot = app.extensions["scorer.heavy_slots"].take()
     assert slot is not None
     slot.release()
+
+
+def test_a_slot_is_held_a_while_from_the_start_of_a_quick_read(tmp_path: Path) -> None:
+    """However fast heavy reads are made, they start at most once per hold a slot: a loop
+    of quick ones costs the server a bounded rate, and the answer itself is not held."""
+    app = make_app(tmp_path, HEAVY_READS_AT_ONCE=1, HEAVY_SLOT_HOLD_MS=2000)
+    client = app.test_client()
+    club = heavy_paths(app)["api_clubs.get_club"]
+    slots = app.extensions["scorer.heavy_slots"]
+    first = client.get(club)
+    assert first.status_code == 200 and first.get_json()["id"]  # answered whole...
+    assert slots.take() is None  # ...while its slot is still held
+    again = client.get(club)
+    assert again.status_code == 503 and again.headers["Retry-After"] == "2"
+    deadline = time.monotonic() + 30
+    while (slot := slots.take()) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert slot is not None  # freed once the hold is out
+    slot.release()
+    assert client.get(club).status_code == 200
+    while (slot := slots.take()) is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert slot is not None
+    slot.release()
+    # A refusal holds no slot: a client looping on 404s or 429s keeps none from the others.
+    refused = client.get("/api/clubs/nobody")
+    assert (refused.status_code, refused.get_json()["field"]) == (404, None)  # read whole
+    slot = slots.take()
+    assert slot is not None
+    slot.release()
+
+
+def test_the_slot_hold_is_20_ms_unless_set(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv(priority.ENV_HEAVY_SLOT_HOLD_MS, raising=False)
+    assert priority.heavy_slot_hold(make_app(tmp_path)) == 0.02
+    monkeypatch.setenv(priority.ENV_HEAVY_SLOT_HOLD_MS, "50")
+    assert priority.heavy_slot_hold(make_app(tmp_path)) == 0.05
+    assert priority.heavy_slot_hold(make_app(tmp_path, HEAVY_SLOT_HOLD_MS=0)) == 0.0
+
+
+@pytest.mark.parametrize("setting", ["soon", "-1", "2.5"])
+def test_a_wrong_slot_hold_stops_the_server_at_start(tmp_path: Path, setting: str) -> None:
+    with pytest.raises(RuntimeError, match="HEAVY_SLOT_HOLD_MS"):
+        make_app(tmp_path, HEAVY_SLOT_HOLD_MS=setting)
 
 
 @pytest.mark.parametrize("setting", ["0", "two", "-1"])
