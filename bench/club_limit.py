@@ -32,7 +32,6 @@ from scorer.core.limits import GAMES_PER_CLUB
 from scorer.store import club_games
 from scorer.store.game_json import game_to_export
 from scorer.web.api_contract import parse_export
-from scorer.web.priority import HEAVY_SLOT_HOLD_MS
 
 ROOT = Path(__file__).resolve().parent.parent
 HANDS = 30
@@ -91,11 +90,8 @@ def build(folder: Path) -> tuple[Path, str, str, list[str], float]:
     return database, big, small, writes, took
 
 
-def fetch(url: str, spaced: bool = False) -> tuple[float, int, int]:
-    """(seconds, bytes, status) of one GET; `spaced`: asked once the last answer's heavy
-    slot is free (HEAVY_SLOT_HOLD_MS after its start, as any person's next read comes)."""
-    if spaced:
-        time.sleep(HEAVY_SLOT_HOLD_MS / 1000)
+def fetch(url: str) -> tuple[float, int, int]:
+    """(seconds, bytes, status) of one GET."""
     started = time.perf_counter()
     try:
         with urllib.request.urlopen(url, timeout=120) as response:
@@ -158,14 +154,12 @@ def _route(
 ) -> None:
     """The route for the big club (its first answer, then a median) against the small one."""
     big_url, small_url = base + path.format(id=big), base + path.format(id=small)
-    first, size, status = fetch(big_url, True)  # this worker's first: it reads 2 000 digests
+    first, size, status = fetch(big_url)  # this worker's first: it reads 2 000 digests
     for _ in range(WARM_ASKS):  # every worker's first answer (its caches, its templates)
-        fetch(big_url, True)
-        fetch(small_url, True)
-    asked = [fetch(big_url, True) for _ in range(repeat)]
-    small_time = median([fetch(small_url, True)[0] for _ in range(repeat)])
-    times = [took for took, _, _ in asked]
-    status = max(status, *(status for _, _, status in asked))  # 200 only if every one was
+        fetch(big_url)
+        fetch(small_url)
+    times = [fetch(big_url)[0] for _ in range(repeat)]
+    small_time = median([fetch(small_url)[0] for _ in range(repeat)])
     warm = median(times)
     section.rows.append(
         Row(

@@ -21,13 +21,8 @@ from scorer.web.ratelimit import LIMITS, config_key
 
 # A load, or a measure repeated, asks from one address far more than a client's budgets allow
 # (a hand a few ms, a sheet or a club page dozens of times): the bench's apps keep the limiter
-# running (its cost is part of what is measured) under ceilings no bench reaches. And a measure
-# asks a sheet or a club page back to back, where a person's reads come seconds apart: no
-# least hold of a heavy slot (scorer.web.priority.HEAVY_SLOT_HOLD_MS), which would answer the
-# third of three quick asks 503. Section 11 and the slow readers serve with the server's own.
-BOUNDS_LIFTED = {config_key(budget): "1000000/minute" for budget in LIMITS} | {
-    "HEAVY_SLOT_HOLD_MS": 0
-}
+# running (its cost is part of what is measured) under ceilings no bench reaches.
+CEILINGS = {config_key(budget): "1000000/minute" for budget in LIMITS}
 
 SIDES = [Side("Ann & Bob", ("Ann", "Bob")), Side("Cleo & Dan", ("Cleo", "Dan"))]
 

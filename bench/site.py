@@ -41,7 +41,7 @@ class Site:
                 "SECRET_KEY": "bench-secret",
                 "WTF_CSRF_ENABLED": False,
                 "INSTANCE_PATH": str(self.folder),
-                **fixtures.BOUNDS_LIFTED,
+                **fixtures.CEILINGS,
             }
         )
 

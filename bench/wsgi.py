@@ -52,7 +52,7 @@ def create() -> Flask:
             "DATABASE": os.environ["BENCH_DATABASE"],
             "SECRET_KEY": os.environ.get("BENCH_SECRET_KEY", "bench-secret"),
             "INSTANCE_PATH": os.path.dirname(os.environ["BENCH_DATABASE"]),
-            **fixtures.BOUNDS_LIFTED,
+            **fixtures.CEILINGS,
         }
     )
     app.add_url_rule(BARE_PATH, "bench_bare", bare)

@@ -35,9 +35,6 @@ os.environ.setdefault("RATELIMIT_HEAVY_READ", "100000/minute")
 # reads an answer to its end keeps its slot until the answer is made, while the next request
 # starts; tests/web/test_heavy_reads.py sets its own.
 os.environ.setdefault("SCORER_HEAVY_READS_AT_ONCE", "16")
-# ...and the least time a slot is held (20 ms on a server): a test's reads come faster than
-# 16 in 20 ms; tests/web/test_heavy_reads.py sets its own.
-os.environ.setdefault("SCORER_HEAVY_SLOT_HOLD_MS", "0")
 
 # --- tiers: `make test-fast` runs what is neither browser, served nor pdf -------------------
 #

@@ -14,9 +14,9 @@ Heavy reads are also bounded in number across the server (`HeavySlots`): at most
 HEAVY_READS_AT_ONCE are made at once, whichever worker serves them, so however many clients
 loop on exports the other workers stay free for the tables' hands. The slots are file
 locks beside the database, as the sheets' turn is (a sync worker is a process), each freed
-when its answer is made (and not before HEAVY_SLOT_HOLD_MS from its start), or by the
-kernel if the worker dies. A heavy read finding every slot taken does not wait: 503 with
-Retry-After at once, spending no budget.
+when its answer is made (while reads queue for the slots, not before HEAVY_SLOT_HOLD_MS
+from its start), or by the kernel if the worker dies. A heavy read finding every slot
+taken does not wait: 503 with Retry-After at once, spending no budget.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from filelock import FileLock, Timeout
@@ -44,16 +45,18 @@ HEAVY_NICE = 19
 # always remain for the hands and the live checks (SCORER_HEAVY_READS_AT_ONCE, or
 # HEAVY_READS_AT_ONCE in the config, changes it).
 HEAVY_READS_AT_ONCE = 2
-# The least time a slot is held by an answer made (2xx; a refusal frees it at once), from the
-# read's start (SCORER_HEAVY_SLOT_HOLD_MS, or HEAVY_SLOT_HOLD_MS in the config): heavy
-# answers start at most 50 times a second a slot,
-# 100 across the server, far more than a club night asks (a page, a sheet, a phone's club
-# view every few seconds). Each read costs some work no priority can lower (gunicorn's
-# parsing, the handoff, the send, at the usual priority in the worker's own thread): five
-# clients looping on the club's API, answered in 4 ms, asked it ~350 times a second and the
-# tables' writes' p99 went 1.4-2.2x; held 20 ms, 0.9-1.3x. The answer is not delayed: the
-# slot is freed after it is handed over.
+# While heavy reads queue for the slots (one was refused for want of a slot in the last
+# CONTENDED_SECONDS), a slot that made an answer (2xx; a refusal frees it at once) stays
+# taken HEAVY_SLOT_HOLD_MS from the read's start (SCORER_HEAVY_SLOT_HOLD_MS, or the config's
+# HEAVY_SLOT_HOLD_MS): clients asking at once then share at most 50 answers a second a slot,
+# 100 across the server, far more than a club night asks. Each read costs some work no
+# priority can lower (gunicorn's parsing, the handoff, the send, at the usual priority in
+# the worker's own thread): five clients looping on the club's API, answered in 4 ms, asked
+# it ~350 times a second and the tables' writes' p99 went 1.4-2.2x; held, 1.0-1.5x. A client
+# asking one at a time (a person, a script walking a club's pages) never finds every slot
+# taken, so is never held; the answer itself is never delayed: the slot is freed after it.
 HEAVY_SLOT_HOLD_MS = 20
+CONTENDED_SECONDS = 1.0
 HEAVY_RETRY_AFTER = 2
 ENV_HEAVY_READS_AT_ONCE = "SCORER_HEAVY_READS_AT_ONCE"
 ENV_HEAVY_SLOT_HOLD_MS = "SCORER_HEAVY_SLOT_HOLD_MS"
@@ -94,14 +97,16 @@ class HeavyBusy(ServiceUnavailable):
 
 
 class HeavySlots:
-    """The server's slots for heavy reads: `count` file locks named after `prefix`."""
+    """The server's slots for heavy reads: `count` file locks named after `prefix`, and a
+    file whose time says when a heavy read last found every slot taken."""
 
     def __init__(self, prefix: str, count: int, hold: float = 0.0) -> None:
         self.paths = [f"{prefix}-heavy-{number}.lock" for number in range(count)]
-        self.hold = hold  # seconds: the least a slot is held from a read's start
+        self.refused = Path(f"{prefix}-heavy-refused")
+        self.hold = hold  # seconds: the least a slot is held from a read's start, lately
 
     def take(self) -> FileLock | None:
-        """A free slot, held until released; None when every one is taken."""
+        """A free slot, held until released; None when every one is taken (and noted)."""
         for path in self.paths:
             lock = FileLock(path, thread_local=False, mode=0o600)
             try:
@@ -109,7 +114,18 @@ class HeavySlots:
             except Timeout:
                 continue
             return lock
+        with contextlib.suppress(OSError):  # not noted: no hold, as when nobody waits
+            self.refused.touch(mode=0o600)
         return None
+
+    def hold_now(self) -> float:
+        """`hold` while heavy reads were refused for want of a slot in the last
+        CONTENDED_SECONDS, else nothing: a client asking one at a time is never held."""
+        try:
+            refused_at = self.refused.stat().st_mtime
+        except OSError:
+            return 0.0
+        return self.hold if time.time() - refused_at < CONTENDED_SECONDS else 0.0
 
 
 class Yielding:
@@ -135,20 +151,23 @@ class Yielding:
             if slot is None:  # the app answers 503 itself (its page or its JSON)
                 environ[_BUSY] = True
                 return self.wsgi_app(environ, start_response)
-        hold = self.slots.hold if self.slots is not None else 0.0
-        return _Handoff(self.wsgi_app, environ, slot, hold).answer(start_response)
+        return _Handoff(self.wsgi_app, environ, slot, self.slots).answer(start_response)
 
 
 class _Handoff:
     """One heavy request: served in a thread, its answer handed to the worker's thread."""
 
     def __init__(
-        self, wsgi_app: Any, environ: dict[str, Any], slot: Any = None, hold: float = 0.0
+        self,
+        wsgi_app: Any,
+        environ: dict[str, Any],
+        slot: Any = None,
+        slots: HeavySlots | None = None,
     ) -> None:
         self.wsgi_app = wsgi_app
         self.environ = environ
-        self.slot = slot  # the heavy-read slot, freed once the answer is made
-        self.hold = hold  # ...and not before this many seconds from the start
+        self.slot = slot  # the heavy-read slot, freed once the answer is made...
+        self.slots = slots  # ...and, while reads are refused, once the slots' hold is out
         self.started: queue.Queue[Any] = queue.Queue()  # the head, or what stopped it
         self.headed = False
         self.made = False  # whether the app made an answer (2xx), not a refusal
@@ -178,7 +197,8 @@ class _Handoff:
             end = error
         # A refusal (429, 404...) frees its slot at once: a client looping on refusals holds
         # no slot from others.
-        left = (self.hold if self.made else 0.0) - (time.monotonic() - self.began)
+        hold = self.slots.hold_now() if self.slots is not None and self.made else 0.0
+        left = hold - (time.monotonic() - self.began)
         if left > 0:  # the answer goes now; its slot once the hold is out
             self.finish(end)
             time.sleep(left)
