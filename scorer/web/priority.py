@@ -103,7 +103,7 @@ class HeavySlots:
     def __init__(self, prefix: str, count: int, hold: float = 0.0) -> None:
         self.paths = [f"{prefix}-heavy-{number}.lock" for number in range(count)]
         self.refused = Path(f"{prefix}-heavy-refused")
-        self.hold = hold  # seconds: the least a slot is held from a read's start, lately
+        self.hold = hold  # seconds a slot rests from a read's start, while reads queue
 
     def take(self) -> FileLock | None:
         """A free slot, held until released; None when every one is taken (and noted)."""
@@ -294,9 +294,9 @@ def whole_setting(app: Flask, key: str, env: str, default: int, least: int) -> i
     """`key` from the config, else `env` from the environment, else `default`: a whole
     number from `least`, or the server stops at start saying so."""
     value = app.config.get(key)
-    if value is None or value == "":
+    if value in (None, ""):
         value = os.environ.get(env)
-    text = str(value).strip() if value is not None and value != "" else str(default)
+    text = str(default) if value in (None, "") else str(value).strip()
     if not text.isdigit() or int(text) < least:
         raise RuntimeError(f"{key} must be a whole number from {least}, not {text!r}")
     return int(text)
