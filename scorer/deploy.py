@@ -18,21 +18,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import pwd
 import re
 import sys
-import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from scorer import create_app, front
-from scorer.core.limits import LARGEST_BODY
+from scorer import front
 from scorer.secret import make_secret_key
 from scorer.store import ids
-from scorer.web import API_MESSAGES
 from scorer.web.push import ENV_PUSH_URL, PUBLISH_PREFIX
 
 # A route's argument that is an id the scorer handed out: game_id, club_id, watch_id,
@@ -92,16 +88,11 @@ PATH_OPTIONS = ("root", "checkout", "user", "etc")
 EXAMPLE = Plan(shards=3)
 
 
-def id_prefixes() -> list[str]:
-    """The fixed start of every route whose next segment is an id (from the app's url_map),
-    e.g. `/games/`, `/api/clubs/`, `/watch/`."""
-    with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {"DATABASE": f"{folder}/scorer.sqlite3", "INSTANCE_PATH": folder, "SHARD": None}
-        )
-        rules = [rule.rule for rule in app.url_map.iter_rules()]
+def id_prefixes(rules: Iterable[str] | None = None) -> list[str]:
+    """The fixed start of every route whose next segment is an id (from the app's url_map,
+    or `rules`), e.g. `/games/`, `/api/clubs/`, `/watch/`."""
     prefixes = set()
-    for rule in rules:
+    for rule in front.app_rules() if rules is None else rules:
         found = ID_ARGUMENT.search(rule)
         if found and "<" not in rule[: found.start()]:
             prefixes.add(rule[: found.start()])
@@ -155,18 +146,9 @@ DOWN_JSON = json.dumps(
     separators=(",", ":"),
 )
 DOWN_RETRY_AFTER = 60  # seconds: a shard restarted by systemd is back well within it
-# A body past the router's own cap, under /api: the scorer's 413, in its shape and words.
-TOO_LARGE_JSON = json.dumps({"error": str(API_MESSAGES[413]), "field": None}, separators=(",", ":"))
 
 
-def body_limit_mib() -> int:
-    """The router's cap on a body, in MiB: the largest the scorer takes (a club's import,
-    scorer.core.limits), rounded up, with room for the request's own bytes. The scorer
-    refuses (413) past each endpoint's own cap."""
-    return math.ceil(LARGEST_BODY / (1024 * 1024)) + 1
-
-
-def nginx(plan: Plan, prefixes: list[str]) -> str:
+def nginx(plan: Plan, rules: Mapping[str, bool]) -> str:
     """The router: one nginx `http` block's worth of configuration (a conf.d file)."""
     lines = [
         HEADER.format(options=plan.options()),
@@ -202,15 +184,22 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "map $uri $scorer_upstream {",
         "    default scorer_any;",
     ]
-    for pattern, upstream in routes(plan, prefixes):
+    for pattern, upstream in routes(plan, id_prefixes(rules)):
         lines.append(f'    "~{pattern}" {upstream};')
     lines += [
         "}",
         "",
+        *front.client_limits(rules),
+        "",
         "server {",
         f"    listen {plan.router};",
         "    server_name _;",
-        f"    client_max_body_size {body_limit_mib()}m;  # the largest body the scorer takes",
+        "    # Who the client is: the TLS front on this machine says so (its X-Forwarded-For,",
+        "    # whose last address it wrote), for the bounds below as for the scorer.",
+        "    set_real_ip_from 127.0.0.1;",
+        "    set_real_ip_from ::1;",
+        "    real_ip_header X-Forwarded-For;",
+        *front.client_bounds(),
         "",
         "    # How every request is passed to its shard (both locations below).",
         "    proxy_http_version 1.1;",
@@ -229,6 +218,7 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "    location / {",
         "        proxy_pass http://$scorer_upstream;",
         "        error_page 502 504 = @shard_down;",
+        "        error_page 429 = @limited;",
         "    }",
         "",
         "    # The JSON API: the same, but a program gets JSON in the scorer's own error shape.",
@@ -236,6 +226,7 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         "        proxy_pass http://$scorer_upstream;",
         "        error_page 502 504 = @shard_down_api;",
         "        error_page 413 = @too_large_api;  # past client_max_body_size: JSON too",
+        "        error_page 429 = @limited_api;",
         "    }",
         "",
         *health_locations(plan),
@@ -254,11 +245,6 @@ def nginx(plan: Plan, prefixes: list[str]) -> str:
         f"        return 503 '{DOWN_JSON}';",
         "    }",
         "",
-        "    location @too_large_api {",
-        "        default_type application/json;",
-        "        add_header Cache-Control no-store always;",
-        f"        return 413 '{TOO_LARGE_JSON}';",
-        "    }",
         *front.subscriber_location("    "),
         "}",
         *push_lines(plan),
@@ -548,11 +534,10 @@ WantedBy=timers.target
     return {"scorer-backup@.service": service, "scorer-backup@.timer": timer}
 
 
-def files(plan: Plan, prefixes: list[str] | None = None) -> dict[str, str]:
+def files(plan: Plan) -> dict[str, str]:
     """Every file of `deploy/`, by name."""
-    prefixes = id_prefixes() if prefixes is None else prefixes
     made = {
-        "scorer-shards.conf": nginx(plan, prefixes),
+        "scorer-shards.conf": nginx(plan, front.app_rules()),
         "Caddyfile": caddyfile(plan),
         "scorer@.service": scorer_unit(plan),
         "litestream@.service": litestream_unit(plan),

@@ -19,17 +19,25 @@ shared with the hosted router (scorer.deploy).
 from __future__ import annotations
 
 import getpass
+import json
+import math
 import os
+import re
 import resource
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from scorer import create_app
+from scorer.core.limits import LARGEST_BODY
+from scorer.web import API_MESSAGES
 from scorer.web.push import CHANNEL_PATTERN, PUBLISH_PREFIX, SUBSCRIBE_PREFIX
+from scorer.web.routes import READS, is_heavy
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 NCHAN_MODULE = Path("/usr/lib/nginx/modules/ngx_nchan_module.so")
@@ -47,6 +55,167 @@ MESSAGE_TIMEOUT = "12h"
 # Big answers (a club's export is tens of MiB): 1 MiB in memory per connection, the rest
 # in the folder's temporary files, so gunicorn's write never waits on the client.
 PROXY_BUFFERS = ("64 16k", "16k", "256k", "1024m")
+
+# Per-client bounds, kept by nginx before any worker is reached (issue 35). The app's own
+# budgets (scorer.web.ratelimit) count what a client stores and reads, but each refusal of
+# theirs still costs a worker a request: five clients that ignore Retry-After and ask again
+# at once kept every worker busy refusing them. Here a client's excess is refused in
+# microseconds by nginx's event loop. The numbers leave a whole club on one Wi-Fi address
+# room to spare (50 tables of five screens, each on push or polling every 4 s, and their
+# page loads after each hand); only a loop meets them.
+CLIENT_RATE = 50  # requests a second, sustained, from one client
+CLIENT_BURST = 500  # ... and at once, past the rate (a club's screens reconnecting together)
+HEAVY_RATE = 2  # heavy reads (scorer.web.routes' @heavy_read) a second from one client
+HEAVY_BURST = 20  # ... and at once: an organiser printing a night's sheets, a club's pages
+# Open at once from one client: idle screens and slow readers (80 tables of five screens).
+CLIENT_CONNECTIONS = 400
+LIMITED_RETRY_AFTER = 2  # seconds
+# Who a client is, as the app's budgets count it (scorer.web.clients): an IPv4 address, an
+# IPv6 /64 (a phone may pick any address in its /64). nginx writes an IPv6 address in its
+# shortest form (RFC 5952), so the /64 is read from the text: the first four groups written
+# out, or what stands before a "::" that reaches into the last four groups, or the address
+# less its last four groups. One /64 can be written two or three ways this way (where its
+# zeros are written out or folded depends on the rest of the address): a few keys, never
+# 2^64. An empty key is never limited: this machine itself (127.0.0.1, ::1), which the
+# tests' and benches' own clients are unless they pick another loopback address.
+CLIENT_KEY_PATTERNS = (
+    r"^::ffff:([0-9.]+)$",  # IPv4-mapped: the IPv4 address
+    r"^((?:[0-9a-f]+:){4})",  # the first four groups written out
+    r"^([0-9a-f:]*::(?:[0-9a-f]+:)*)(?:[0-9a-f]+:){3}[0-9a-f]+$",  # less the last four
+    r"^([0-9a-f:]*::)",  # a "::" that reaches into the last four groups
+)
+UNLIMITED_CLIENTS = ("127.0.0.1", "::1")
+LIMITED_PAGE = (
+    "<!doctype html><html><head><meta charset=utf-8>"
+    '<meta name=viewport content="width=device-width,initial-scale=1">'
+    f'<meta http-equiv=refresh content="{LIMITED_RETRY_AFTER * 3}">'
+    "<title>Too many requests</title>"
+    "<style>body{font-family:sans-serif;margin:1rem;line-height:1.4}</style></head><body>"
+    "<h1>Too many requests from this address</h1>"
+    "<p>Nothing was lost. This page asks again in a few seconds.</p>"
+    "<p lang=fr>Trop de demandes depuis cette adresse. Rien n’est perdu\u00a0: la page "
+    "redemande dans quelques secondes.</p>"
+    "<p lang=es>Demasiadas peticiones desde esta dirección. No se ha perdido nada: la página "
+    "vuelve a pedirla en unos segundos.</p></body></html>"
+)
+
+
+def api_refusal(status: int) -> str:
+    """The app's JSON refusal for `status` (scorer.web.failures' shape), for nginx to send."""
+    return json.dumps({"error": str(API_MESSAGES[status]), "field": None}, separators=(",", ":"))
+
+
+def body_limit_mib() -> int:
+    """nginx's cap on a body, in MiB: the largest the scorer takes (a club's import,
+    scorer.core.limits), rounded up, with room for the request's own bytes. The scorer
+    refuses (413) past each endpoint's own cap."""
+    return math.ceil(LARGEST_BODY / (1024 * 1024)) + 1
+
+
+def app_rules() -> dict[str, bool]:
+    """Every rule of the app's URL map, and whether it is a heavy read (from a throwaway app:
+    the map is the code's, not a database's)."""
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app(
+            {"DATABASE": f"{folder}/scorer.sqlite3", "INSTANCE_PATH": folder, "SHARD": None}
+        )
+        return {
+            rule.rule: is_heavy(app.view_functions.get(rule.endpoint))
+            for rule in app.url_map.iter_rules()
+        }
+
+
+RULE_ARGUMENT = re.compile(r"<(?:(\w+)(?:\([^)]*\))?:)?\w+>")
+
+
+def rule_pattern(rule: str) -> str:
+    """A Werkzeug rule as a regular expression over the path (nginx's PCRE and Python's `re`
+    agree on it): each argument one segment (a `path` argument, the rest)."""
+    pattern, last = "^", 0
+    for found in RULE_ARGUMENT.finditer(rule):
+        pattern += re.escape(rule[last : found.start()])
+        pattern += ".+" if found.group(1) == "path" else "[^/]+"
+        last = found.end()
+    return pattern + re.escape(rule[last:]) + "$"
+
+
+def heavy_paths(rules: Mapping[str, bool]) -> list[str]:
+    """nginx `map` entries over "$request_method $uri" that tell a heavy read (1) from
+    anything else (the default, 0): a pattern per heavy rule, for GET and HEAD, and the
+    exact paths of the other rules such a pattern would take (`/clubs/new` beside
+    `/clubs/<club_id>`), which nginx tries first."""
+    heavy = [rule_pattern(rule) for rule, heavy_read in sorted(rules.items()) if heavy_read]
+    entries = []
+    for rule, heavy_read in sorted(rules.items()):
+        taken = any(re.search(pattern, rule) for pattern in heavy)
+        if not heavy_read and "<" not in rule and taken:
+            entries += [f'"{method} {rule}" 0;' for method in READS]
+    for pattern in heavy:
+        entries.append(f'"~^(?:{"|".join(READS)}) {pattern[1:]}" 1;')
+    return entries
+
+
+def client_limits(rules: Mapping[str, bool]) -> list[str]:
+    """The http level of the per-client bounds: who the client is, whether the request is
+    a heavy read (`rules`: the app's, each with whether it is one), and the zones that
+    count them (one `http` block holds them once)."""
+    lines = [
+        "# Per-client bounds (scorer.front): who the client is, an IPv4 address or an IPv6 /64;",
+        "# empty (never limited) for this machine itself.",
+        "map $remote_addr $scorer_client {",
+        "    default $remote_addr;",
+        *(f'    "{address}" "";' for address in UNLIMITED_CLIENTS),
+        *(f'    "~{pattern}" $1;' for pattern in CLIENT_KEY_PATTERNS),
+        "}",
+        "# The same key on heavy reads only (the app's @heavy_read routes), else empty.",
+        'map "$request_method $uri" $scorer_heavy_path {',
+        "    default 0;",
+        *("    " + entry for entry in heavy_paths(rules)),
+        "}",
+        'map "$scorer_heavy_path$scorer_client" $scorer_heavy_client {',
+        '    "~^1(.+)$" $1;',
+        '    default "";',
+        "}",
+        f"limit_req_zone $scorer_client zone=scorer_client:10m rate={CLIENT_RATE}r/s;",
+        f"limit_req_zone $scorer_heavy_client zone=scorer_heavy:10m rate={HEAVY_RATE}r/s;",
+        "limit_conn_zone $scorer_client zone=scorer_connections:10m;",
+        "limit_req_status 429;",
+        "limit_conn_status 429;",
+    ]
+    return lines
+
+
+def client_bounds(indent: str = "    ") -> list[str]:
+    """A server's per-client bounds (the zones of `client_limits`), and its named
+    locations that answer a refusal of nginx's own as the app would: JSON under /api."""
+    lines = [
+        "# Per-client bounds: a client's excess is refused here, before any worker.",
+        f"limit_conn scorer_connections {CLIENT_CONNECTIONS};",
+        f"limit_req zone=scorer_client burst={CLIENT_BURST} nodelay;",
+        f"limit_req zone=scorer_heavy burst={HEAVY_BURST} nodelay;",
+        f"client_max_body_size {body_limit_mib()}m;  # the largest body the scorer takes",
+        "error_page 429 = @limited;  # a location with error pages of its own says it again",
+        "",
+        "location @limited {",
+        "    default_type text/html;",
+        "    charset utf-8;",
+        f"    add_header Retry-After {LIMITED_RETRY_AFTER} always;",
+        "    add_header Cache-Control no-store always;",
+        f"    return 429 '{LIMITED_PAGE}';",
+        "}",
+        "location @limited_api {",
+        "    default_type application/json;",
+        f"    add_header Retry-After {LIMITED_RETRY_AFTER} always;",
+        "    add_header Cache-Control no-store always;",
+        f"    return 429 '{api_refusal(429)}';",
+        "}",
+        "location @too_large_api {",
+        "    default_type application/json;",
+        "    add_header Cache-Control no-store always;",
+        f"    return 413 '{api_refusal(413)}';",
+        "}",
+    ]
+    return [indent + line if line else line for line in lines]
 
 
 def available() -> bool:
@@ -95,6 +264,8 @@ class Front:
 
     folder: Path
     listen: str  # nginx's form: 0.0.0.0:5000, [::]:5000, 127.0.0.1:5001
+    # The app's rules, each with whether it is a heavy read (`app_rules()`).
+    rules: Mapping[str, bool] = field(default_factory=dict)
 
     @property
     def app_socket(self) -> Path:
@@ -151,10 +322,12 @@ def config(front: Front) -> str:
         *publisher_location("        "),
         "    }",
         "",
+        *("    " + line for line in client_limits(front.rules)),
+        "",
         "    server {",
         f"        listen {front.listen};",
         "        server_name _;",
-        "        client_max_body_size 64m;  # the app caps each route itself",
+        *client_bounds("        "),
         "        proxy_http_version 1.1;",
         '        proxy_set_header Connection "";',
         "        proxy_set_header Host $http_host;",
@@ -175,6 +348,12 @@ def config(front: Front) -> str:
         "        proxy_read_timeout 130s;  # the longest sheet, with room",
         "        location / {",
         "            proxy_pass http://scorer_app;",
+        "            error_page 429 = @limited;",
+        "        }",
+        "        location ~ ^/api(?:/|$) {",
+        "            proxy_pass http://scorer_app;",
+        "            error_page 413 = @too_large_api;",
+        "            error_page 429 = @limited_api;",
         "        }",
         *subscriber_location("        "),
         "    }",

@@ -209,7 +209,7 @@ def main(env: Mapping[str, str] = os.environ, out: TextIO = sys.stdout) -> None:
     os.environ[ENV_LAN_ADDRESS] = address
     options = base_options()
     if wants_front(env, out):
-        edge = front.Front(front.new_folder(), front.nginx_listen(host, port))
+        edge = front.Front(front.new_folder(), front.nginx_listen(host, port), front.app_rules())
         # The workers publish to nginx's private socket and trust its X-Forwarded-For.
         os.environ[ENV_PUSH_URL] = edge.push_url
         os.environ["SCORER_BEHIND_PROXY"] = "1"

@@ -16,7 +16,7 @@ from serving import call, free_port, gunicorn_command, running, server_env
 
 from bench import launcher
 from bench.router import NGINX, nginx_config
-from scorer import deploy
+from scorer import deploy, front
 from scorer.core.limits import CLUB_IMPORT_MAX_BYTES, GAME_IMPORT_MAX_BYTES, LARGEST_BODY
 
 ROSTER = {"name": "Sun", "players": ["Ann", "Bob", "Cy", "Di"]}
@@ -50,7 +50,7 @@ def announced(port: int, path: str, length: int) -> tuple[str, dict[str, str], b
 
 
 def test_the_router_takes_what_the_scorer_takes_and_refuses_past_it_in_json(tmp_path: Path):
-    assert deploy.body_limit_mib() * 1024 * 1024 > LARGEST_BODY
+    assert front.body_limit_mib() * 1024 * 1024 > LARGEST_BODY
     assert max(CLUB_IMPORT_MAX_BYTES, GAME_IMPORT_MAX_BYTES) == LARGEST_BODY
     port, router_port = free_port(), free_port()
     plan = deploy.Plan(shards=1, ports=(port,), router=f"127.0.0.1:{router_port}")
@@ -80,7 +80,7 @@ def test_the_router_takes_what_the_scorer_takes_and_refuses_past_it_in_json(tmp_
         status, body = post_bytes(f"{proxy.base}/api/clubs/import", padded)
         assert status == 201, body[:300]
 
-        over = deploy.body_limit_mib() * 1024 * 1024 + 1
+        over = front.body_limit_mib() * 1024 * 1024 + 1
         status, headers, body = announced(router_port, "/api/clubs/import", over)
         assert status.split()[1] == "413"
         assert headers["content-type"].startswith("application/json")
