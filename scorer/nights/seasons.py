@@ -180,6 +180,7 @@ def create_season(club_id: str) -> Response:
 
 
 @bp.get("/api/seasons/<season_id>")
+@heavy_read  # as the season's page: every night worked out, every game replayed
 def get_season(season_id: str) -> Response:
     view = load_season_view(season_id)
     if is_current(view.etag):
