@@ -11,7 +11,8 @@ the same request on the same data, where a time is not).
 The night, the game and the hand each route names have the same shape in both clubs (a
 game's pages follow that game's length, a night's pages its tables): only the club grows.
 A list in pages costs a page: every page is made smaller than the small club, so both fill
-theirs. A read that answers with a tag is asked again with it (If-None-Match) and counted too.
+theirs. A read that answers with a tag is asked again with it (If-None-Match), heavy or not:
+a 304 must cost the same on both clubs.
 """
 
 from __future__ import annotations
@@ -157,3 +158,17 @@ def test_no_read_but_the_heavy_ones_grows_with_the_club(measured: tuple[Flask, M
     assert growing == {}, (
         f"these reads grow with the club, mark them @heavy_read:\n{listed(growing)}"
     )
+
+
+def test_a_304_costs_the_same_on_a_club_twice_the_size(measured: tuple[Flask, Measured]) -> None:
+    """A client holding the current version is told so from the tag alone, heavy read or
+    not: the tag is read from a few rows, the answer is never built to compare it."""
+    _app, found = measured
+    checks = {key: counts for key, counts in found.items() if counts[0][0] == 304}
+    assert {endpoint for endpoint, _how in checks} >= {
+        "api_clubs.get_club",
+        "nights_seasons.get_season",
+        "nights_seasons.season_csv_download",
+    }
+    growing = grown(checks)
+    assert growing == {}, f"these 304s grow with the club:\n{listed(growing)}"
