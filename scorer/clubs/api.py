@@ -37,14 +37,14 @@ from scorer.web.http import (
     tagged,
     version_expected,
 )
-from scorer.web.routes import budget, heavy_read
+from scorer.web.routes import body_cap, budget, heavy_read
 
 bp = Blueprint("api_clubs", __name__, url_prefix="/api/clubs")
 
 
-def json_object(allowed: frozenset[str], max_bytes: int | None = None) -> dict[str, Any]:
+def json_object(allowed: frozenset[str]) -> dict[str, Any]:
     """The request's JSON object; 400 unless it is application/json with known fields."""
-    return fields_of(json_body(max_bytes), allowed)
+    return fields_of(json_body(), allowed)
 
 
 def text_field(data: dict[str, Any], key: str) -> str:
@@ -223,10 +223,11 @@ def export_club(club_id: str) -> Response:
 
 @bp.post("/import")
 @budget("import_kib", "create_club")
+@body_cap(CLUB_IMPORT_MAX_BYTES)
 def import_club() -> Response:
     """A new club from its export, or from its export's first part (the others then join
     it, below)."""
-    data = json_object(store.EXPORT_FIELDS, CLUB_IMPORT_MAX_BYTES)
+    data = json_object(store.EXPORT_FIELDS)
     club_id = store.import_club(get_db(), data, parse_export)
     response = club_response(club_id, 201)
     response.headers["Location"] = f"/api/clubs/{club_id}"
@@ -235,10 +236,11 @@ def import_club() -> Response:
 
 @bp.post("/<club_id>/import")
 @budget("import_kib")
+@body_cap(CLUB_IMPORT_MAX_BYTES)
 def import_into_club(club_id: str) -> Response:
     """A part of a club's export (or a whole export) added to this club. With If-Match (the
     tag the last part's answer gave), a retried part that was stored is 412, never twice."""
     club = store.load_club(get_db(), club_id)
-    data = json_object(store.EXPORT_FIELDS, CLUB_IMPORT_MAX_BYTES)
+    data = json_object(store.EXPORT_FIELDS)
     store.import_into_club(get_db(), club_id, data, parse_export, version=expected_version(club))
     return club_response(club_id)

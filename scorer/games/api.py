@@ -39,7 +39,7 @@ from scorer.web.http import (
     tagged,
     version_expected,
 )
-from scorer.web.routes import budget, heavy_read
+from scorer.web.routes import body_cap, budget, heavy_read
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -204,9 +204,10 @@ def export_game(game_id: str) -> Response:
 
 @bp.post("/games/import")
 @budget("import_kib")
+@body_cap(GAME_IMPORT_MAX_BYTES)
 def import_game() -> Response:
     key = creation_key()
-    body = json_body(GAME_IMPORT_MAX_BYTES)
+    body = json_body()
     return created(store.import_game(get_db(), **parse_export(body), idempotency_key=key))
 
 

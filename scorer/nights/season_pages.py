@@ -83,6 +83,7 @@ def club_seasons(club_id: str) -> Page:
 
 
 @bp.get("/seasons/<season_id>")
+@heavy_read  # every night of the season worked out, each table's game replayed
 def season(season_id: str) -> Page:
     view = load_season(season_id)
     return render_template("nights/season.html", view=view, settings=view.season.settings)

@@ -6,15 +6,16 @@ for a player is their match points and card points that night (scorer.core.match
 its tables' games stand, whatever ranking the night itself shows. A player who sat every
 round out, or whose games are not over, did not play that night.
 
-The season's ETag is `season-<id>.<version>.<digest of its nights' tags>`: a hand recorded on
-any of its nights changes it.
+The season's ETag is read from its rows (scorer.store.season_tag) before any night is worked
+out: a hand recorded on any of its nights changes it, and a client that holds the current
+one gets its 304 for a few rows' reading, not the whole season's replay.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
@@ -67,7 +68,6 @@ class SeasonNight:
     id: str
     day: str
     scores: dict[str, NightScore]
-    tag: str
 
 
 @dataclass(frozen=True)
@@ -75,21 +75,18 @@ class SeasonView:
     season: store.StoredSeason
     nights: tuple[SeasonNight, ...]
     standings: tuple[SeasonStanding, ...]
-
-    @property
-    def etag(self) -> str:
-        tags = ",".join(night.tag for night in self.nights)
-        digest = hashlib.sha256(tags.encode()).hexdigest()[:16]
-        return f"season-{self.season.id}.{self.season.version}.{digest}"
+    etag: str  # read before the nights: a change made meanwhile makes it older, never newer
 
     @property
     def champions(self) -> tuple[str, ...]:
         return champions(self.standings)
 
 
-def season_view(season_id: str) -> SeasonView:
-    """The season worked out from its nights as they stand now."""
+def season_view(season_id: str, tag: str | None = None) -> SeasonView:
+    """The season worked out from its nights as they stand now, with its tag (`tag`, when
+    the caller read it already); SeasonNotFound for an unknown season (a 404)."""
     db = get_db()
+    tag = tag or store.season_tag(db, season_id)
     season = store.load_season(db, season_id)
     now = datetime.now(UTC)
     counted = []
@@ -102,9 +99,9 @@ def season_view(season_id: str) -> SeasonView:
             for line in night_match_standings(view, tournament, ended)
             if line.games
         }
-        counted.append(SeasonNight(night_id, view.night.created_at[:10], scores, view.etag))
+        counted.append(SeasonNight(night_id, view.night.created_at[:10], scores))
     lines = season_standings([night.scores for night in counted], season.settings.best_of)
-    return SeasonView(season, tuple(counted), tuple(lines))
+    return SeasonView(season, tuple(counted), tuple(lines), tag)
 
 
 def season_json(view: SeasonView) -> dict[str, Any]:
@@ -156,11 +153,14 @@ def season_csv(view: SeasonView) -> str:
     return out.getvalue()
 
 
-def load_season_view(season_id: str) -> SeasonView:
-    try:
-        return season_view(season_id)
-    except store.SeasonNotFound:
-        raise NotFound(season_id, N_("no season at this address")) from None
+def season_answer(season_id: str, body: Callable[[SeasonView], Response]) -> Response:
+    """The season's answer made by `body`, tagged; a 304 from the tag alone when the client
+    holds the current version (no night worked out, no game replayed)."""
+    tag = store.season_tag(get_db(), season_id)
+    if is_current(tag):
+        return not_modified(tag)
+    view = season_view(season_id, tag)
+    return tagged(body(view), view.etag)
 
 
 @bp.post("/api/clubs/<club_id>/seasons")
@@ -172,7 +172,7 @@ def create_season(club_id: str) -> Response:
         season_id = store.create_season(get_db(), club_id, settings, idempotency_key=key)
     except store.ClubNotFound:
         raise NotFound(club_id, N_("no club at this address")) from None
-    view = load_season_view(season_id)
+    view = season_view(season_id)
     response = tagged(jsonify(season_json(view)), view.etag)
     response.status_code = 201
     response.headers["Location"] = f"/api/seasons/{season_id}"
@@ -180,20 +180,19 @@ def create_season(club_id: str) -> Response:
 
 
 @bp.get("/api/seasons/<season_id>")
+@heavy_read  # as the season's page: every night worked out, every game replayed
 def get_season(season_id: str) -> Response:
-    view = load_season_view(season_id)
-    if is_current(view.etag):
-        return not_modified(view.etag)
-    return tagged(jsonify(season_json(view)), view.etag)
+    return season_answer(season_id, lambda view: jsonify(season_json(view)))
 
 
 @bp.get("/seasons/<season_id>.csv")
 @heavy_read
 def season_csv_download(season_id: str) -> Response:
-    view = load_season_view(season_id)
-    if is_current(view.etag):
-        return not_modified(view.etag)
+    return season_answer(season_id, csv_download)
+
+
+def csv_download(view: SeasonView) -> Response:
     response = Response(season_csv(view), mimetype="text/csv")
     response.headers["Content-Type"] = "text/csv; charset=utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="season-{season_id}.csv"'
-    return tagged(response, view.etag)
+    response.headers["Content-Disposition"] = f'attachment; filename="season-{view.season.id}.csv"'
+    return response

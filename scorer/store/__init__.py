@@ -77,6 +77,7 @@ from scorer.store.seasons import (
     StoredSeason,
     create_season,
     load_season,
+    season_tag,
     seasons_of_club,
 )
 from scorer.store.tournaments import (
@@ -197,6 +198,7 @@ __all__ = [
     "replay",
     "replayed_game",
     "round_clocks",
+    "season_tag",
     "seasons_of_club",
     "seat_final_table",
     "set_club_house_rule",

@@ -4,10 +4,16 @@ A season stores no results: its nights are the club's nights made between its tw
 (inclusive, by the night's date in UTC), and its table is worked out from them
 (scorer.core.seasons), so a hand corrected on any night moves the season too. Making a season is
 one transaction; a retry with the same Idempotency-Key answers with the season it made.
+
+A season's tag (`season_tag`) is read from its rows, no game replayed: its own version, each
+of its nights' version and each of their tables' games' version. Every change that moves
+its table moves one of them (a hand recorded, corrected or removed moves its game's; a round
+drawn, a forfeit, a rename moves the night's; a night made in its dates joins the list).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -112,6 +118,11 @@ def create_season(
     return season_id
 
 
+# Which of a club's nights are a season's (parameters: the club, the first and the last day):
+# created_at is RFC 3339 in UTC, its first ten characters are the night's date.
+IN_SEASON = "n.club_id = ? and substr(n.created_at, 1, 10) between ? and ?"
+
+
 def load_season(db: sqlite_utils.Database, season_id: str) -> StoredSeason:
     """The season and its nights in one snapshot; SeasonNotFound for an unknown id."""
     with snapshot(db):
@@ -119,12 +130,10 @@ def load_season(db: sqlite_utils.Database, season_id: str) -> StoredSeason:
         if not rows:
             raise SeasonNotFound(season_id)
         row = rows[0]
-        # created_at is RFC 3339 in UTC: its first ten characters are the night's date.
         night_ids = tuple(
             r["id"]
             for r in db.query(
-                "select id from nights where club_id = ? and substr(created_at, 1, 10) "
-                "between ? and ? order by created_at, rowid",
+                f"select n.id from nights n where {IN_SEASON} order by n.created_at, n.rowid",
                 [row["club_id"], row["starts"], row["ends"]],
             )
         )
@@ -141,6 +150,27 @@ def load_season(db: sqlite_utils.Database, season_id: str) -> StoredSeason:
         created_at=row["created_at"],
         night_ids=night_ids,
     )
+
+
+def season_tag(db: sqlite_utils.Database, season_id: str) -> str:
+    """The season's tag from its rows (see the module); SeasonNotFound for an unknown id."""
+    with snapshot(db):
+        row = db.execute(
+            "select club_id, starts, ends, version from seasons where id = ?", [season_id]
+        ).fetchone()
+        if row is None:
+            raise SeasonNotFound(season_id)
+        club_id, starts, ends, version = row
+        # One row a table (a night without one: a row of nulls), fetched whole: no game is
+        # replayed and no Python runs per night.
+        rows = db.execute(
+            "select n.id, n.version, t.game_id, g.version from nights n "
+            "left join night_tables t on t.night_id = n.id left join games g on g.id = t.game_id "
+            f"where {IN_SEASON} order by n.created_at, n.rowid, t.round, t.position",
+            [club_id, starts, ends],
+        ).fetchall()
+    digest = hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
+    return f"season-{season_id}.{version}.{digest}"
 
 
 def seasons_of_club(db: sqlite_utils.Database, club_id: str) -> list[dict[str, Any]]:

@@ -1,7 +1,6 @@
 """The HTTP toolkit every JSON route shares: the body, the tags, the game answer.
 
-- `json_body`: the request's JSON (400 unless it is application/json and parses; 413 past
-  the route's cap).
+- `json_body`: the request's JSON (400 unless it is application/json and parses).
 - Tags: a game's ETag names its version (`<id>.<version>`), whatever the encoding the
   answer travels in. Flask-Compress would make a gzip answer's strong tag
   `"<id>.<version>:gzip"`, and every browser asks for gzip: a tag that changes with the
@@ -48,16 +47,12 @@ _KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
 GAME_BODIES = 16
 
 
-def json_body(max_bytes: int | None = None) -> Any:
-    """The request's JSON; 400 unless the body is application/json and parses.
-
-    `max_bytes` raises this route's cap on the body (an import is larger than a hand).
-    """
-    if max_bytes is not None:
-        request.max_content_length = max_bytes
+def json_body() -> Any:
+    """The request's JSON; 400 unless the body is application/json and parses (a body past
+    the route's cap had its 413 before the view: scorer.web.inbound)."""
     if not request.is_json:
         raise PayloadError(None, N_("send the body as application/json"))
-    raw = request.get_data(cache=True)  # 413 past the cap
+    raw = request.get_data(cache=True)
     try:
         return json.loads(raw)
     except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting

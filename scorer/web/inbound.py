@@ -10,6 +10,9 @@
   Werkzeug enforces the cap on a stream only when a view reads past it (its LimitedStream
   raises on the read AFTER the limit), so a view that read "the body" once got its first
   64 KiB and parsed them.
+- It gets its 413 before the view runs, whether the view reads a body or not: a view that
+  never reads one (play again, delete) would otherwise do its write whatever came with it.
+  The cap is the endpoint's own (scorer.web.routes.body_cap), else MAX_CONTENT_LENGTH.
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from flask import Flask, abort, request
+from flask import Flask, abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.exceptions import ClientDisconnected
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wsgi import LimitedStream
 
 from scorer.core.limits import LARGEST_BODY
+from scorer.web.routes import body_cap_of
 
 ENV_BEHIND_PROXY = "SCORER_BEHIND_PROXY"
 TOO_LARGE = "scorer.body_too_large"
@@ -146,7 +150,15 @@ def body_ceiling(app: Flask) -> int | None:
 
 
 def refuse_large_body() -> None:
-    if request.environ.get(TOO_LARGE):
+    """413 for a body over its endpoint's cap, before the view (and its budget) is reached;
+    the cap then holds for the view's own reading too. A chunked body has its length by now
+    (BodyCap), or the mark of one past every cap."""
+    cap = body_cap_of(current_app.view_functions.get(request.endpoint or ""))
+    if cap is not None:
+        request.max_content_length = cap
+    limit = request.max_content_length
+    too_large = limit is not None and (request.content_length or 0) > limit
+    if too_large or request.environ.get(TOO_LARGE):
         abort(413)
 
 

@@ -1,8 +1,9 @@
 """Heavy reads give way to the tables' hands.
 
 A view marked @heavy_read where it is defined (scorer.web.routes: a club's page, API,
-export, CSV and night sheet, a game's CSV and export, every PDF) can hold a core for a
-while; a client asking for them in a loop would slow every table's next hand (issue 25).
+export, CSV and night sheet, a game's CSV and export, a season's page, API and CSV, every
+PDF) can hold a core for a while; a client asking for them in a loop would slow every
+table's next hand (issue 25).
 Such a request is served by a thread of its own at the lowest priority: Linux keeps a nice
 value per thread, lets any user raise its own, and forgets it with the thread. Idle cores
 still serve a heavy read at full speed; busy ones go to the writes and the live checks first.

@@ -59,10 +59,11 @@ ENV_PREFIX = "RATELIMIT_"
 # - preview_hand: the hand form's dry run (the preview), a read asked as a hand is typed:
 #   a few a hand at every table, and a club's tables often share one address (its Wi-Fi's).
 # - heavy_read: what a route marked @heavy_read costs (a club's page, API, export and CSV
-#   parts, a game's export and CSV, every PDF): each can hold a core for a second or more.
-#   A club night's organiser prints a seating per round and the standings, browses the
-#   club's pages of games: a few a minute. Twenty a minute lets a person page through a
-#   club quickly; a loop meets the hour's bound within ten minutes.
+#   parts, a game's export and CSV, a season's page, API and CSV, every PDF): each can
+#   hold a core for a second or more. A club night's organiser prints a seating per round
+#   and the standings, browses the club's pages of games: a few a minute. Twenty a minute
+#   lets a person page through a club quickly; a loop meets the hour's bound within ten
+#   minutes.
 LIMITS: dict[str, str] = {
     "create_game": "60/hour;300/day",
     "import_kib": "24576/hour;32768/day",

@@ -1,4 +1,5 @@
-"""What a route declares where it is defined: the budgets it spends, whether it is a heavy read.
+"""What a route declares where it is defined: the budgets it spends, whether it is a heavy read,
+the largest body it takes.
 
 A feature marks its own views; the toolkit reads the marks from the app's views, so `web/`
 names no feature endpoint:
@@ -17,6 +18,8 @@ writes are counted (POST, PUT, PATCH, DELETE); `methods=` counts others (the che
 is a read with its own budget). `heavy_read` marks a view whose cost grows with what a club
 or a game has stored, or that renders a PDF: scorer.web.ratelimit gives it the heavy-read
 budget, scorer.web.priority serves it at the lowest priority within a bounded number at once.
+`body_cap` raises a view's cap on the request body above the app's MAX_CONTENT_LENGTH (an
+import is larger than a hand): scorer.web.inbound refuses a larger body before any view runs.
 The marks are attributes of the function, so the order of decorators does not matter.
 """
 
@@ -32,6 +35,7 @@ WRITES = ("POST", "PUT", "PATCH", "DELETE")
 READS = ("GET", "HEAD")
 _BUDGETS = "scorer_budgets"
 _HEAVY = "scorer_heavy_read"
+_BODY_CAP = "scorer_body_cap"
 
 
 def budget(
@@ -59,6 +63,21 @@ def heavy_read(view: View) -> View:
     """Mark a view as a heavy read (its GET and HEAD)."""
     setattr(view, _HEAVY, True)
     return view
+
+
+def body_cap(max_bytes: int) -> Callable[[View], View]:
+    """Mark a view as taking a body of up to `max_bytes` (more than the app's usual cap)."""
+
+    def mark(view: View) -> View:
+        setattr(view, _BODY_CAP, max_bytes)
+        return view
+
+    return mark
+
+
+def body_cap_of(view: Callable[..., Any] | None) -> int | None:
+    """The body cap a view declared; None: the app's MAX_CONTENT_LENGTH."""
+    return getattr(view, _BODY_CAP, None)
 
 
 def budgets_of(view: Callable[..., Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:

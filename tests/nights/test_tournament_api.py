@@ -263,6 +263,40 @@ def test_a_season_of_six_nights_counts_each_players_best_four(app, client):
     assert rows[5] == "5,Eve,4,800,6,0,0,0*,0*,2,2"
 
 
+def test_a_seasons_tag_moves_with_each_change_to_its_table_and_only_then(client):
+    """The tag is read from the season's rows, not from its worked-out table: each write
+    that moves the table must still move it, and a write elsewhere in the club must not."""
+    club_id = new_club(client)
+    body = season_body(**{"from": "2000-01-01", "to": "2999-12-31"})
+    season = client.post(f"/api/clubs/{club_id}/seasons", json=body).json["id"]
+    addresses = [f"/api/seasons/{season}", f"/seasons/{season}.csv"]
+    tags = [client.get(addresses[0]).headers["ETag"]]
+
+    def tag_moved() -> None:
+        answers = [client.get(address) for address in addresses]
+        assert answers[0].headers["ETag"] == answers[1].headers["ETag"] not in tags
+        tags.append(answers[0].headers["ETag"])
+        for address in addresses:
+            held = {"If-None-Match": tags[-1]}
+            assert client.get(address, headers=held).status_code == 304
+            assert client.get(address, headers={"If-None-Match": tags[-2]}).status_code == 200
+
+    night = new_night(client, club_id).json
+    tag_moved()  # a night in its dates
+    tables = draw(client, night["id"]).json["rounds"][0]["tables"]
+    tag_moved()  # a round drawn
+    play_hand(client, tables[0]["game"], 300, 100)
+    tag_moved()  # a hand at one of its tables
+    renamed = client.patch(f"/api/clubs/{club_id}/players/Ann", json={"name": "Anne"})
+    assert renamed.status_code == 200, renamed.json
+    tag_moved()  # a player of its nights renamed
+    sides = [{"players": ["Anne", "Bob"]}, {"players": ["Cy", "Di"]}]
+    game = client.post(f"/api/clubs/{club_id}/games", json={"sides": sides}).json["id"]
+    play_hand(client, game, 200, 100)  # a game of the club's own, at no night
+    for address in addresses:
+        assert client.get(address, headers={"If-None-Match": tags[-1]}).status_code == 304
+
+
 def earlier(app, table: str, column: str, where: str, keys: list[Any], minutes: int) -> None:
     """Move stored times back by ``minutes``: as if the round was drawn, or a hand recorded,
     that long ago (the server's clock itself is real; the core's tests inject theirs)."""

@@ -27,6 +27,9 @@ KNOWN_HEAVY = {
     "api.export_game",
     "nights_pages.seating_pdf",
     "nights_pages.standings_pdf",
+    "seasons_pages.season",
+    "nights_seasons.get_season",
+    "nights_seasons.season_csv_download",
 }
 
 
