@@ -2,7 +2,10 @@
 a small one, on gunicorn as `make run` serves it without its front (loopback): its page,
 API, CSV and night sheet, and a small game's writes while five clients ask for each of those
 (and the club's export) in a loop, straight to gunicorn and through the generated nginx
-router; then the database's growth per client per day at full budgets (bench/growth.py).
+router, and while one client floods the club's API (asking again at once, whatever the
+answer) through the router and through `make run`'s front, whose per-client bounds refuse
+it (scorer.front); then the database's growth per client per day at full budgets
+(bench/growth.py).
 
 Both clubs are built by one import each (the checked path a real club takes), written into
 the database before the server starts. The clients asking for the club in a loop run in
@@ -11,12 +14,14 @@ processes of their own, as in section 10, so the timings measure the server.
 
 from __future__ import annotations
 
+import http.client
 import multiprocessing
 import os
 import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -27,7 +32,7 @@ from bench import fixtures, growth, launcher, router
 from bench.context import Bench
 from bench.locks import SETTLE, WARM_UP, Writes, p99, small_writes, writes_row
 from bench.measure import Row, Section, fmt_bytes, fmt_time
-from scorer import store
+from scorer import front, store
 from scorer.core.limits import GAMES_PER_CLUB
 from scorer.store import club_games
 from scorer.store.game_json import game_to_export
@@ -49,6 +54,13 @@ ROUTES = (
 LOOPED = (*ROUTES, ("club export", "/api/clubs/{id}/export"))
 LOOPERS = 5  # clients asking for the route in a loop (issue 35: five loops on the export)
 ROUTED = ", through the router"
+FRONTED = ", through make run's front"
+# One client's flood: its five loops ask again at once, whatever the answer (Retry-After
+# ignored), from one address that is not this machine's own (nginx never limits 127.0.0.1).
+# They run as SCHED_IDLE: a real client spends its own CPU on its own machine, and on these
+# two shared cores the loops' CPU would otherwise be counted as the server's.
+FLOODER = "127.0.0.2"
+FLOODED = ("club API", "/api/clubs/{id}")
 WARM_ASKS = 12  # untimed asks before the timed ones: enough to reach every worker
 # Writes alone and during each loop: 10 alternating blocks of 40, 400 each way. At 100 (as
 # section 10 has) the p99 is about the second-slowest write: on this shared machine the same
@@ -83,16 +95,30 @@ def build(folder: Path) -> tuple[Path, str, str, list[str], float]:
         big = import_club(db, GAMES_PER_CLUB, game)
         took = time.perf_counter() - started
         small = import_club(db, SMALL, game)
-        # Two blocks a round for each looped route, straight to gunicorn and through the router.
-        writes = [fixtures.make_game(db, 0) for _ in range(4 * ROUNDS * len(LOOPED) + 2)]
+        # Two blocks a round for each looped route, straight to gunicorn and through the router,
+        # and for the flood through make run's front and through the router.
+        blocks = 4 * ROUNDS * len(LOOPED) + 4 * ROUNDS
+        writes = [fixtures.make_game(db, 0) for _ in range(blocks + 2)]
     finally:
         db.close()
     return database, big, small, writes, took
 
 
-def fetch(url: str) -> tuple[float, int, int]:
-    """(seconds, bytes, status) of one GET."""
+def fetch(url: str, source: str | None = None) -> tuple[float, int, int]:
+    """(seconds, bytes, status) of one GET (from the loopback address `source`, if given)."""
     started = time.perf_counter()
+    if source is not None:
+        parts = urllib.parse.urlsplit(url)
+        connection = http.client.HTTPConnection(
+            parts.hostname, parts.port, timeout=120, source_address=(source, 0)
+        )
+        try:
+            connection.request("GET", parts.path)
+            answer = connection.getresponse()
+            size, status = len(answer.read()), answer.status
+        finally:
+            connection.close()
+        return time.perf_counter() - started, size, status
     try:
         with urllib.request.urlopen(url, timeout=120) as response:
             size, status = len(response.read()), response.status
@@ -144,9 +170,24 @@ def run(section: Section, bench: Bench) -> None:
                     for label, path in LOOPED:
                         url = path.format(id=big)
                         _writes_during(section, base, label, url, writes, rounds, way)
+                _flood(section, routed.base, big, writes, rounds, ROUTED)
             finally:
                 routed.stop()
+        if front.available():
+            fronted = launcher.free_port()
+            env |= {"PORT": str(fronted), "FRONT": "on"}
+            log = folder / "front.log"
+            with launcher.running(command, env, fronted, log, ROOT) as server:
+                small_writes(server.base, writes.pop(), WARM_UP)
+                _flood(section, server.base, big, writes, rounds, FRONTED)
         growth.rows(section)
+
+
+def _flood(section: Section, base: str, big: str, writes: list[str], rounds: int, way: str) -> None:
+    """The small game's writes while one client floods the big club's API (FLOODER)."""
+    label, path = FLOODED
+    url = path.format(id=big)
+    _writes_during(section, base, label, url, writes, rounds, way, flood=True)
 
 
 def _route(
@@ -187,15 +228,16 @@ def _writes_during(
     writes: list[str],
     rounds: int,
     way: str = "",
+    flood: bool = False,
 ) -> None:
     """Blocks of small-game writes, alone and while LOOPERS clients ask for `path` (`way`
-    says how the requests go, when not straight to gunicorn)."""
+    says how the requests go, when not straight to gunicorn), or one client floods it."""
     alone, during = Writes(), Writes()
     processes = multiprocessing.get_context("spawn")
     go, stop, answers = processes.Event(), processes.Event(), processes.Queue()
     ready = processes.Queue()
     loopers = [
-        processes.Process(target=_ask, args=(base + path, go, stop, answers, ready))
+        processes.Process(target=_ask, args=(base + path, go, stop, answers, ready, flood))
         for _ in range(LOOPERS)
     ]
     for looper in loopers:
@@ -217,28 +259,33 @@ def _writes_during(
     for looper in loopers:
         looper.join(300)
     ratio = p99(during.times) / p99(alone.times)
-    row = writes_row(
-        f"small-game write while the big club's {label} is asked for in a loop{way}", during
-    )
+    asked = "flooded by one client" if flood else "asked for in a loop"
+    row = writes_row(f"small-game write while the big club's {label} is {asked}{way}", during)
     row.ratio = f"p99 {ratio:.1f}× alone ({fmt_time(p99(alone.times))})"
     row.goal = f"p99 ≤ {GOAL:.0f}× alone"
     row.met = ratio <= GOAL
     section.rows.append(row)
     counted = {status: statuses.count(status) for status in sorted(set(statuses))}
+    clients = (
+        f"one client's {LOOPERS} loops (asking again at once)" if flood else (f"{LOOPERS} clients")
+    )
     section.notes.append(
         f"{label}{way}: {len(alone.times)} writes alone and as many during, in {rounds} "
-        f"alternating blocks of {BLOCK}; {LOOPERS} clients asked {len(statuses)} times "
+        f"alternating blocks of {BLOCK}; {clients} asked {len(statuses)} times "
         f"(statuses {counted}). Failed writes: alone {alone.errors}, during {during.errors}."
     )
 
 
-def _ask(url: str, go: Any, stop: Any, answers: Any, ready: Any) -> None:
-    """One client asking for `url` in a loop while `go` is set; its statuses once `stop` is."""
+def _ask(url: str, go: Any, stop: Any, answers: Any, ready: Any, flood: bool = False) -> None:
+    """One client asking for `url` in a loop while `go` is set; its statuses once `stop` is.
+    A flood asks again at once from FLOODER, its CPU yielded to every other process."""
+    if flood:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     statuses: list[int] = []
     ready.put(True)
     while go.wait() and not stop.is_set():
-        _took, _size, status = fetch(url)
+        _took, _size, status = fetch(url, FLOODER if flood else None)
         statuses.append(status)
-        if status == 503:
+        if status == 503 and not flood:
             time.sleep(0.2)  # as a browser would, later (Retry-After)
     answers.put(statuses)
