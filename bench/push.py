@@ -274,18 +274,18 @@ def children(pid: int) -> list[tuple[int, bytes]]:
     return found
 
 
-def front_of(server: launcher.Server) -> tuple[int, str]:
-    """(the nginx worker's pid, the publisher's socket) of this server's front."""
+def front_of(server: launcher.Server) -> tuple[list[int], str]:
+    """(the nginx workers' pids, one a core, the publisher's socket) of this server's front."""
     (master,) = [p for p, line in children(server.process.pid) if line.startswith(b"nginx")]
-    (worker,) = [p for p, line in children(master) if line.startswith(b"nginx: worker")]
+    workers = [p for p, line in children(master) if line.startswith(b"nginx: worker")]
     for config in Path(tempfile.gettempdir()).glob("scorer-front-*/nginx.conf"):
         if f"listen 127.0.0.1:{server.port};" in config.read_text():
-            return worker, f"unix:{config.parent / 'publish.sock'}"
+            return workers, f"unix:{config.parent / 'publish.sock'}"
     raise RuntimeError("the front's folder was not found")
 
 
 def idle_screens(section: Section, server: launcher.Server, count: int, seconds: float) -> None:
-    worker, _ = front_of(server)
+    workers, _ = front_of(server)
     selector = selectors.DefaultSelector()
     socks = []
     opened = 0
@@ -302,10 +302,10 @@ def idle_screens(section: Section, server: launcher.Server, count: int, seconds:
             socks.append(sock)
             opened += 1
         drain(selector, 2.0)
-        cpu, start = cpu_seconds(worker), time.monotonic()
+        cpu, start = sum(map(cpu_seconds, workers)), time.monotonic()
         drain(selector, seconds)  # the pings arrive and are read, as a browser would
-        used = (cpu_seconds(worker) - cpu) / (time.monotonic() - start) * 100
-        memory = rss(worker)
+        used = (sum(map(cpu_seconds, workers)) - cpu) / (time.monotonic() - start) * 100
+        memory = sum(map(rss, workers))
     finally:
         for sock in socks:
             sock.close()
@@ -327,7 +327,7 @@ def idle_screens(section: Section, server: launcher.Server, count: int, seconds:
     )
     section.rows.append(
         Row(
-            "nginx worker memory with them",
+            "nginx workers' memory with them",
             f"{fmt_bytes(memory)} ({memory // max(opened, 1)} B each)",
         )
     )

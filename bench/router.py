@@ -26,9 +26,10 @@ def nginx_config(folder: Path, site: Path) -> Path:
     # Started as root (a CI container), nginx would hand its workers to `nobody`, who cannot
     # enter pytest's private folders: keep them as the user who started it.
     user = "user root root;\n" if os.getuid() == 0 else ""
+    # An event loop a core, as Debian's own nginx.conf runs the router in production.
     main = folder / "nginx.conf"
     main.write_text(
-        f"daemon off;\nmaster_process on;\nworker_processes 1;\n{user}"
+        f"daemon off;\nmaster_process on;\nworker_processes auto;\n{user}"
         # The router's push locations need Nchan (the system's nginx.conf loads it from
         # modules-enabled; this one reads nothing of the system's).
         f"load_module {front.NCHAN_MODULE};\n"

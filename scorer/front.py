@@ -1,6 +1,6 @@
 """`make run`'s front: nginx with Nchan before gunicorn, on the public port.
 
-Two jobs, one small nginx (Debian's nginx-light and libnginx-mod-nchan):
+Three jobs, one small nginx (Debian's nginx-light and libnginx-mod-nchan):
 
 - Push (issue 29): the screens' EventSource channels (`/push/<channel>`) are held by Nchan,
   thousands of idle connections for a few KiB each, none of them a gunicorn worker; the
@@ -9,11 +9,14 @@ Two jobs, one small nginx (Debian's nginx-light and libnginx-mod-nchan):
   past that, a temporary file (proxy_buffering), and sends it to the client at the client's
   pace: a phone on bad Wi-Fi, or someone reading an export at 2 KB/s, holds an nginx
   connection, never a worker. Request bodies are read whole before gunicorn sees them too.
+- Floods (issue 35): each client's requests, heavy reads and open connections are bounded
+  here, and its excess refused by nginx itself (`client_limits`, `client_bounds`), never by
+  a worker.
 
 The configuration is generated into a fresh private folder (with the sockets, the temporary
 files and the error log), for the current user and its own prefix: nothing of the system's
-nginx is read or touched, and two servers on two ports do not meet. The Nchan locations are
-shared with the hosted router (scorer.deploy).
+nginx is read or touched, and two servers on two ports do not meet. The Nchan locations and
+the per-client bounds are shared with the hosted router (scorer.deploy).
 """
 
 from __future__ import annotations
@@ -159,7 +162,7 @@ def client_limits(rules: Mapping[str, bool]) -> list[str]:
     """The http level of the per-client bounds: who the client is, whether the request is
     a heavy read (`rules`: the app's, each with whether it is one), and the zones that
     count them (one `http` block holds them once)."""
-    lines = [
+    return [
         "# Per-client bounds (scorer.front): who the client is, an IPv4 address or an IPv6 /64;",
         "# empty (never limited) for this machine itself.",
         "map $remote_addr $scorer_client {",
@@ -182,7 +185,6 @@ def client_limits(rules: Mapping[str, bool]) -> list[str]:
         "limit_req_status 429;",
         "limit_conn_status 429;",
     ]
-    return lines
 
 
 def client_bounds(indent: str = "    ") -> list[str]:
