@@ -14,8 +14,10 @@ import http.client
 import ipaddress
 import itertools
 import json
+import math
 import re
 import socket
+import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -136,6 +138,12 @@ def flood(client: Client, path: str, asks: int) -> list[tuple[int, dict, bytes]]
     return [client.ask("GET", path) for _ in range(asks)]
 
 
+def at_most_let_through(seconds: float) -> int:
+    """The heavy reads nginx lets one client have in `seconds`: the burst at once, then
+    HEAVY_RATE a second (and one more for the edges)."""
+    return front.HEAVY_BURST + 1 + math.ceil(seconds * front.HEAVY_RATE) + 1
+
+
 def port_of(base: str) -> int:
     return int(base.rsplit(":", 1)[1])
 
@@ -149,17 +157,18 @@ def test_make_runs_front_refuses_a_clients_flood_of_heavy_reads_itself(tmp_path:
         status, _, club = Client(port, "127.0.0.1").ask("POST", "/api/clubs", ROSTER)
         assert status == 201
         club_id = json.loads(club)["id"]
+        started = time.monotonic()
         answers = flood(Client(port, "127.0.0.2"), f"/api/clubs/{club_id}", 60)
         served = [status for status, _, _ in answers if status == 200]
-        # The burst at once, then about HEAVY_RATE a second: the 60 asks take well under 3 s.
-        assert front.HEAVY_BURST < len(served) < front.HEAVY_BURST + 3 * front.HEAVY_RATE + 1
+        assert front.HEAVY_BURST < len(served) <= at_most_let_through(time.monotonic() - started)
         status, headers, body = answers[-1]
         assert status == 429 and refused_by_nginx(headers)
         assert headers["content-type"].startswith("application/json")
         assert json.loads(body) == {"error": str(API_429), "field": None}
         # A page gets a page that asks again; another client and this machine go on.
-        status, headers, body = Client(port, "127.0.0.2").ask("GET", f"/clubs/{club_id}")
-        assert status == 429 and refused_by_nginx(headers)
+        pages = flood(Client(port, "127.0.0.2"), f"/clubs/{club_id}", 10)
+        status, headers, body = next(answer for answer in pages if answer[0] == 429)
+        assert refused_by_nginx(headers)
         assert headers["content-type"].startswith("text/html") and b"refresh" in body
         assert Client(port, "127.0.0.3").ask("GET", f"/clubs/{club_id}")[0] == 200
         assert all(status == 200 for status, _, _ in flood(Client(port, "127.0.0.1"), "/", 80))
@@ -212,8 +221,9 @@ def test_the_router_bounds_the_client_its_tls_front_names_by_its_64(tmp_path: Pa
         one_64 = itertools.cycle(
             ["2001:db8:1:2::a", "2001:db8:1:2:ffff::b", "2001:db8:1:2:3:4:5:6", "2001:db8:1:2::"]
         )
+        started = time.monotonic()
         statuses = [named(next(one_64)).ask("GET", path)[0] for _ in range(40)]
-        assert statuses.count(200) < front.HEAVY_BURST + 3 * front.HEAVY_RATE + 1
+        assert statuses.count(200) <= at_most_let_through(time.monotonic() - started)
         assert statuses[-1] == 429
         assert named("2001:db8:1:3::a").ask("GET", path)[0] == 200  # the next /64
         assert named("198.51.100.7, 2001:db8:1:4::1").ask("GET", path)[0] == 200
