@@ -46,8 +46,14 @@ def sides_view(record: store.ReplayedGame) -> list[dict[str, Any]]:
 
 
 def chart(record: store.ReplayedGame) -> dict[str, Any] | None:
+    """The chart's points, worked out once per game version: they follow every hand."""
+    return app_cache("chart").get_or_make((record.id, record.version), lambda: chart_of(record))
+
+
+def chart_of(record: store.ReplayedGame) -> dict[str, Any] | None:
     """Running totals hand by hand as SVG polylines (a 100 x 50 box), the target on top; a
-    game of a fixed number of hands has no target line (its target only sets the minimums)."""
+    game of a fixed number of hands has no target line (its target only sets the minimums).
+    None for a game without hands (app_cache keeps no None: it is worked out each time)."""
     results = record.state.results
     if not results:
         return None
@@ -62,11 +68,30 @@ def chart(record: store.ReplayedGame) -> dict[str, Any] | None:
         return round(50 - 50 * (value - low) / span, 2)
 
     step = 100 / max(1, len(totals) - 1)
-    lines = [
-        " ".join(f"{round(k * step, 2)},{y(row[i])}" for k, row in enumerate(totals))
-        for i in range(len(record.table.sides))
-    ]
+    lines = []
+    for i in range(len(record.table.sides)):
+        line = [row[i] for row in totals]
+        lines.append(" ".join(f"{round(k * step, 2)},{y(line[k])}" for k in drawn(line)))
     return {"lines": lines, "target_y": None if fixed else y(target), "zero_y": y(0)}
+
+
+# The most points a line of the chart is drawn with: a phone shows it 300 to 400 pixels wide,
+# so a long game's line is drawn from each run of hands' lowest and highest totals, its
+# peaks and dips kept, in a page of bounded size (a game of 1 000 hands took 65 KB).
+CHART_POINTS = 200
+
+
+def drawn(line: list[int]) -> list[int]:
+    """The indexes of a line's points to draw: every one up to CHART_POINTS; past it, the
+    first, the last, and the lowest and highest of each of CHART_POINTS / 2 runs."""
+    if len(line) <= CHART_POINTS:
+        return list(range(len(line)))
+    size = -(-len(line) // (CHART_POINTS // 2))
+    kept = {0, len(line) - 1}
+    for start in range(0, len(line), size):
+        run = range(start, min(start + size, len(line)))
+        kept.update((min(run, key=line.__getitem__), max(run, key=line.__getitem__)))
+    return sorted(kept)
 
 
 @bp.get("/games/<game_id>")
