@@ -80,3 +80,14 @@ def long_export(count: int) -> dict[str, Any]:
         "sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}],
         "hands": [CYCLE[i % len(CYCLE)] for i in range(count)],
     }
+
+
+# A hand that adds 20 to the first side and 15 to the second (meld 120, cards left 100 and
+# 105, nobody out), legal at any total a game of 240 of them reaches (4 800 and 3 600, below
+# the 5 000 target): after hand k the running totals are 20 k and 15 k.
+STEADY = hand(side(120, left=100), side(120, left=105))
+
+
+def steady_export(count: int) -> dict[str, Any]:
+    """An exported classic game of `count` STEADY hands, still in play."""
+    return {**long_export(0), "hands": [STEADY] * count}

@@ -19,6 +19,7 @@ from scorer.store import app_cache, corrections_of, get_db
 from scorer.web import display
 from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.failures import load_game
+from scorer.web.forms import number_arg
 from scorer.web.i18n import PROFILE_LABELS
 from scorer.web.pages import Page, remember
 
@@ -98,28 +99,40 @@ def drawn(line: list[int]) -> list[int]:
 def scoreboard(game_id: str) -> Page:
     record = load_game(game_id)
     remember(record.id)
+    # ?hands=2, 3...: the earlier hands, a page at a time (the newest without it).
+    most = display.hand_pages(MAX_HANDS_PER_GAME)
+    block = display.hand_block(len(record.state.results), number_arg("hands", most))
     return render_template(
         "games/scoreboard.html",
-        hands_html=hands_html(record),
+        hands_html=hands_html(record, block),
         # A club night's table: its end leads back to the night (never on the watch page,
         # which names no night).
         night=store.night_of_table(get_db(), record.id),
-        **board_context(record),
+        **board_context(record, block),
     )
 
 
-def hands_html(record: store.ReplayedGame) -> Markup:
-    """The scoreboard's list of hands, rendered once per game version and language.
+def hands_html(
+    record: store.ReplayedGame, block: display.HandBlock, *, read_only: bool = False
+) -> Markup:
+    """One page of a game's hands (`block`), newest first, each with its breakdown and, but
+    on the watch page (`read_only`), its button to correct it; rendered once per game
+    version, page and language.
 
-    It is most of a long game's page. Every change to a game bumps its version, so a stored
+    It is most of a game's page. Every change to a game bumps its version, so a stored
     fragment never goes stale: a new version is a new key.
     """
-    key = (record.id, record.version, str(get_locale()))
+    key = (record.id, record.version, str(get_locale()), block.page, read_only)
+    shown = record.state.results[block.first - 1 : block.last]
     return app_cache("hands_html").get_or_make(
         key,
         lambda: Markup(
             render_template(
-                "games/_hands.html", game=record, hands=list(reversed(record.state.results))
+                "games/_hands.html",
+                game=record,
+                hands=list(reversed(shown)),
+                newest=block.newest,
+                read_only=read_only,
             )
         ),
     )
@@ -134,14 +147,17 @@ def full_note() -> str:
     )
 
 
-def board_context(record: store.ReplayedGame) -> dict[str, Any]:
+def board_context(record: store.ReplayedGame, block: display.HandBlock) -> dict[str, Any]:
+    """What the scoreboard and the watch page show around their page of hands (`block`)."""
     state = record.state
     clock = table_clock(record)
     return {
         "game": record,
         "title": game_title(record),
         "sides": sides_view(record),
-        "hands": list(reversed(state.results)),
+        # Whether the game has hands (the list itself is hands_html's), and which are shown.
+        "hands": bool(state.results),
+        "block": block,
         "profile": record.table.profile,
         "profile_label": PROFILE_LABELS.get(record.profile_key, record.profile_key),
         "house_rules": display.house_rule_lines(record.table.profile),
