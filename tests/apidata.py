@@ -82,12 +82,13 @@ def long_export(count: int) -> dict[str, Any]:
     }
 
 
-# A hand that adds 20 to the first side and 15 to the second (meld 120, cards left 100 and
-# 105, nobody out), legal at any total a game of 240 of them reaches (4 800 and 3 600, below
-# the 5 000 target): after hand k the running totals are 20 k and 15 k.
-STEADY = hand(side(120, left=100), side(120, left=105))
+# A hand that adds 10 to the first side and 5 to the second (meld 150, cards left 140 and
+# 145, nobody out), regular at any total (a game to 20 000 asks 150 from 7 500): after hand
+# k the running totals are 10 k and 5 k.
+STEADY = hand(side(150, left=140), side(150, left=145))
 
 
 def steady_export(count: int) -> dict[str, Any]:
-    """An exported classic game of `count` STEADY hands, still in play."""
-    return {**long_export(0), "hands": [STEADY] * count}
+    """An exported classic game of `count` STEADY hands to 20 000, so still in play at the
+    cap on hands (10 000 and 5 000 after 1 000 of them)."""
+    return {**long_export(0), "target": 20_000, "hands": [STEADY] * count}

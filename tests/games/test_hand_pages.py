@@ -2,7 +2,7 @@
 then plain links to the earlier ones (?hands=2, 3...), every hand still correctable from its
 page; the totals, minimums and actions around them are the whole game's on every page.
 
-The games are STEADY hands (tests/apidata.py): after hand k the totals are 20 k and 15 k.
+The games are STEADY hands (tests/apidata.py): after hand k the totals are 10 k and 5 k.
 """
 
 from __future__ import annotations
@@ -73,15 +73,15 @@ def test_a_long_game_shows_its_newest_hands_then_links_to_the_earlier_ones(clien
     board = f"/games/{game['id']}"
     newest = text(client.get(board))
     assert numbers(newest) == list(range(120, 70, -1))
-    assert rows(newest)[0] == (120, ["2,400", "1,800"])
-    assert rows(newest)[-1] == (71, ["1,420", "1,065"])
+    assert rows(newest)[0] == (120, ["1,200", "600"])
+    assert rows(newest)[-1] == (71, ["710", "355"])
     assert opened(newest) == [120]  # the game's newest hand, as before
     assert position(newest) == "Hands 71–120 of 120"
     assert links(newest) == {"Earlier hands": f"{board}?hands=2#hands-title"}
 
     second = text(client.get(f"{board}?hands=2"))
     assert numbers(second) == list(range(70, 20, -1))
-    assert rows(second)[0] == (70, ["1,400", "1,050"])
+    assert rows(second)[0] == (70, ["700", "350"])
     assert opened(second) == []
     assert position(second) == "Hands 21–70 of 120"
     assert links(second) == {
@@ -91,14 +91,14 @@ def test_a_long_game_shows_its_newest_hands_then_links_to_the_earlier_ones(clien
 
     oldest = text(client.get(f"{board}?hands=3"))
     assert numbers(oldest) == list(range(20, 0, -1))
-    assert rows(oldest)[-1] == (1, ["20", "15"])
+    assert rows(oldest)[-1] == (1, ["10", "5"])
     assert position(oldest) == "Hands 1–20 of 120"
     assert links(oldest) == {"Later hands": f"{board}?hands=2#hands-title"}
 
     for page in (newest, second, oldest):
         # The whole game around every page: its totals, its minimums, its last hand's undo.
-        assert totals(page) == [2400, 1800]
-        assert page.count('data-minimum="90"') == 2
+        assert totals(page) == [1200, 600]
+        assert page.count('data-minimum="50"') == 2
         assert f'href="{board}/undo"' in page
         for number in numbers(page):
             assert f'href="{board}/hands/{number}/edit"' in page
@@ -137,23 +137,23 @@ def test_a_hand_on_an_earlier_page_is_corrected_from_it_and_leads_back_there(
     assert f'<a href="{back}">' in form
     assert f'data-outbox-done="{back}"' in form  # where the form goes once sent by script
     version = re.search(r'name="version"[^>]*value="(\d+)"', form).group(1)
-    # Ann & Bob left 80 points in hand, not 100: hand 30 scores +40, every total after +20.
+    # Ann & Bob left 110 points in hand, not 140: hand 30 scores +40, every total after +30.
     corrected = {
         "version": version,
         "went_out": "none",
-        "sides-0-meld_points": "120",
-        "sides-0-hand_points": "80",
-        "sides-1-meld_points": "120",
-        "sides-1-hand_points": "105",
+        "sides-0-meld_points": "150",
+        "sides-0-hand_points": "110",
+        "sides-1-meld_points": "150",
+        "sides-1-hand_points": "145",
     }
     saved = client.post(f"{board}/hands/30/edit", data=corrected)
     assert saved.status_code == 303
     assert saved.headers["Location"] == back
     page = text(client.get(f"{board}?hands=2"))
     assert "Hand 30 corrected." in page
-    assert dict(rows(page))[30] == ["620", "450"]
-    assert dict(rows(page))[31] == ["640", "465"]
-    assert totals(page) == [2420, 1800]
+    assert dict(rows(page))[30] == ["330", "150"]
+    assert dict(rows(page))[31] == ["340", "155"]
+    assert totals(page) == [1230, 600]
     # Removing it is asked from its form too; "No" leads back to its page.
     confirm = text(client.get(f"{board}/hands/30/delete"))
     assert f'href="{back}">No, go back</a>' in confirm
@@ -193,4 +193,4 @@ def test_the_watch_page_shows_the_newest_page_and_no_way_to_the_others(client: F
     assert position(page) == "Hands 71–120 of 120"
     assert links(page) == {} and "?hands=" not in page
     assert game["id"] not in page and "Correct hand" not in page
-    assert totals(page) == [2400, 1800]
+    assert totals(page) == [1200, 600]
