@@ -24,7 +24,7 @@ from flask import Flask
 from routeargs import NAMED, last_part, path_of
 from workcount import calls, counting_app
 
-from scorer.core.limits import MAX_HANDS_PER_GAME
+from scorer.core.limits import CORRECTIONS_PER_GAME, MAX_HANDS_PER_GAME
 from scorer.web import display
 from scorer.web.routes import is_heavy
 
@@ -34,9 +34,10 @@ GROWTH = 1.3  # more work or bytes than this on the longest game: the read grows
 JSON = {"Accept": "application/json"}
 
 
-def game_of(app: Flask, hands: int) -> dict[str, str]:
-    """A classic game of `hands` hands, imported: the ids its routes take."""
-    made = app.test_client().post("/api/games/import", json=steady_export(hands))
+def game_of(app: Flask, hands: int, corrections: int = 0) -> dict[str, str]:
+    """A classic game of `hands` hands and `corrections` entries of its record of
+    corrections, imported: the ids its routes take."""
+    made = app.test_client().post("/api/games/import", json=steady_export(hands, corrections))
     assert made.status_code == 201, made.get_json()
     game = made.get_json()
     return {**NAMED, "game_id": game["id"], "watch_id": last_part(game["watch_url"])}
@@ -118,3 +119,17 @@ def test_no_page_of_a_game_weighs_more_on_a_longer_game(measured: Measured) -> N
     assert growing == {}, (
         f"these pages are larger for a game of {LONG} hands than of {SHORT}:\n{listed(growing)}"
     )
+
+
+def test_a_full_record_of_corrections_costs_the_scoreboard_no_more(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """A game's record of corrections (up to CORRECTIONS_PER_GAME entries, each a hand before
+    and after) is under its scoreboard's hands: read and written out once per version."""
+    app = counting_app(tmp_path_factory.mktemp("record"))
+    plain, corrected = (game_of(app, SHORT, k) for k in (0, CORRECTIONS_PER_GAME))
+    (status, before, *_), (again, after, *_) = (
+        calls(app, f"/games/{ids['game_id']}", {}) for ids in (plain, corrected)
+    )
+    assert (status, again) == (200, 200)
+    assert after <= GROWTH * before, f"{before} -> {after} calls with a full record"
