@@ -10,6 +10,9 @@
                            moves with each of its tables), not the JSON's "version".
      [data-live-region]    on the scoreboard: the parts swapped in place when the game changes
                            (matched by id, else by order); scroll and open <details> are kept.
+     [data-live-keep-place] a page of a long game's earlier hands: the hand row at the top of
+                           the screen stays there (each new hand moves every page's hands one
+                           place, one row coming in above it).
      data-live-hands       on the hand form's [data-live-url]: how many hands the page knew;
      data-live-recorded    with it: "Another phone just recorded hand {number}", and
      data-live-changed     "Someone changed this game on another phone", shown before saving.
@@ -229,6 +232,21 @@
     return fresh.querySelectorAll("[data-live-region]")[index] || null;
   }
 
+  // On a page of earlier hands: the first hand row on screen, and where it is.
+  function placeOnScreen() {
+    var rows = document.querySelectorAll("[data-live-keep-place] details[id]");
+    for (var i = 0; i < rows.length; i++) {
+      var top = rows[i].getBoundingClientRect().top;
+      if (top >= 0 && top < window.innerHeight) return { id: rows[i].id, top: top };
+    }
+    return null;
+  }
+
+  function keepPlace(place) {
+    var row = place && document.getElementById(place.id);
+    if (row) window.scrollBy(0, row.getBoundingClientRect().top - place.top);
+  }
+
   // Reads this page again and puts its new regions in place of the old ones.
   function swapRegions(via) {
     return fetch(location.href, {
@@ -240,6 +258,7 @@
         var fresh = new DOMParser().parseFromString(html, "text/html");
         var x = window.scrollX;
         var y = window.scrollY;
+        var place = placeOnScreen();
         var swapped = false;
         each(document.querySelectorAll("[data-live-region]"), function (old, index) {
           var replacement = counterpart(fresh, old, index);
@@ -251,6 +270,7 @@
           swapped = true;
         });
         window.scrollTo(x, y);
+        keepPlace(place);
         if (swapped) document.dispatchEvent(new CustomEvent("live:updated", { detail: { via: via || "poll" } }));
         return swapped;
       });

@@ -80,3 +80,21 @@ def long_export(count: int) -> dict[str, Any]:
         "sides": [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}],
         "hands": [CYCLE[i % len(CYCLE)] for i in range(count)],
     }
+
+
+# A hand that adds 10 to the first side and 5 to the second (meld 150, cards left 140 and
+# 145, nobody out), regular at any total (a game to 20 000 asks 150 from 7 500): after hand
+# k the running totals are 10 k and 5 k.
+STEADY = hand(side(150, left=140), side(150, left=145))
+
+
+def steady_export(count: int, corrections: int = 0) -> dict[str, Any]:
+    """An exported classic game of `count` STEADY hands to 20 000, so still in play at the
+    cap on hands (10 000 and 5 000 after 1 000 of them), and `corrections` entries of its
+    record of corrections (each correcting hand 1 to itself)."""
+    scored = zip(STEADY["sides"], (10, 5), strict=True)
+    recorded = {**STEADY, "sides": [{**side, "score": {"total": t}} for side, t in scored]}
+    entry = {"hand": 1, "kind": "correction", "before": recorded, "after": recorded}
+    entry |= {"at": "2026-12-02T20:30:00+00:00", "screen": "hand_form"}
+    record = {"corrections": [entry] * corrections} if corrections else {}
+    return {**long_export(0), "target": 20_000, "hands": [STEADY] * count, **record}

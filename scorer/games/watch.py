@@ -3,7 +3,8 @@
 `/watch/<watch_id>` shows the live scoreboard with no form and no link to any write; with
 `Accept: application/json` it answers the game's JSON without its `id` (nor `watch_url`).
 `?size=large` is the same page for a laptop or a TV across the room: totals, minimums, next
-dealer and the last hands, read from three metres.
+dealer and the last hands, read from three metres. Either shows a long game's newest 50
+hands (display.HANDS_PER_PAGE), as the scoreboard's first page does.
 The watch id is random on its own (table `watch_ids`, migration m006), so it cannot be
 turned into the game's address; and there is no write route under /watch at all.
 """
@@ -13,18 +14,23 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
-from flask_babel import get_locale
-from markupsafe import Markup
 
 from scorer import store
-from scorer.games.pages.board import board_context
+from scorer.games.pages.board import board_context, hands_html
 from scorer.qr import qr_svg
 from scorer.store import app_cache
-from scorer.web import livecheck
+from scorer.web import display, livecheck
 from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.api_contract import game_to_json
 from scorer.web.failures import load_game
-from scorer.web.http import is_current, not_modified, tagged, watch_etag, watch_url
+from scorer.web.http import (
+    GAME_BODIES,
+    is_current,
+    not_modified,
+    tagged,
+    watch_etag,
+    watch_url,
+)
 from scorer.web.livecheck import version_reader
 
 bp = Blueprint("watch", __name__)
@@ -56,19 +62,11 @@ def watch_json(record: store.ReplayedGame) -> dict[str, Any]:
     return {**game, "corrections": store.corrections_json(store.get_db(), record.id, family)}
 
 
-def hands_html(record: store.ReplayedGame, watch_id: str) -> Markup:
-    """The list of hands without the correction buttons, once per version and language."""
-    key = ("watch", record.id, record.version, str(get_locale()))
-    return app_cache("hands_html").get_or_make(
-        key,
-        lambda: Markup(
-            render_template(
-                "games/_hands.html",
-                game=record,
-                hands=list(reversed(record.state.results)),
-                read_only=True,
-            )
-        ),
+def watch_body(record: store.ReplayedGame) -> bytes:
+    """The watch JSON once per game version, as the game's own (http.game_response): every
+    screen watching a game asks for it after each hand, and a long game's took 70 ms."""
+    return app_cache("watch_json", GAME_BODIES).get_or_make(
+        (record.id, record.version), lambda: jsonify(watch_json(record)).get_data()
     )
 
 
@@ -85,7 +83,8 @@ def watch(watch_id: str) -> Response | str:
     else:
         record = load_game(game_id)
         if as_json:
-            response = tagged(jsonify(watch_json(record)), watch_etag(watch_id, record.version))
+            response = current_app.response_class(watch_body(record), mimetype="application/json")
+            tagged(response, watch_etag(watch_id, record.version))
         else:
             response = Response(render_watch(record, watch_id), mimetype="text/html")
             response.headers["Cache-Control"] = "no-cache"
@@ -97,13 +96,17 @@ LARGE = "large"  # ?size=large: the big-screen view
 
 
 def render_watch(record: store.ReplayedGame, watch_id: str) -> str:
+    """The watch page shows the newest page of hands, and no link to earlier ones: a screen
+    on a club's wall or a phone at home follows the game as it goes (every hand stays on the
+    table's own scoreboard and its score sheet, both at the game's address)."""
+    block = display.hand_block(len(record.state.results))
     return render_template(
         "watch/board.html",
         watch_id=watch_id,
         large=request.args.get("size") == LARGE,
         watch_etag=watch_etag(watch_id, record.version),
-        hands_html=hands_html(record, watch_id),
-        **board_context(record),
+        hands_html=hands_html(record, block, read_only=True),
+        **board_context(record, block),
     )
 
 

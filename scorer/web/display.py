@@ -8,6 +8,7 @@ everywhere. Negative numbers carry the true minus sign U+2212, never a hyphen.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from flask import Flask
 from flask_babel import gettext as _
@@ -269,6 +270,48 @@ def result_line(state: GameState) -> str:
     if state.tied:
         return _("Tied at the top: one more hand")
     return _("In progress")
+
+
+# Hands a game's page shows with their breakdowns, newest first, as a club's page shows its
+# games (50 at a time): a page costs the same, and weighs the same, whatever the game's length.
+# Earlier hands are a plain link away (?hands=2, 3...).
+HANDS_PER_PAGE = 50
+
+
+@dataclass(frozen=True)
+class HandBlock:
+    """The hands one page of a game shows: its `page` (1, the newest) of `pages`, hands
+    `first` to `last` (numbers from 1; none, first > last, in a game without hands) of the
+    game's `count`."""
+
+    page: int
+    pages: int
+    first: int
+    last: int
+    count: int
+
+    @property
+    def newest(self) -> bool:
+        return self.page == 1
+
+
+def hand_pages(count: int) -> int:
+    """How many pages a game of `count` hands takes (one even without hands)."""
+    return max(1, -(-count // HANDS_PER_PAGE))
+
+
+def hand_block(count: int, page: int = 1) -> HandBlock:
+    """Page `page` of a game of `count` hands, newest first; a page past the last is the last
+    (a page kept open while hands were removed on another phone still shows the oldest)."""
+    pages = hand_pages(count)
+    page = min(page, pages)
+    last = count - (page - 1) * HANDS_PER_PAGE
+    return HandBlock(page, pages, max(1, last - HANDS_PER_PAGE + 1), last, count)
+
+
+def page_of_hand(count: int, number: int) -> int:
+    """The page of a game of `count` hands that shows hand `number`."""
+    return min(hand_pages(count), max(1, (count - number) // HANDS_PER_PAGE + 1))
 
 
 # The parts every game's breakdown shows, whatever the hand.

@@ -5,8 +5,8 @@ of them) must be marked @heavy_read where it is defined (scorer.web.routes): it 
 the heavy-read budget and waits for a heavy slot. This finds the reads that grow and are
 not marked, whichever feature adds them: every GET rule of the app's URL map not marked
 heavy is asked of a small club and of one with twice its nights and games, and the work of
-one warmed request is counted as the Python calls it makes (cProfile's count: the same for
-the same request on the same data, where a time is not).
+one warmed request is counted as the Python calls it makes (tests/workcount.py: the same
+for the same request on the same data, where a time is not).
 
 The night, the game and the hand each route names have the same shape in both clubs (a
 game's pages follow that game's length, a night's pages its tables): only the club grows.
@@ -17,14 +17,13 @@ a 304 must cost the same on both clubs.
 
 from __future__ import annotations
 
-import cProfile
 import sys
 
 import pytest
 from flask import Flask
 from routeargs import NAMED, last_part, path_of
+from workcount import calls, counting_app
 
-from scorer import create_app
 from scorer.core import limits
 from scorer.web.routes import is_heavy
 
@@ -69,22 +68,6 @@ def club_of(app: Flask, nights: int) -> dict[str, str]:
     return {**NAMED, **ids, "club_id": club, "season_id": season}
 
 
-def calls(app: Flask, path: str, headers: dict[str, str]) -> tuple[int, int, str | None]:
-    """The status, the Python calls and the tag of one GET as the app handles it, after two
-    that warm every cache. Dispatched in this thread: a heavy read's own thread
-    (scorer.web.priority) would hide its work from the count."""
-    for counted in (False, False, True):
-        profile = cProfile.Profile()
-        with app.test_request_context(path, headers=headers):
-            if counted:
-                profile.enable()
-            answer = app.full_dispatch_request()
-            profile.disable()
-            answer.close()
-    count = sum(entry.callcount for entry in profile.getstats())
-    return answer.status_code, count, answer.get_etag()[0]
-
-
 # (endpoint, how it was asked) -> (status, calls) on the small club, then on the large one.
 Measured = dict[tuple[str, str], tuple[tuple[int, int], tuple[int, int]]]
 
@@ -98,10 +81,11 @@ def measure(app: Flask, small: dict[str, str], large: dict[str, str]) -> Measure
             continue
         answers = []
         for ids in (small, large):
-            status, count, tag = calls(app, path_of(rule, ids), {})
+            status, count, tag, _size = calls(app, path_of(rule, ids), {})
             asked = {"GET": (status, count)}
             if tag is not None:
-                status, count, _ = calls(app, path_of(rule, ids), {"If-None-Match": f'"{tag}"'})
+                tagged = {"If-None-Match": f'"{tag}"'}
+                status, count, _tag, _size = calls(app, path_of(rule, ids), tagged)
                 asked["If-None-Match"] = (status, count)
             answers.append(asked)
         for how, before in answers[0].items():
@@ -117,15 +101,7 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Flask, Measured]
             for name, value in vars(module).items():
                 if name.endswith("_PER_PAGE") and isinstance(value, int):
                     patch.setattr(module, name, PAGE)
-        app = create_app(
-            {
-                "TESTING": True,
-                "DATABASE": str(tmp_path_factory.mktemp("growth") / "scorer.sqlite3"),
-                "SECRET_KEY": "test-secret",
-                "WTF_CSRF_ENABLED": False,
-                "RATELIMIT_ENABLED": False,
-            }
-        )
+        app = counting_app(tmp_path_factory.mktemp("growth"))
         return app, measure(app, club_of(app, NIGHTS), club_of(app, 2 * NIGHTS))
 
 

@@ -21,13 +21,17 @@ def game_title(record: store.ReplayedGame) -> str:
     return display.game_title(record.name, record.table.sides)
 
 
-def confirm_page(record: store.ReplayedGame, action: str, **context: Any) -> Page:
+def confirm_page(
+    record: store.ReplayedGame, action: str, *, number: int | None = None, **context: Any
+) -> Page:
+    """Are you sure? "No" leads back to the scoreboard, at hand `number`'s page if given."""
     return render_template(
         "games/confirm.html",
         game=record,
         title=game_title(record),
         action=action,
         version=record.version,
+        back=board_url(record, number),
         **context,
     )
 
@@ -37,5 +41,14 @@ def posted_version() -> int | None:
     return int(value) if is_index(value) else None
 
 
-def back_to(record: store.ReplayedGame) -> Response:
-    return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
+def board_url(record: store.ReplayedGame, number: int | None = None) -> str:
+    """The scoreboard; at the page of hands that shows hand `number`, when given and older
+    than the newest page (a hand corrected from an earlier page leads back to it)."""
+    page = 1 if number is None else display.page_of_hand(len(record.state.results), number)
+    if page == 1:
+        return url_for("games.scoreboard", game_id=record.id)
+    return url_for("games.scoreboard", game_id=record.id, hands=page, _anchor=f"hand-{number}")
+
+
+def back_to(record: store.ReplayedGame, number: int | None = None) -> Response:
+    return redirect(board_url(record, number), code=303)

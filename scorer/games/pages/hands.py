@@ -34,7 +34,14 @@ from scorer.games.forms import (
     hand_form,
     new_token,
 )
-from scorer.games.pages.blueprint import back_to, bp, confirm_page, game_title, posted_version
+from scorer.games.pages.blueprint import (
+    back_to,
+    board_url,
+    bp,
+    confirm_page,
+    game_title,
+    posted_version,
+)
 from scorer.games.pages.board import full_note, sides_view
 from scorer.games.pages.hand_grid import (
     canasta_box,
@@ -155,6 +162,8 @@ def hand_page(
             columns=columns,
             number=number,
             dealer=dealer,
+            # Back to the scoreboard; a correction, to its hand's page of hands.
+            back=board_url(record, number),
             banner=banner or (_("Nothing was saved:") if first_refused(form) else None),
             stale=stale,
             sides=sides_view(record),
@@ -323,11 +332,11 @@ def save_hand(record: store.ReplayedGame, form: HandForm, *, number: int | None)
         ]
         return hand_page(record, form, number=number, status=400)
     try:
-        _store_hand(record, form, hand, number)
+        saved = _store_hand(record, form, hand, number)
     except REFUSALS as error:
         return page_outcome(error, SAVE_OUTCOMES)(error, Refused(record, form, number, hand))
     remember(record.id)
-    return redirect(url_for("games.scoreboard", game_id=record.id), code=303)
+    return back_to(saved, number)
 
 
 def _store_hand(
@@ -394,7 +403,7 @@ def _stale(error: ScorerError, refused: Refused) -> Page:
     current = load_game(refused.record.id)
     form, number, hand = refused.form, refused.number, refused.hand
     if number is not None and _already_saved(current, number, hand):
-        return redirect(url_for("games.scoreboard", game_id=current.id), code=303)
+        return back_to(current, number)
     form.version.raw_data = [str(current.version)]
     form.version.data = str(current.version)
     compare = stale_compare(current, hand) if number is None else None
@@ -492,7 +501,11 @@ def delete_hand(game_id: str, number: int) -> Page:
         abort(404)
     if request.method == "GET":
         return confirm_page(
-            record, "delete_hand", hand=results[number - 1], sides=sides_view(record)
+            record,
+            "delete_hand",
+            number=number,
+            hand=results[number - 1],
+            sides=sides_view(record),
         )
     try:
         store.delete_hand(
