@@ -18,13 +18,12 @@ from flask import Blueprint, Flask, Response, abort, current_app, jsonify, rende
 from scorer import store
 from scorer.games.pages.board import board_context, hands_html
 from scorer.qr import qr_svg
-from scorer.store import app_cache
 from scorer.web import display, livecheck
 from scorer.web.addresses import absolute_url, svg_response
 from scorer.web.api_contract import game_to_json
 from scorer.web.failures import load_game
 from scorer.web.http import (
-    GAME_BODIES,
+    cached_json,
     is_current,
     not_modified,
     tagged,
@@ -62,12 +61,11 @@ def watch_json(record: store.ReplayedGame) -> dict[str, Any]:
     return {**game, "corrections": store.corrections_json(store.get_db(), record.id, family)}
 
 
-def watch_body(record: store.ReplayedGame) -> bytes:
-    """The watch JSON once per game version, as the game's own (http.game_response): every
-    screen watching a game asks for it after each hand, and a long game's took 70 ms."""
-    return app_cache("watch_json", GAME_BODIES).get_or_make(
-        (record.id, record.version), lambda: jsonify(watch_json(record)).get_data()
-    )
+def watch_answer(record: store.ReplayedGame) -> Response:
+    """The watch JSON made once per game version, as the game's own (http.game_response):
+    every screen watching a game asks for it after each hand, and a long game's took 70 ms."""
+    key = (record.id, record.version)
+    return cached_json("watch_json", key, lambda: jsonify(watch_json(record)).get_data())
 
 
 @bp.get("/watch/<watch_id>")
@@ -83,7 +81,7 @@ def watch(watch_id: str) -> Response | str:
     else:
         record = load_game(game_id)
         if as_json:
-            response = current_app.response_class(watch_body(record), mimetype="application/json")
+            response = watch_answer(record)
             tagged(response, watch_etag(watch_id, record.version))
         else:
             response = Response(render_watch(record, watch_id), mimetype="text/html")

@@ -21,9 +21,11 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -162,14 +164,33 @@ def watch_url(game_id: str) -> str:
     return f"/watch/{store.watch_id_of(get_db(), game_id)}"
 
 
+def cached_json(kind: str, key: Any, make: Callable[[], bytes], status: int = 200) -> Response:
+    """A JSON answer whose body is made once per `key` (a game's version) in the `kind`
+    cache, and gzipped once too for a client that takes gzip. A long game's body is some
+    5 MB: compressed again at each request (Flask-Compress) it cost ~25 ms of a worker, so
+    one client asking for it in a loop held a core; kept, it costs a copy."""
+    body = app_cache(kind, GAME_BODIES).get_or_make(key, make)
+    response = current_app.response_class(body, status=status, mimetype="application/json")
+    response.vary.add("Accept-Encoding")
+    if request.accept_encodings["gzip"] and len(body) >= GZIP_FROM:
+        packed = app_cache(f"{kind}_gzip", GAME_BODIES).get_or_make(
+            key, lambda: gzip.compress(body, GZIP_LEVEL)
+        )
+        response.set_data(packed)
+        response.headers["Content-Encoding"] = "gzip"  # Flask-Compress leaves it as it is
+    return response
+
+
+GZIP_FROM = 500  # bytes: Flask-Compress's own COMPRESS_MIN_SIZE, below which it sends as is
+GZIP_LEVEL = 6  # as Flask-Compress's COMPRESS_LEVEL
+
+
 def game_response(
     record: store.ReplayedGame, status: int = 200, *, created: bool = False
 ) -> Response:
     """The game as the API answers it; a new one (`created`) with its Location."""
-    body = app_cache("game_json", GAME_BODIES).get_or_make(
-        (record.id, record.version), lambda: _game_body(record)
-    )
-    response = current_app.response_class(body, status=status, mimetype="application/json")
+    key = (record.id, record.version)
+    response = cached_json("game_json", key, lambda: _game_body(record), status)
     tagged(response, game_etag(record.id, record.version))
     if created:
         response.headers["Location"] = f"/api/games/{record.id}"
