@@ -20,9 +20,7 @@ import os
 import sys
 import tempfile
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -107,24 +105,16 @@ def build(folder: Path) -> tuple[Path, str, str, list[str], float]:
 def fetch(url: str, source: str | None = None) -> tuple[float, int, int]:
     """(seconds, bytes, status) of one GET (from the loopback address `source`, if given)."""
     started = time.perf_counter()
-    if source is not None:
-        parts = urllib.parse.urlsplit(url)
-        connection = http.client.HTTPConnection(
-            parts.hostname, parts.port, timeout=120, source_address=(source, 0)
-        )
-        try:
-            connection.request("GET", parts.path)
-            answer = connection.getresponse()
-            size, status = len(answer.read()), answer.status
-        finally:
-            connection.close()
-        return time.perf_counter() - started, size, status
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parts.hostname, parts.port, timeout=120, source_address=source and (source, 0)
+    )
     try:
-        with urllib.request.urlopen(url, timeout=120) as response:
-            size, status = len(response.read()), response.status
-    except urllib.error.HTTPError as error:
-        size, status = len(error.read()), error.code
-        error.close()
+        connection.request("GET", urllib.parse.urlunsplit(("", "", parts.path, parts.query, "")))
+        answer = connection.getresponse()
+        size, status = len(answer.read()), answer.status
+    finally:
+        connection.close()
     return time.perf_counter() - started, size, status
 
 

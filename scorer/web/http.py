@@ -164,6 +164,10 @@ def watch_url(game_id: str) -> str:
     return f"/watch/{store.watch_id_of(get_db(), game_id)}"
 
 
+GZIP_FROM = 500  # bytes: Flask-Compress's own COMPRESS_MIN_SIZE, below which it sends as is
+GZIP_LEVEL = 6  # as Flask-Compress's COMPRESS_LEVEL
+
+
 def cached_json(kind: str, key: Any, make: Callable[[], bytes], status: int = 200) -> Response:
     """A JSON answer whose body is made once per `key` (a game's version) in the `kind`
     cache, and gzipped once too for a client that takes gzip. A long game's body is some
@@ -179,10 +183,6 @@ def cached_json(kind: str, key: Any, make: Callable[[], bytes], status: int = 20
         response.set_data(packed)
         response.headers["Content-Encoding"] = "gzip"  # Flask-Compress leaves it as it is
     return response
-
-
-GZIP_FROM = 500  # bytes: Flask-Compress's own COMPRESS_MIN_SIZE, below which it sends as is
-GZIP_LEVEL = 6  # as Flask-Compress's COMPRESS_LEVEL
 
 
 def game_response(
