@@ -148,7 +148,7 @@ DOWN_JSON = json.dumps(
 DOWN_RETRY_AFTER = 60  # seconds: a shard restarted by systemd is back well within it
 
 
-def nginx(plan: Plan, rules: Mapping[str, bool]) -> str:
+def nginx(plan: Plan, rules: Mapping[str, str]) -> str:
     """The router: one nginx `http` block's worth of configuration (a conf.d file)."""
     lines = [
         HEADER.format(options=plan.options()),

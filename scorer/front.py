@@ -40,7 +40,7 @@ from scorer import create_app
 from scorer.core.limits import LARGEST_BODY
 from scorer.web import API_MESSAGES
 from scorer.web.push import CHANNEL_PATTERN, PUBLISH_PREFIX, SUBSCRIBE_PREFIX
-from scorer.web.routes import READS, is_heavy
+from scorer.web.routes import COSTLY, HEAVY, READS, weight_of
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 NCHAN_MODULE = Path("/usr/lib/nginx/modules/ngx_nchan_module.so")
@@ -70,6 +70,37 @@ CLIENT_RATE = 50  # requests a second, sustained, from one client
 CLIENT_BURST = 500  # ... and at once, past the rate (a club's screens reconnecting together)
 HEAVY_RATE = 2  # heavy reads (scorer.web.routes' @heavy_read) a second from one client
 HEAVY_BURST = 20  # ... and at once: an organiser printing a night's sheets, a club's pages
+# Costly reads (@costly_read: a hand's form, 20-35 ms of a worker for six sides, whatever the
+# game's length): at the ordinary rate, one client's loop would hold more than a core. A
+# table opens one a hand, every few minutes; a club of 50 tables on one Wi-Fi opens one every
+# few seconds. Past a few at once, a client's next ones wait in nginx (not in a worker) and
+# pass at the rate: a loop's burst of fifty forms at once held every worker for a second and
+# put the other tables' writes behind it (bench section 11), paced it costs a sixth of a core.
+COSTLY_RATE = 5
+COSTLY_AT_ONCE = 4  # past the rate, passed at once; the next ones wait their turn
+COSTLY_BURST = 20  # ... waiting at most this many (4 s); past them, refused
+
+
+@dataclass(frozen=True)
+class ReadRate:
+    """What nginx lets one client have of a weight of reads: `rate` a second, `burst` more
+    at once, of which `at_once` pass at once (None: all) and the others wait their turn."""
+
+    zone: str
+    rate: int
+    burst: int
+    at_once: int | None = None
+
+    def limit_req(self) -> str:
+        passed = "nodelay" if self.at_once is None else f"delay={self.at_once}"
+        return f"limit_req zone={self.zone} burst={self.burst} {passed};"
+
+
+# Each weight of read that has a rate of its own.
+WEIGHTED = {
+    HEAVY: ReadRate("scorer_heavy", HEAVY_RATE, HEAVY_BURST),
+    COSTLY: ReadRate("scorer_costly", COSTLY_RATE, COSTLY_BURST, COSTLY_AT_ONCE),
+}
 # Open at once from one client: idle screens and slow readers (80 tables of five screens).
 CLIENT_CONNECTIONS = 400
 LIMITED_RETRY_AFTER = 2  # seconds
@@ -115,15 +146,15 @@ def body_limit_mib() -> int:
     return math.ceil(LARGEST_BODY / (1024 * 1024)) + 1
 
 
-def app_rules() -> dict[str, bool]:
-    """Every rule of the app's URL map, and whether it is a heavy read (from a throwaway app:
-    the map is the code's, not a database's)."""
+def app_rules() -> dict[str, str]:
+    """Every rule of the app's URL map, and its read's weight (scorer.web.routes' HEAVY,
+    COSTLY or ORDINARY), from a throwaway app: the map is the code's, not a database's."""
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
             {"DATABASE": f"{folder}/scorer.sqlite3", "INSTANCE_PATH": folder, "SHARD": None}
         )
         return {
-            rule.rule: is_heavy(app.view_functions.get(rule.endpoint))
+            rule.rule: weight_of(app.view_functions.get(rule.endpoint))
             for rule in app.url_map.iter_rules()
         }
 
@@ -142,27 +173,27 @@ def rule_pattern(rule: str) -> str:
     return pattern + re.escape(rule[last:]) + "$"
 
 
-def heavy_paths(rules: Mapping[str, bool]) -> list[str]:
-    """nginx `map` entries over "$request_method $uri" that tell a heavy read (1) from
-    anything else (the default, 0): a pattern per heavy rule, for GET and HEAD, and the
-    exact paths of the other rules such a pattern would take (`/clubs/new` beside
+def weighted_paths(rules: Mapping[str, str], weight: str) -> list[str]:
+    """nginx `map` entries over "$request_method $uri" that tell a read of `weight` (1) from
+    anything else (the default, 0): a pattern per such rule, for GET and HEAD, and the exact
+    paths of the other rules such a pattern would take (`/clubs/new` beside
     `/clubs/<club_id>`), which nginx tries first."""
-    heavy = [rule_pattern(rule) for rule, heavy_read in sorted(rules.items()) if heavy_read]
+    weighed = [rule_pattern(rule) for rule, its in sorted(rules.items()) if its == weight]
     entries = []
-    for rule, heavy_read in sorted(rules.items()):
-        taken = any(re.search(pattern, rule) for pattern in heavy)
-        if not heavy_read and "<" not in rule and taken:
+    for rule, its in sorted(rules.items()):
+        taken = any(re.search(pattern, rule) for pattern in weighed)
+        if its != weight and "<" not in rule and taken:
             entries += [f'"{method} {rule}" 0;' for method in READS]
-    for pattern in heavy:
+    for pattern in weighed:
         entries.append(f'"~^(?:{"|".join(READS)}) {pattern[1:]}" 1;')
     return entries
 
 
-def client_limits(rules: Mapping[str, bool]) -> list[str]:
-    """The http level of the per-client bounds: who the client is, whether the request is
-    a heavy read (`rules`: the app's, each with whether it is one), and the zones that
-    count them (one `http` block holds them once)."""
-    return [
+def client_limits(rules: Mapping[str, str]) -> list[str]:
+    """The http level of the per-client bounds: who the client is, each read's weight
+    (`rules`: the app's, each with its weight), and the zones that count them (one `http`
+    block holds them once)."""
+    lines = [
         "# Per-client bounds (scorer.front): who the client is, an IPv4 address or an IPv6 /64;",
         "# empty (never limited) for this machine itself.",
         "map $remote_addr $scorer_client {",
@@ -170,17 +201,24 @@ def client_limits(rules: Mapping[str, bool]) -> list[str]:
         *(f'    "{address}" "";' for address in UNLIMITED_CLIENTS),
         *(f'    "~{pattern}" $1;' for pattern in CLIENT_KEY_PATTERNS),
         "}",
-        "# The same key on heavy reads only (the app's @heavy_read routes), else empty.",
-        'map "$request_method $uri" $scorer_heavy_path {',
-        "    default 0;",
-        *("    " + entry for entry in heavy_paths(rules)),
-        "}",
-        'map "$scorer_heavy_path$scorer_client" $scorer_heavy_client {',
-        '    "~^1(.+)$" $1;',
-        '    default "";',
-        "}",
         f"limit_req_zone $scorer_client zone=scorer_client:10m rate={CLIENT_RATE}r/s;",
-        f"limit_req_zone $scorer_heavy_client zone=scorer_heavy:10m rate={HEAVY_RATE}r/s;",
+    ]
+    for weight, bound in WEIGHTED.items():
+        zone = bound.zone
+        lines += [
+            f"# The same key on {weight} reads only (the app's @{weight}_read routes), else empty.",
+            f'map "$request_method $uri" ${zone}_path {{',
+            "    default 0;",
+            *("    " + entry for entry in weighted_paths(rules, weight)),
+            "}",
+            f'map "${zone}_path$scorer_client" ${zone}_client {{',
+            '    "~^1(.+)$" $1;',
+            '    default "";',
+            "}",
+            f"limit_req_zone ${zone}_client zone={zone}:10m rate={bound.rate}r/s;",
+        ]
+    return [
+        *lines,
         "limit_conn_zone $scorer_client zone=scorer_connections:10m;",
         "limit_req_status 429;",
         "limit_conn_status 429;",
@@ -194,7 +232,7 @@ def client_bounds(indent: str = "    ") -> list[str]:
         "# Per-client bounds: a client's excess is refused here, before any worker.",
         f"limit_conn scorer_connections {CLIENT_CONNECTIONS};",
         f"limit_req zone=scorer_client burst={CLIENT_BURST} nodelay;",
-        f"limit_req zone=scorer_heavy burst={HEAVY_BURST} nodelay;",
+        *(bound.limit_req() for bound in WEIGHTED.values()),
         f"client_max_body_size {body_limit_mib()}m;  # the largest body the scorer takes",
         "error_page 429 = @limited;  # a location with error pages of its own says it again",
         "",
@@ -266,8 +304,8 @@ class Front:
 
     folder: Path
     listen: str  # nginx's form: 0.0.0.0:5000, [::]:5000, 127.0.0.1:5001
-    # The app's rules, each with whether it is a heavy read (`app_rules()`).
-    rules: Mapping[str, bool] = field(default_factory=dict)
+    # The app's rules, each with its read's weight (`app_rules()`).
+    rules: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def app_socket(self) -> Path:

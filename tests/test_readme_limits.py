@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from largest import largest_hand
-
+from bench.largest import largest_hand
 from scorer.core import limits
 from scorer.core.hand_schema import sides_json
 from scorer.core.rules import get_profile

@@ -18,6 +18,9 @@ writes are counted (POST, PUT, PATCH, DELETE); `methods=` counts others (the che
 is a read with its own budget). `heavy_read` marks a view whose cost grows with what a club
 or a game has stored, or that renders a PDF: scorer.web.ratelimit gives it the heavy-read
 budget, scorer.web.priority serves it at the lowest priority within a bounded number at once.
+`costly_read` marks a view whose GET costs a worker tens of milliseconds whatever is stored (a
+hand's form: hundreds of boxes for six sides): it spends no budget of the app's, but the
+front (scorer.front) lets a client fewer of them a second than of the ordinary reads.
 `body_cap` raises a view's cap on the request body above the app's MAX_CONTENT_LENGTH (an
 import is larger than a hand): scorer.web.inbound refuses a larger body before any view runs.
 The marks are attributes of the function, so the order of decorators does not matter.
@@ -35,6 +38,9 @@ WRITES = ("POST", "PUT", "PATCH", "DELETE")
 READS = ("GET", "HEAD")
 _BUDGETS = "scorer_budgets"
 _HEAVY = "scorer_heavy_read"
+_COSTLY = "scorer_costly_read"
+# A read's weight, as the front bounds it: a heavy read, a costly one, or an ordinary one.
+HEAVY, COSTLY, ORDINARY = "heavy", "costly", ""
 _BODY_CAP = "scorer_body_cap"
 
 
@@ -65,6 +71,12 @@ def heavy_read(view: View) -> View:
     return view
 
 
+def costly_read(view: View) -> View:
+    """Mark a view as a costly read (its GET and HEAD): a fixed cost, not a growing one."""
+    setattr(view, _COSTLY, True)
+    return view
+
+
 def body_cap(max_bytes: int) -> Callable[[View], View]:
     """Mark a view as taking a body of up to `max_bytes` (more than the app's usual cap)."""
 
@@ -87,6 +99,13 @@ def budgets_of(view: Callable[..., Any]) -> tuple[tuple[str, tuple[str, ...]], .
 
 def is_heavy(view: Callable[..., Any] | None) -> bool:
     return bool(getattr(view, _HEAVY, False))
+
+
+def weight_of(view: Callable[..., Any] | None) -> str:
+    """HEAVY, COSTLY or ORDINARY: which of the front's per-client rates a read is counted by."""
+    if is_heavy(view):
+        return HEAVY
+    return COSTLY if getattr(view, _COSTLY, False) else ORDINARY
 
 
 def register_json_api(app: Flask, blueprint: Blueprint) -> None:

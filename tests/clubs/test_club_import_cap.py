@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from largest import PLAYERS, largest_game
 
 from bench import fixtures
+from bench.largest import PLAYERS, largest_game
 from scorer import create_app, store
 from scorer.clubs import api as club_api
 from scorer.core.limits import (

@@ -12,8 +12,8 @@ import pytest
 from apidata import dump, put_hand
 from flask import Flask
 from flask.testing import FlaskClient
-from largest import NOTE, largest_game, largest_hand
 
+from bench.largest import NOTE, largest_game, largest_hand
 from scorer import store
 from scorer.core import limits
 from scorer.core.hand_schema import sides_json

@@ -2,8 +2,8 @@
 front and the generated router alike (scorer.front's per-client bounds).
 
 Five clients that ignored Retry-After and asked again at once kept every gunicorn worker busy
-refusing them; nginx now refuses a client's excess itself: heavy reads past their burst,
-any request past the client's rate, connections past their number. The client is who the
+refusing them; nginx now refuses a client's excess itself: heavy and costly reads past their
+burst, any request past the client's rate, connections past their number. The client is who the
 app's budgets count: an IPv4 address or an IPv6 /64. This machine (127.0.0.1) is never
 limited, so the tests' clients here ask from 127.0.0.2 and up, all on loopback.
 """
@@ -18,6 +18,7 @@ import math
 import re
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -27,10 +28,11 @@ from serving import free_port, gunicorn_command, running, server_env
 from bench import push, router
 from scorer import create_app, front
 from scorer.web.clients import client_of
-from scorer.web.routes import is_heavy
+from scorer.web.routes import COSTLY, HEAVY, weight_of
 
 ENTRY = re.compile(r'^"(?P<key>.*)" (?P<value>\S+);$')
 ROSTER = {"name": "Sun", "players": ["Ann", "Bob", "Cy", "Di"]}
+SIDES = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}]
 TOKEN = "s1-" + "A" * 22
 API_429 = json.loads(front.api_refusal(429))["error"]
 
@@ -90,20 +92,23 @@ def sample_path(rule: str) -> str:
     return front.RULE_ARGUMENT.sub(TOKEN, rule)
 
 
-def test_the_heavy_reads_nginx_bounds_are_the_apps_heavy_routes_and_only_them(tmp_path):
+@pytest.mark.parametrize("weight", list(front.WEIGHTED))
+def test_each_weight_of_read_has_nginx_bounds_on_the_apps_routes_of_that_weight_and_only_them(
+    tmp_path: Path, weight: str
+):
     app = create_app({"DATABASE": str(tmp_path / "s.sqlite3"), "INSTANCE_PATH": str(tmp_path)})
     rules = front.app_rules()
-    entries = front.heavy_paths(rules)
-    heavy = 0
+    entries = front.weighted_paths(rules, weight)
+    marked = 0
     for rule in app.url_map.iter_rules():
-        marked = is_heavy(app.view_functions[rule.endpoint])
-        heavy += marked
+        its = weight_of(app.view_functions[rule.endpoint]) == weight
+        marked += its
         path = sample_path(rule.rule)
         for method in ("GET", "HEAD", "POST"):
-            expected = "1" if marked and method != "POST" else "0"
+            expected = "1" if its and method != "POST" else "0"
             assert nginx_map(entries, f"{method} {path}", "0") == expected, (method, rule)
-    assert heavy >= 13
-    assert nginx_map(entries, "GET /clubs/new", "0") == "0"
+    assert marked >= {HEAVY: 13, COSTLY: 2}[weight]
+    assert nginx_map(front.weighted_paths(rules, HEAVY), "GET /clubs/new", "0") == "0"
 
 
 class Client:
@@ -138,10 +143,11 @@ def flood(client: Client, path: str, asks: int) -> list[tuple[int, dict, bytes]]
     return [client.ask("GET", path) for _ in range(asks)]
 
 
-def at_most_let_through(seconds: float) -> int:
-    """The heavy reads nginx lets one client have in `seconds`: the burst at once, then
-    HEAVY_RATE a second (and one more for the edges)."""
-    return front.HEAVY_BURST + 1 + math.ceil(seconds * front.HEAVY_RATE) + 1
+def at_most_let_through(seconds: float, weight: str = HEAVY) -> int:
+    """The reads of `weight` nginx lets one client have in `seconds`: the burst at once, then
+    the rate a second (and one more for the edges)."""
+    bound = front.WEIGHTED[weight]
+    return bound.burst + 1 + math.ceil(seconds * bound.rate) + 1
 
 
 def port_of(base: str) -> int:
@@ -174,6 +180,41 @@ def test_make_runs_front_refuses_a_clients_flood_of_heavy_reads_itself(tmp_path:
         assert all(status == 200 for status, _, _ in flood(Client(port, "127.0.0.1"), "/", 80))
         # Light routes keep their own, larger rate: the table's page is not a heavy read.
         assert Client(port, "127.0.0.2").ask("GET", "/clubs/new")[0] == 200
+
+
+def test_make_runs_front_paces_a_clients_costly_reads(tmp_path: Path):
+    """A hand's form costs a worker tens of milliseconds: a client asking for many at once
+    gets a few at once, the next ones paced at COSTLY_RATE a second (waiting in nginx, not
+    in a worker), the rest refused; its ordinary pages and another client's form go on."""
+    if not front.available():
+        pytest.fail("nginx with Nchan is missing: `make test` installs libnginx-mod-nchan")
+    bound = front.WEIGHTED[COSTLY]
+    with push.served(tmp_path, tmp_path / "scorer.sqlite3") as server:  # no app budgets
+        port = port_of(server.base)
+        status, _, game = Client(port, "127.0.0.1").ask("POST", "/api/games", {"sides": SIDES})
+        assert status == 201, game
+        game_id = json.loads(game)["id"]
+        form = f"/games/{game_id}/hands/new"
+        asker = Client(port, "127.0.0.2")
+
+        def timed(_: int) -> tuple[int, dict, float]:
+            status, headers, _body = asker.ask("GET", form)
+            return status, headers, time.monotonic()
+
+        started = time.monotonic()
+        with ThreadPoolExecutor(max_workers=2 * bound.burst) as pool:
+            answers = list(pool.map(timed, range(2 * bound.burst)))
+        served = sorted(at for status, _, at in answers if status == 200)
+        refused = [headers for status, headers, _ in answers if status == 429]
+        assert len(served) + len(refused) == len(answers)
+        assert 1 + bound.at_once <= len(served) <= at_most_let_through(served[-1] - started, COSTLY)
+        assert refused and all(refused_by_nginx(headers) for headers in refused)
+        # The ones past those let through at once waited their turn, at the rate.
+        paced = len(served) - 1 - bound.at_once
+        assert served[-1] - started >= 0.8 * paced / bound.rate
+        # Its ordinary reads go on, another client's form too.
+        assert asker.ask("GET", f"/games/{game_id}")[0] == 200
+        assert Client(port, "127.0.0.3").ask("GET", form)[0] == 200
 
 
 def test_make_runs_front_bounds_a_clients_open_connections(tmp_path: Path):

@@ -56,7 +56,7 @@ from scorer.web.failures import Outcomes, load_game, page_outcome, refusals, sta
 from scorer.web.forms import is_index
 from scorer.web.i18n import FIELD_LABELS, error_text, side_field
 from scorer.web.pages import Page, label_errors, leaf_fields, remember
-from scorer.web.routes import budget
+from scorer.web.routes import budget, costly_read
 
 _CARD_FIELD = re.compile(r"^sides\[\d+\]\.(meld|hand)_cards(?:\.(\w+))?")
 _ROWS_FIELD = re.compile(r"^sides\[\d+\]\.(?:melds|sequences)\b")
@@ -267,6 +267,7 @@ def _prepare(form: HandForm) -> HandForm:
 
 @bp.route("/games/<game_id>/hands/new", methods=["GET", "POST"])
 @budget("record_hand")
+@costly_read  # the whole hand sheet: 20-35 ms of a worker for six sides
 def new_hand(game_id: str) -> Page:
     record = load_game(game_id)
     sides = len(record.table.sides)
@@ -293,6 +294,7 @@ def new_hand(game_id: str) -> Page:
 
 @bp.route("/games/<game_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 @budget("record_hand")
+@costly_read
 def edit_hand(game_id: str, number: int) -> Page:
     record = load_game(game_id)
     sides = len(record.table.sides)
