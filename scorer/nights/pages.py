@@ -24,7 +24,7 @@ from scorer.core.limits import check_club_name
 from scorer.core.round_clock import ClockReading
 from scorer.nights.api import table_name, tables_to_draw, tables_to_redraw
 from scorer.nights.tournament import parse_tournament_night, phase_tag, tournament_page
-from scorer.nights.view import NightView, TableView, night_json, night_view
+from scorer.nights.view import NightView, TableView, load_night_view, night_json
 from scorer.qr import qr_svg
 from scorer.sheets import render
 from scorer.sheets.cache import cached_sheet
@@ -195,8 +195,9 @@ def new_night(club_id: str) -> Page:
 
 
 def load_view(night_id: str) -> NightView:
+    """The night's view as it stands (kept per state of the night: scorer.nights.view)."""
     try:
-        return night_view(get_db(), store.load_night(get_db(), night_id))
+        return load_night_view(get_db(), night_id)
     except store.NightNotFound:
         abort(404)
 
