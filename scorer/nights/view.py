@@ -13,10 +13,11 @@ form's CSRF token) is in it."""
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -35,6 +36,8 @@ from scorer.store import (
     night_stamp,
     replayed_game,
 )
+
+T = TypeVar("T")
 
 # Views kept per worker: the nights being played at once on this server, each at its state
 # now (an older state's view is never asked again and falls out).
@@ -85,6 +88,16 @@ class NightView:
     standings: tuple[Standing, ...]
     ratings: dict[str, Rating]  # the club's, from every finished game (the night's too)
     family: str  # the key of the game the club plays, so its tables play: the night's
+    # What is worked out from this view and kept with it (`kept`): a view is kept per state
+    # of the night, so what it keeps is too, and goes when the view does.
+    memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What `make` works out from this view, made once per `key` (which names whatever
+        else it depends on: a language, the clocks' phases)."""
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]  # type: ignore[no-any-return]
 
     @property
     def etag(self) -> str:
