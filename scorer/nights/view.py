@@ -101,7 +101,8 @@ class NightView:
 
     @property
     def etag(self) -> str:
-        """The night's version and every table game's: a hand recorded changes the tag."""
+        """The night's version, every table game's and its players' ratings: a hand recorded,
+        or a rating moved by another game of the club, changes the tag."""
         return f"night-{self.night.id}.{self.night.version}.{self._digest}"
 
     @property
@@ -116,7 +117,10 @@ class NightView:
             for tables in self.rounds
             for t in tables
         )
-        return hashlib.sha256(versions.encode()).hexdigest()[:16]
+        # The standings' ratings are in the night's JSON: a client holding the tag from
+        # before a game of the club ended must not be told 304.
+        ratings = repr([self.ratings.get(name) for name in self.night.players])
+        return hashlib.sha256(f"{versions};{ratings}".encode()).hexdigest()[:16]
 
     @property
     def current_round_started(self) -> bool:

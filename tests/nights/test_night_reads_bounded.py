@@ -283,11 +283,18 @@ def test_a_rating_changed_by_another_game_of_the_club_is_read_at_once(apps) -> N
     assert_fresh(app, ids, "the night drawn")
     sides = [{"players": EIGHT[:2]}, {"players": EIGHT[2:4]}]
     game = ok(other.post(f"/api/clubs/{club}/games", json={"sides": sides, "fixed_hands": 1}))
-    before = other.get(f"/api/nights/{ids['night_id']}").get_json()["standings"]
+    asked = {
+        path: app.test_client().get(path, headers=JSON) for _, path, _ in night_reads(app, ids)
+    }
+    before = {path: answer for path, answer in asked.items() if answer.is_json}
+    assert len(before) == 2  # the night's JSON and its wall's
     ok(other.post(f"/api/games/{game['id']}/hands", json=HAND))  # over: the ratings move
-    after = other.get(f"/api/nights/{ids['night_id']}").get_json()["standings"]
-    assert before != after  # the change is seen: the ratings are in the night's JSON
     assert_fresh(app, ids, "a game of the club outside the night")
+    for path, answer in before.items():  # the ratings are in the JSON: its tag moves too
+        tag = {"If-None-Match": answer.headers["ETag"], **JSON}
+        again = app.test_client().get(path, headers=tag)
+        assert again.status_code == 200, path
+        assert again.get_json()["standings"] != answer.get_json()["standings"], path
 
 
 def stamp_hands(app: Flask, game: str, moment: datetime) -> None:
