@@ -24,7 +24,7 @@ from scorer.nights.tournament import (
     parse_tournament_night,
     tournament_extras,
 )
-from scorer.nights.view import NightView, night_json, night_view
+from scorer.nights.view import NightView, load_night_view, night_json, night_view
 from scorer.store import NotFound, get_db
 from scorer.web.api_contract import PreconditionRequired
 from scorer.web.http import creation_key, json_body
@@ -39,7 +39,8 @@ def table_name(round_number: int, table: int) -> str:
 
 
 def load_view(night_id: str) -> NightView:
-    return night_view(get_db(), store.load_night(get_db(), night_id))
+    """The night's view as it stands (kept per state of the night: scorer.nights.view)."""
+    return load_night_view(get_db(), night_id)
 
 
 def night_response(view: NightView, status: int = 200) -> Response:

@@ -15,6 +15,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorer import store
@@ -24,7 +25,7 @@ from scorer.core.limits import check_club_name
 from scorer.core.round_clock import ClockReading
 from scorer.nights.api import table_name, tables_to_draw, tables_to_redraw
 from scorer.nights.tournament import parse_tournament_night, phase_tag, tournament_page
-from scorer.nights.view import NightView, TableView, night_json, night_view
+from scorer.nights.view import NightView, TableView, load_night_view, night_json
 from scorer.qr import qr_svg
 from scorer.sheets import render
 from scorer.sheets.cache import cached_sheet
@@ -35,7 +36,7 @@ from scorer.web.display import points
 from scorer.web.failures import status_of
 from scorer.web.forms import is_index, list_page
 from scorer.web.game_setup import target_choices
-from scorer.web.i18n import error_text
+from scorer.web.i18n import current_language, error_text
 from scorer.web.pages import Page
 from scorer.web.routes import budget, heavy_read
 
@@ -195,8 +196,9 @@ def new_night(club_id: str) -> Page:
 
 
 def load_view(night_id: str) -> NightView:
+    """The night's view as it stands (kept per state of the night: scorer.nights.view)."""
     try:
-        return night_view(get_db(), store.load_night(get_db(), night_id))
+        return load_night_view(get_db(), night_id)
     except store.NightNotFound:
         abort(404)
 
@@ -204,6 +206,27 @@ def load_view(night_id: str) -> NightView:
 def posted_version() -> int | None:
     value = request.form.get("version", "")
     return int(value) if is_index(value) else None
+
+
+def earlier_rounds(view: NightView) -> Markup:
+    """The rounds before the last, newest first, rendered once per state of the night (the
+    view's), language and root of the addresses. On the largest night (19 such rounds of 15
+    tables) rendering them cost a worker some 200 000 Python calls at every request, and
+    nothing in them is the request's own: no form, no CSRF token, no clock, no message."""
+    key = ("earlier_rounds", current_language(), request.script_root)
+    return view.kept(key, lambda: Markup("".join(_round_html(view, n) for n in _earlier(view))))
+
+
+def _earlier(view: NightView) -> range:
+    """The indexes of the rounds before the last, newest first."""
+    return range(len(view.rounds) - 2, -1, -1)
+
+
+def _round_html(view: NightView, index: int) -> str:
+    past, tables = view.night.rounds[index], view.rounds[index]
+    return render_template(
+        "nights/_round.html", view=view, night=view.night, past=past, tables=tables
+    )
 
 
 def night_page(view: NightView, status: int = 200, error: Any = None) -> Page:
@@ -221,6 +244,7 @@ def night_page(view: NightView, status: int = 200, error: Any = None) -> Page:
             can_draw=len(night.rounds) < night.settings.rounds and bool(shapes),
             can_redraw=bool(night.rounds) and not view.current_round_started,
             playing=playing_tables(view),
+            earlier_rounds=earlier_rounds(view),
             next_tables=len(shapes),
             next_resting=resting,
             error=error_text(error) if error is not None else None,

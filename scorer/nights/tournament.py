@@ -155,10 +155,48 @@ def parse_final(data: Any) -> int:
 def night_ranking(view: NightView) -> list[str]:
     """The players, best first, by the ranking the night shows."""
     if view.night.settings.ranking == MATCH_POINTS:
-        tournament = load_tournament(get_db(), view.night.id)
-        ended = time_results(view, datetime.now(UTC)) if tournament.timed else {}
-        return [line.player for line in night_match_standings(view, tournament, ended)]
+        return [line.player for line in tournament_state(view, datetime.now(UTC)).standings]
     return [line.player for line in view.standings]
+
+
+@dataclass(frozen=True)
+class TournamentState:
+    """The night's tournament at one phase of its clocks: its settings and forfeits, each
+    round's clock, the tables time has ended (with their winners) and the match-point
+    standings (None when the night ranks otherwise). No reading of a clock: that is the
+    request's (its seconds left change every second; what it decides here, only with the
+    phase)."""
+
+    tournament: Tournament
+    clocks: dict[int, RoundClock]
+    ended: dict[str, int | None]
+    standings: tuple[MatchStanding, ...] | None
+
+
+def tournament_state(view: NightView, now: datetime) -> TournamentState:
+    """The night's tournament as of `now`, worked out once per state of the night, of its
+    tournament's rows and of its rounds' clocks, and per round whose time is called (kept
+    with the view). Which tables time has ended changes only when a round's time is called
+    (or a hand is recorded, which is a new view): on the largest timed night, asking each
+    table's clock and hands at every request cost 600 queries. The settings, forfeits and
+    clocks are read at each request (three small queries) and name the state they make."""
+    db = get_db()
+    tournament = load_tournament(db, view.night.id)
+    clocks = round_clocks(db, view.night.id, tournament)
+    phases = tuple((number, clock, now >= clock.ends_at) for number, clock in clocks.items())
+    return view.kept(
+        ("tournament", tournament, phases), lambda: _state_at(view, tournament, clocks, now)
+    )
+
+
+def _state_at(
+    view: NightView, tournament: Tournament, clocks: dict[int, RoundClock], now: datetime
+) -> TournamentState:
+    ended = time_results(view, now) if tournament.timed else {}
+    lines = None
+    if view.night.settings.ranking == MATCH_POINTS:
+        lines = tuple(night_match_standings(view, tournament, ended))
+    return TournamentState(tournament, clocks, ended, lines)
 
 
 def night_matches(
@@ -209,12 +247,8 @@ def time_results(view: NightView, now: datetime) -> dict[str, int | None]:
 
 def tournament_extras(view: NightView) -> dict[str, Any]:
     """The night's tournament JSON as of now (the one reading of the clock per request)."""
-    db = get_db()
     now = datetime.now(UTC)
-    tournament = load_tournament(db, view.night.id)
-    clocks = round_clocks(db, view.night.id, tournament)
-    ended = time_results(view, now) if tournament.timed else {}
-    return tournament_json(view, tournament, clocks, now, ended)
+    return tournament_json(view, tournament_state(view, now), now)
 
 
 def clock_tag(extras: dict[str, Any]) -> str:
@@ -243,15 +277,10 @@ def clock_json(clock: RoundClock, now: datetime) -> dict[str, Any]:
     }
 
 
-def tournament_json(
-    view: NightView,
-    tournament: Tournament,
-    clocks: dict[int, RoundClock],
-    now: datetime,
-    ended_by_time: dict[str, int | None] | None = None,
-) -> dict[str, Any]:
+def tournament_json(view: NightView, state: TournamentState, now: datetime) -> dict[str, Any]:
     """What the night's JSON adds: movement, draws, the round's time, each round's clock;
     and, ranked by match points, the standings rows with ``match_points``/``card_points``."""
+    tournament = state.tournament
     data: dict[str, Any] = tournament.to_json()
     if tournament.timed:
         data["round"] = {
@@ -259,8 +288,10 @@ def tournament_json(
             "minutes": tournament.minutes,
             "warning_minutes": tournament.warning_minutes,
         }
-        data["clocks"] = {str(number): clock_json(clock, now) for number, clock in clocks.items()}
-    if view.night.settings.ranking == MATCH_POINTS:
+        data["clocks"] = {
+            str(number): clock_json(clock, now) for number, clock in state.clocks.items()
+        }
+    if state.standings is not None:
         data["standings"] = [
             {
                 "rank": line.rank,
@@ -272,7 +303,7 @@ def tournament_json(
                 "card_points": line.card_points,
                 "rating": rating_json(view.ratings.get(line.player)),
             }
-            for line in night_match_standings(view, tournament, ended_by_time)
+            for line in state.standings
         ]
     return data
 
@@ -294,17 +325,12 @@ class TournamentPage:
 
 def tournament_page(view: NightView) -> TournamentPage:
     """The night's tournament as its pages show it (read once per page, the clock too)."""
-    db = get_db()
     now = datetime.now(UTC)
-    tournament = load_tournament(db, view.night.id)
-    clocks = round_clocks(db, view.night.id, tournament)
-    ended = time_results(view, now) if tournament.timed else {}
-    lines = None
-    if view.night.settings.ranking == MATCH_POINTS:
-        lines = tuple(night_match_standings(view, tournament, ended))
-    last = clocks.get(len(view.night.rounds)) if view.night.rounds else None
+    state = tournament_state(view, now)
+    tournament = state.tournament
+    last = state.clocks.get(len(view.night.rounds)) if view.night.rounds else None
     return TournamentPage(
-        lines,
+        state.standings,
         read_clock(last, now) if last else None,
         last.ends_at if last else None,
         tournament.draws,

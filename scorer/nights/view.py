@@ -1,13 +1,23 @@
 """A night as the organiser and the wall see it: each table's game as it stands, and the
 standings worked out from them (scorer.core.leaderboard). The API, the pages and the watch page
-all read this one view."""
+all read this one view.
+
+The view is built once per state of the night (``load_night_view``): on the largest night the
+limits allow (300 tables) building it reads and replays every table's game, some 200 000
+Python calls, and every phone and wall watching the night asks again after each change.
+Kept per worker by the night's stamp (scorer.store.night_stamp: two queries of version
+columns), a view is never stale: any change that alters it moves the stamp. Nothing that
+depends on the time of the request (a round's clock) or on the request (its language, a
+form's CSRF token) is in it."""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from functools import cached_property
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -20,10 +30,18 @@ from scorer.store import (
     ClubBoard,
     ClubNotFound,
     StoredNight,
+    app_cache,
     board_cache,
     load_club_board,
+    night_stamp,
     replayed_game,
 )
+
+T = TypeVar("T")
+
+# Views kept per worker: the nights being played at once on this server, each at its state
+# now (an older state's view is never asked again and falls out).
+NIGHT_VIEWS = 8
 
 
 @dataclass(frozen=True)
@@ -70,24 +88,39 @@ class NightView:
     standings: tuple[Standing, ...]
     ratings: dict[str, Rating]  # the club's, from every finished game (the night's too)
     family: str  # the key of the game the club plays, so its tables play: the night's
+    # What is worked out from this view and kept with it (`kept`): a view is kept per state
+    # of the night, so what it keeps is too, and goes when the view does.
+    memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def kept(self, key: Hashable, make: Callable[[], T]) -> T:
+        """What `make` works out from this view, made once per `key` (which names whatever
+        else it depends on: a language, the clocks' phases)."""
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]  # type: ignore[no-any-return]
 
     @property
     def etag(self) -> str:
-        """The night's version and every table game's: a hand recorded changes the tag."""
-        return f"night-{self.night.id}.{self.night.version}.{self._digest()}"
+        """The night's version, every table game's and its players' ratings: a hand recorded,
+        or a rating moved by another game of the club, changes the tag."""
+        return f"night-{self.night.id}.{self.night.version}.{self._digest}"
 
     @property
     def watch_etag(self) -> str:
         """The same for the wall's address, naming only the wall (never the night's id)."""
-        return f"wall-{self.night.watch_id}.{self.night.version}.{self._digest()}"
+        return f"wall-{self.night.watch_id}.{self.night.version}.{self._digest}"
 
+    @cached_property  # a view is kept and asked again: its tables are digested once
     def _digest(self) -> str:
         versions = ",".join(
             f"{t.game_id}.{t.game.version if t.game else 0}"
             for tables in self.rounds
             for t in tables
         )
-        return hashlib.sha256(versions.encode()).hexdigest()[:16]
+        # The standings' ratings are in the night's JSON: a client holding the tag from
+        # before a game of the club ended must not be told 304.
+        ratings = repr([self.ratings.get(name) for name in self.night.players])
+        return hashlib.sha256(f"{versions};{ratings}".encode()).hexdigest()[:16]
 
     @property
     def current_round_started(self) -> bool:
@@ -98,9 +131,23 @@ class NightView:
 def club_board(db: sqlite_utils.Database, club_id: str) -> ClubBoard | None:
     """The club's board (cached per version of its games); None for a club gone."""
     try:
-        return load_club_board(db, club_id, str(datetime.now(UTC).year), cache=board_cache())
+        return load_club_board(db, club_id, this_year(), cache=board_cache())
     except ClubNotFound:
         return None
+
+
+def this_year() -> str:
+    """The year the club's board counts (its ratings are read from that board)."""
+    return str(datetime.now(UTC).year)
+
+
+def load_night_view(db: sqlite_utils.Database, night_id: str) -> NightView:
+    """The night's view as it stands, built once per state (see the module); NightNotFound
+    for an unknown id. The stamp is read before the night: a view stored under a stamp is
+    of that state or a later one, and a stamp never comes back once moved."""
+    key = (night_id, night_stamp(db, night_id), this_year())
+    views = app_cache("night_views", NIGHT_VIEWS)
+    return views.get_or_make(key, lambda: night_view(db, store.load_night(db, night_id)))
 
 
 def night_view(db: sqlite_utils.Database, night: StoredNight) -> NightView:

@@ -67,6 +67,7 @@ from scorer.store.nights import (
     night_counts,
     night_of_table,
     night_of_watch,
+    night_stamp,
     nights_of_club,
     undo_round,
 )
@@ -186,6 +187,7 @@ __all__ = [
     "night_counts",
     "night_of_table",
     "night_of_watch",
+    "night_stamp",
     "nights_of_club",
     "now",
     "on_game_written",

@@ -10,6 +10,7 @@ The night's tables come with the store's migrations (scorer.store.db), which onl
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from collections.abc import Mapping, Sequence
@@ -125,6 +126,34 @@ def load_night(db: sqlite_utils.Database, night_id: str) -> StoredNight:
     """The night in one snapshot; NightNotFound for an unknown id."""
     with snapshot(db):
         return read_night(db, night_id)
+
+
+def night_stamp(db: sqlite_utils.Database, night_id: str) -> tuple[Any, ...]:
+    """What moves whenever anything a night's view shows does, read from rows (two queries,
+    no game replayed, no Python per table): a key for that view, which never comes back.
+
+    The night's version (a draw, redraw, undo, player added, forfeit, final table, rename);
+    its club's version and games' count of changes (m011: the ratings and the club's
+    family, read from the club's board); and its tables' games' versions (a hand recorded,
+    corrected or removed, a game ended), read here too so that a table whose game left the
+    club still moves the stamp. Each part only ever grows. NightNotFound for an unknown id.
+    """
+    with snapshot(db):
+        row = db.execute(
+            "select n.version, c.version, c.games_version from nights n "
+            "left join clubs c on c.id = n.club_id where n.id = ?",
+            [night_id],
+        ).fetchone()
+        if row is None:
+            raise NightNotFound(night_id)
+        # Fetched whole and digested in C, as a season's tag is (scorer.store.seasons).
+        tables = db.execute(
+            "select t.game_id, g.version from night_tables t "
+            "left join games g on g.id = t.game_id where t.night_id = ? "
+            "order by t.round, t.position",
+            [night_id],
+        ).fetchall()
+    return (*row, hashlib.sha256(repr(tables).encode()).hexdigest()[:16])
 
 
 def night_of_watch(db: sqlite_utils.Database, watch_id: str) -> str:
