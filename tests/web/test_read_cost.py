@@ -3,13 +3,14 @@
 `make run`'s front and the router let one client CLIENT_RATE ordinary reads a second,
 COSTLY_RATE costly ones (@costly_read) and HEAVY_RATE heavy ones (@heavy_read, which also
 spend a budget and wait for a slot of their own). A client looping on one read at its rate
-may take at most SHARE of a core; so an ordinary read may cost a worker SHARE / CLIENT_RATE
-of a second (10 ms), a costly one SHARE / COSTLY_RATE (100 ms). Every GET rule of the app's
+may take at most half a core; so an ordinary read may cost a worker 10 ms, a costly one
+100 ms, counted in Python calls (tests/workcount.py's `ceiling`). Every GET rule of the app's
 URL map not marked heavy is asked, as a page and as JSON, of the largest things the limits
 allow (a six-sided game of the largest hands, with a record of corrections) and of one of
-each other thing a route names; the work of one warmed request is counted as its Python
-calls (tests/workcount.py) and held to its weight's ceiling. A read past the ordinary one
-must be made cheaper or marked costly, where the front gives it a rate of its own.
+each other thing a route names (the largest night's reads are held to the same ceiling by
+tests/nights/test_night_reads_bounded.py); the work of one warmed request is counted as its
+Python calls and held to its weight's ceiling. A read past the ordinary one must be made
+cheaper or marked costly, where the front gives it a rate of its own.
 """
 
 from __future__ import annotations
@@ -17,26 +18,15 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 from routeargs import QUERIES, last_part, one_of_each, path_of
-from workcount import calls, counting_app
+from workcount import calls, ceiling, counting_app
 
 from bench.largest import largest_game
-from scorer import front
 from scorer.web.routes import COSTLY, HEAVY, ORDINARY, weight_of
 
-SHARE = 0.5  # of a core: what one client's loop on one read may take at the front's rate
-# Python calls a millisecond of a worker makes on the app's reads, cProfile off (measured
-# here: 6 000 to 9 500 on the pages; a read that is mostly SQL makes fewer).
-CALLS_A_MS = 7_500
-RATES = {ORDINARY: front.CLIENT_RATE, COSTLY: front.COSTLY_RATE}
 HANDS = 30
 JSON = {"Accept": "application/json"}
 # A club's list of special hands is Modern American's: its page is asked of such a club.
 AMERICAN = {"name": "Friday", "players": ["Ann", "Bob", "Cy", "Di"], "family": "modern-american"}
-
-
-def ceiling(weight: str) -> int:
-    """The most calls a read of `weight` may make: SHARE of a core at its rate."""
-    return int(SHARE * 1000 / RATES[weight] * CALLS_A_MS)
 
 
 def largest_ids(app: Flask) -> dict[str, str]:
