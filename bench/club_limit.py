@@ -2,9 +2,10 @@
 a small one, on gunicorn as `make run` serves it without its front (loopback): its page,
 API, CSV and night sheet, and a small game's writes while five clients ask for each of those
 (and the club's export) in a loop, straight to gunicorn and through the generated nginx
-router, and while one client floods the club's API (asking again at once, whatever the
-answer) through the router and through `make run`'s front, whose per-client bounds refuse
-it (scorer.front); then the database's growth per client per day at full budgets
+router, and while one client floods the club's API or the costliest of the reads that are
+not heavy, a six-sided game's correction form (asking again at once, whatever the answer),
+through the router and through `make run`'s front, whose per-client bounds refuse it
+(scorer.front); then the database's growth per client per day at full budgets
 (bench/growth.py).
 
 Both clubs are built by one import each (the checked path a real club takes), written into
@@ -28,6 +29,7 @@ import sqlite_utils
 
 from bench import fixtures, growth, launcher, router
 from bench.context import Bench
+from bench.largest import largest_game
 from bench.locks import SETTLE, WARM_UP, Writes, p99, small_writes, writes_row
 from bench.measure import Row, Section, fmt_bytes, fmt_time
 from scorer import front, store
@@ -58,7 +60,14 @@ FRONTED = ", through make run's front"
 # They run as SCHED_IDLE: a real client spends its own CPU on its own machine, and on these
 # two shared cores the loops' CPU would otherwise be counted as the server's.
 FLOODER = "127.0.0.2"
-FLOODED = ("club API", "/api/clubs/{id}")
+# What one client floods, a read of each weight the front bounds (scorer.front): the club's
+# API (heavy), the correction form of the largest game's newest hand (the costliest costly
+# read) and the new-game form (the costliest ordinary one: tests/web/test_read_cost.py).
+FLOODED = (
+    ("the big club's club API", "/api/clubs/{club}"),
+    ("the largest game's correction form", f"/games/{{game}}/hands/{HANDS}/edit"),
+    ("the new-game form", "/games/new"),
+)
 WARM_ASKS = 12  # untimed asks before the timed ones: enough to reach every worker
 # Writes alone and during each loop: 10 alternating blocks of 40, 400 each way. At 100 (as
 # section 10 has) the p99 is about the second-slowest write: on this shared machine the same
@@ -80,9 +89,10 @@ def import_club(db: sqlite_utils.Database, games: int, game: dict[str, Any]) -> 
     return club_games.import_club(db, data, parse_export)  # as POST /api/clubs/import reads it
 
 
-def build(folder: Path) -> tuple[Path, str, str, list[str], float]:
-    """The database with the two clubs and small games to write to; the big club's import
-    time."""
+def build(folder: Path) -> tuple[Path, dict[str, str], str, list[str], float]:
+    """The database with the two clubs, the largest game and small games to write to; the
+    ids of the big club (`club`) and of the largest game (`game`) the floods ask for; the
+    big club's import time."""
     database = folder / "clubs.sqlite3"
     db = fixtures.open_db(database)
     try:
@@ -93,13 +103,14 @@ def build(folder: Path) -> tuple[Path, str, str, list[str], float]:
         big = import_club(db, GAMES_PER_CLUB, game)
         took = time.perf_counter() - started
         small = import_club(db, SMALL, game)
+        largest = store.import_game(db, **parse_export(largest_game(HANDS)))
         # Two blocks a round for each looped route, straight to gunicorn and through the router,
-        # and for the flood through make run's front and through the router.
-        blocks = 4 * ROUNDS * len(LOOPED) + 4 * ROUNDS
+        # and for each flood through make run's front and through the router.
+        blocks = 4 * ROUNDS * len(LOOPED) + 4 * ROUNDS * len(FLOODED)
         writes = [fixtures.make_game(db, 0) for _ in range(blocks + 2)]
     finally:
         db.close()
-    return database, big, small, writes, took
+    return database, {"club": big, "game": largest}, small, writes, took
 
 
 def fetch(url: str, source: str | None = None) -> tuple[float, int, int]:
@@ -128,7 +139,8 @@ def run(section: Section, bench: Bench) -> None:
     repeat = 3 if bench.quick else 5
     with tempfile.TemporaryDirectory(prefix="scorer-club-limit-") as name:
         folder = Path(name)
-        database, big, small, writes, took = build(folder)
+        database, flooded, small, writes, took = build(folder)
+        big = flooded["club"]
         section.notes.append(
             f"The {GAMES_PER_CLUB}-game club is built by one import of {GAMES_PER_CLUB} games "
             f"of {HANDS} hands, every game of the same date (one night of them all): "
@@ -159,8 +171,9 @@ def run(section: Section, bench: Bench) -> None:
                 for base, way in ((server.base, ""), (routed.base, ROUTED)):
                     for label, path in LOOPED:
                         url = path.format(id=big)
-                        _writes_during(section, base, label, url, writes, rounds, way)
-                _flood(section, routed.base, big, writes, rounds, ROUTED)
+                        whose = f"the big club's {label}"
+                        _writes_during(section, base, whose, url, writes, rounds, way)
+                _flood(section, routed.base, flooded, writes, rounds, ROUTED)
             finally:
                 routed.stop()
         if front.available():
@@ -169,15 +182,16 @@ def run(section: Section, bench: Bench) -> None:
             log = folder / "front.log"
             with launcher.running(command, env, fronted, log, ROOT) as server:
                 small_writes(server.base, writes.pop(), WARM_UP)
-                _flood(section, server.base, big, writes, rounds, FRONTED)
+                _flood(section, server.base, flooded, writes, rounds, FRONTED)
         growth.rows(section)
 
 
-def _flood(section: Section, base: str, big: str, writes: list[str], rounds: int, way: str) -> None:
-    """The small game's writes while one client floods the big club's API (FLOODER)."""
-    label, path = FLOODED
-    url = path.format(id=big)
-    _writes_during(section, base, label, url, writes, rounds, way, flood=True)
+def _flood(
+    section: Section, base: str, ids: dict[str, str], writes: list[str], rounds: int, way: str
+) -> None:
+    """The small game's writes while one client (FLOODER) floods each of FLOODED."""
+    for label, path in FLOODED:
+        _writes_during(section, base, label, path.format(**ids), writes, rounds, way, flood=True)
 
 
 def _route(
@@ -250,7 +264,7 @@ def _writes_during(
         looper.join(300)
     ratio = p99(during.times) / p99(alone.times)
     asked = "flooded by one client" if flood else "asked for in a loop"
-    row = writes_row(f"small-game write while the big club's {label} is {asked}{way}", during)
+    row = writes_row(f"small-game write while {label} is {asked}{way}", during)
     row.ratio = f"p99 {ratio:.1f}× alone ({fmt_time(p99(alone.times))})"
     row.goal = f"p99 ≤ {GOAL:.0f}× alone"
     row.met = ratio <= GOAL

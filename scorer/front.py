@@ -59,32 +59,14 @@ MESSAGE_TIMEOUT = "12h"
 # in the folder's temporary files, so gunicorn's write never waits on the client.
 PROXY_BUFFERS = ("64 16k", "16k", "256k", "1024m")
 
-# Per-client bounds, kept by nginx before any worker is reached (issue 35). The app's own
-# budgets (scorer.web.ratelimit) count what a client stores and reads, but each refusal of
-# theirs still costs a worker a request: five clients that ignore Retry-After and ask again
-# at once kept every worker busy refusing them. Here a client's excess is refused in
-# microseconds by nginx's event loop. The numbers leave a whole club on one Wi-Fi address
-# room to spare (50 tables of five screens, each on push or polling every 4 s, and their
-# page loads after each hand); only a loop meets them.
-CLIENT_RATE = 50  # requests a second, sustained, from one client
-CLIENT_BURST = 500  # ... and at once, past the rate (a club's screens reconnecting together)
-HEAVY_RATE = 2  # heavy reads (scorer.web.routes' @heavy_read) a second from one client
-HEAVY_BURST = 20  # ... and at once: an organiser printing a night's sheets, a club's pages
-# Costly reads (@costly_read: a hand's form, 20-35 ms of a worker for six sides, whatever the
-# game's length): at the ordinary rate, one client's loop would hold more than a core. A
-# table opens one a hand, every few minutes; a club of 50 tables on one Wi-Fi opens one every
-# few seconds. Past a few at once, a client's next ones wait in nginx (not in a worker) and
-# pass at the rate: a loop's burst of fifty forms at once held every worker for a second and
-# put the other tables' writes behind it (bench section 11), paced it costs a sixth of a core.
-COSTLY_RATE = 5
-COSTLY_AT_ONCE = 4  # past the rate, passed at once; the next ones wait their turn
-COSTLY_BURST = 20  # ... waiting at most this many (4 s); past them, refused
-
 
 @dataclass(frozen=True)
 class ReadRate:
-    """What nginx lets one client have of a weight of reads: `rate` a second, `burst` more
-    at once, of which `at_once` pass at once (None: all) and the others wait their turn."""
+    """What nginx lets one client have of a kind of request: `rate` a second, `burst` more
+    at once, of which `at_once` pass at once (None: all) and the others wait their turn in
+    nginx, passed on at the rate: a loop's burst let through at once held every worker and
+    put the other tables' writes behind it (bench section 11), paced it costs what its rate
+    does."""
 
     zone: str
     rate: int
@@ -96,7 +78,28 @@ class ReadRate:
         return f"limit_req zone={self.zone} burst={self.burst} {passed};"
 
 
-# Each weight of read that has a rate of its own.
+# Per-client bounds, kept by nginx before any worker is reached (issue 35). The app's own
+# budgets (scorer.web.ratelimit) count what a client stores and reads, but each refusal of
+# theirs still costs a worker a request: five clients that ignore Retry-After and ask again
+# at once kept every worker busy refusing them. Here a client's excess is refused in
+# microseconds by nginx's event loop. The numbers leave a whole club on one Wi-Fi address
+# room to spare (50 tables of five screens, each on push or polling every 4 s, and their
+# page loads after each hand); only a loop meets them.
+CLIENT_RATE = 50  # requests a second, sustained, from one client
+CLIENT_AT_ONCE = 20  # past the rate, passed at once: a few phones opening a page together
+CLIENT_BURST = 500  # ... and waiting, past those (a club's screens reconnecting together)
+HEAVY_RATE = 2  # heavy reads (scorer.web.routes' @heavy_read) a second from one client
+HEAVY_BURST = 20  # ... and at once: an organiser printing a night's sheets, a club's pages
+# Costly reads (@costly_read: a hand's form, 20-35 ms of a worker for six sides, whatever the
+# game's length): at the ordinary rate, one client's loop would hold more than a core. A
+# table opens one a hand, every few minutes; a club of 50 tables on one Wi-Fi opens one every
+# few seconds. Paced, a loop on them costs a sixth of a core.
+COSTLY_RATE = 5
+COSTLY_AT_ONCE = 4  # past the rate, passed at once
+COSTLY_BURST = 20  # ... and waiting, past those (4 s); past them, refused
+CLIENT = ReadRate("scorer_client", CLIENT_RATE, CLIENT_BURST, CLIENT_AT_ONCE)
+# Each weight of read that has a rate of its own, besides the client's (a heavy read's app
+# slots bound how many run at once: its burst passes at once).
 WEIGHTED = {
     HEAVY: ReadRate("scorer_heavy", HEAVY_RATE, HEAVY_BURST),
     COSTLY: ReadRate("scorer_costly", COSTLY_RATE, COSTLY_BURST, COSTLY_AT_ONCE),
@@ -201,7 +204,7 @@ def client_limits(rules: Mapping[str, str]) -> list[str]:
         *(f'    "{address}" "";' for address in UNLIMITED_CLIENTS),
         *(f'    "~{pattern}" $1;' for pattern in CLIENT_KEY_PATTERNS),
         "}",
-        f"limit_req_zone $scorer_client zone=scorer_client:10m rate={CLIENT_RATE}r/s;",
+        f"limit_req_zone $scorer_client zone={CLIENT.zone}:10m rate={CLIENT.rate}r/s;",
     ]
     for weight, bound in WEIGHTED.items():
         zone = bound.zone
@@ -231,7 +234,7 @@ def client_bounds(indent: str = "    ") -> list[str]:
     lines = [
         "# Per-client bounds: a client's excess is refused here, before any worker.",
         f"limit_conn scorer_connections {CLIENT_CONNECTIONS};",
-        f"limit_req zone=scorer_client burst={CLIENT_BURST} nodelay;",
+        CLIENT.limit_req(),
         *(bound.limit_req() for bound in WEIGHTED.values()),
         f"client_max_body_size {body_limit_mib()}m;  # the largest body the scorer takes",
         "error_page 429 = @limited;  # a location with error pages of its own says it again",

@@ -28,7 +28,7 @@ from serving import free_port, gunicorn_command, running, server_env
 from bench import push, router
 from scorer import create_app, front
 from scorer.web.clients import client_of
-from scorer.web.routes import COSTLY, HEAVY, weight_of
+from scorer.web.routes import COSTLY, HEAVY, ORDINARY, weight_of
 
 ENTRY = re.compile(r'^"(?P<key>.*)" (?P<value>\S+);$')
 ROSTER = {"name": "Sun", "players": ["Ann", "Bob", "Cy", "Di"]}
@@ -143,10 +143,9 @@ def flood(client: Client, path: str, asks: int) -> list[tuple[int, dict, bytes]]
     return [client.ask("GET", path) for _ in range(asks)]
 
 
-def at_most_let_through(seconds: float, weight: str = HEAVY) -> int:
-    """The reads of `weight` nginx lets one client have in `seconds`: the burst at once, then
-    the rate a second (and one more for the edges)."""
-    bound = front.WEIGHTED[weight]
+def at_most_let_through(seconds: float, bound: front.ReadRate = front.WEIGHTED[HEAVY]) -> int:
+    """The requests `bound` lets one client have in `seconds`: its burst, then its rate a
+    second (and one more for the edges)."""
     return bound.burst + 1 + math.ceil(seconds * bound.rate) + 1
 
 
@@ -182,39 +181,45 @@ def test_make_runs_front_refuses_a_clients_flood_of_heavy_reads_itself(tmp_path:
         assert Client(port, "127.0.0.2").ask("GET", "/clubs/new")[0] == 200
 
 
-def test_make_runs_front_paces_a_clients_costly_reads(tmp_path: Path):
-    """A hand's form costs a worker tens of milliseconds: a client asking for many at once
-    gets a few at once, the next ones paced at COSTLY_RATE a second (waiting in nginx, not
-    in a worker), the rest refused; its ordinary pages and another client's form go on."""
+@pytest.mark.parametrize("weight", [ORDINARY, COSTLY])
+def test_make_runs_front_paces_a_clients_burst(tmp_path: Path, weight: str):
+    """A client asking for many pages at once gets a few at once, the next ones paced at the
+    rate (waiting in nginx, not in a worker), the rest refused: a hand's form (a costly
+    read, tens of milliseconds of a worker) at COSTLY_RATE a second, any page at
+    CLIENT_RATE. Its other pages and another client's go on."""
     if not front.available():
         pytest.fail("nginx with Nchan is missing: `make test` installs libnginx-mod-nchan")
-    bound = front.WEIGHTED[COSTLY]
+    bound = front.WEIGHTED[COSTLY] if weight == COSTLY else front.CLIENT
+    assert bound.at_once is not None
     with push.served(tmp_path, tmp_path / "scorer.sqlite3") as server:  # no app budgets
         port = port_of(server.base)
         status, _, game = Client(port, "127.0.0.1").ask("POST", "/api/games", {"sides": SIDES})
         assert status == 201, game
         game_id = json.loads(game)["id"]
-        form = f"/games/{game_id}/hands/new"
+        page = f"/games/{game_id}/hands/new" if weight == COSTLY else f"/games/{game_id}"
         asker = Client(port, "127.0.0.2")
 
         def timed(_: int) -> tuple[int, dict, float]:
-            status, headers, _body = asker.ask("GET", form)
+            status, headers, _body = asker.ask("GET", page)
             return status, headers, time.monotonic()
 
+        asks = min(2 * bound.burst, 120)  # within CLIENT_CONNECTIONS
         started = time.monotonic()
-        with ThreadPoolExecutor(max_workers=2 * bound.burst) as pool:
-            answers = list(pool.map(timed, range(2 * bound.burst)))
+        with ThreadPoolExecutor(max_workers=asks) as pool:
+            answers = list(pool.map(timed, range(asks)))
         served = sorted(at for status, _, at in answers if status == 200)
         refused = [headers for status, headers, _ in answers if status == 429]
-        assert len(served) + len(refused) == len(answers)
-        assert 1 + bound.at_once <= len(served) <= at_most_let_through(served[-1] - started, COSTLY)
-        assert refused and all(refused_by_nginx(headers) for headers in refused)
+        assert len(served) + len(refused) == asks
+        assert 1 + bound.at_once <= len(served) <= at_most_let_through(served[-1] - started, bound)
+        assert all(refused_by_nginx(headers) for headers in refused)
+        assert bool(refused) == (asks > 1 + bound.burst)
         # The ones past those let through at once waited their turn, at the rate.
         paced = len(served) - 1 - bound.at_once
         assert served[-1] - started >= 0.8 * paced / bound.rate
-        # Its ordinary reads go on, another client's form too.
-        assert asker.ask("GET", f"/games/{game_id}")[0] == 200
-        assert Client(port, "127.0.0.3").ask("GET", form)[0] == 200
+        # Its other pages go on (an ordinary one at worst waits its turn), another client's too.
+        other = f"/games/{game_id}" if weight == COSTLY else "/"
+        assert asker.ask("GET", other)[0] == 200
+        assert Client(port, "127.0.0.3").ask("GET", page)[0] == 200
 
 
 def test_make_runs_front_bounds_a_clients_open_connections(tmp_path: Path):
