@@ -2,10 +2,10 @@
 a small one, on gunicorn as `make run` serves it without its front (loopback): its page,
 API, CSV and night sheet, and a small game's writes while five clients ask for each of those
 (and the club's export) in a loop, straight to gunicorn and through the generated nginx
-router, and while one client floods the club's API or the costliest of the reads that are
-not heavy, a six-sided game's correction form (asking again at once, whatever the answer),
-through the router and through `make run`'s front, whose per-client bounds refuse it
-(scorer.front); then the database's growth per client per day at full budgets
+router, and while one client floods a read of each weight (FLOODED: the club's API, a
+six-sided game's correction form, the new-game form; asking again at once, whatever the
+answer), through the router and through `make run`'s front, whose per-client bounds pace
+or refuse it (scorer.front); then the database's growth per client per day at full budgets
 (bench/growth.py).
 
 Both clubs are built by one import each (the checked path a real club takes), written into

@@ -9,9 +9,9 @@ Three jobs, one small nginx (Debian's nginx-light and libnginx-mod-nchan):
   past that, a temporary file (proxy_buffering), and sends it to the client at the client's
   pace: a phone on bad Wi-Fi, or someone reading an export at 2 KB/s, holds an nginx
   connection, never a worker. Request bodies are read whole before gunicorn sees them too.
-- Floods (issue 35): each client's requests, heavy reads and open connections are bounded
-  here, and its excess refused by nginx itself (`client_limits`, `client_bounds`), never by
-  a worker.
+- Floods (issue 35): each client's requests, heavy and costly reads and open connections
+  are bounded here, its excess paced or refused by nginx itself (`client_limits`,
+  `client_bounds`), never by a worker.
 
 The configuration is generated into a fresh private folder (with the sockets, the temporary
 files and the error log), for the current user and its own prefix: nothing of the system's
@@ -64,9 +64,9 @@ PROXY_BUFFERS = ("64 16k", "16k", "256k", "1024m")
 class ReadRate:
     """What nginx lets one client have of a kind of request: `rate` a second, `burst` more
     at once, of which `at_once` pass at once (None: all) and the others wait their turn in
-    nginx, passed on at the rate: a loop's burst let through at once held every worker and
-    put the other tables' writes behind it (bench section 11), paced it costs what its rate
-    does."""
+    nginx, passed on at the rate. A loop's burst let through at once held every worker and
+    put the other tables' writes behind it, and a loop refused at once asks again at once,
+    thousands of times a second (bench section 11); paced, it costs what its rate does."""
 
     zone: str
     rate: int
@@ -81,15 +81,23 @@ class ReadRate:
 # Per-client bounds, kept by nginx before any worker is reached (issue 35). The app's own
 # budgets (scorer.web.ratelimit) count what a client stores and reads, but each refusal of
 # theirs still costs a worker a request: five clients that ignore Retry-After and ask again
-# at once kept every worker busy refusing them. Here a client's excess is refused in
-# microseconds by nginx's event loop. The numbers leave a whole club on one Wi-Fi address
-# room to spare (50 tables of five screens, each on push or polling every 4 s, and their
-# page loads after each hand); only a loop meets them.
-CLIENT_RATE = 50  # requests a second, sustained, from one client
-CLIENT_AT_ONCE = 20  # past the rate, passed at once: a few phones opening a page together
-CLIENT_BURST = 500  # ... and waiting, past those (a club's screens reconnecting together)
-HEAVY_RATE = 2  # heavy reads (scorer.web.routes' @heavy_read) a second from one client
-HEAVY_BURST = 20  # ... and at once: an organiser printing a night's sheets, a club's pages
+# at once kept every worker busy refusing them. Here a client's excess waits its turn in
+# nginx or is refused in microseconds by nginx's event loop. The rate is what one client's
+# loop on the costliest ordinary read may have (a read may cost 10 ms: tests/workcount.py):
+# at 50 a second, a loop on the new-game form (7 ms) put a small game's writes' p99 at 2.2x
+# alone through the front, 3.8x through the router (bench section 11). A whole club on one
+# Wi-Fi address asks far less: with push, a table's screens ask once a hand each (a hand every
+# few minutes), and the phone that records it a few times more.
+CLIENT_RATE = 25  # requests a second, sustained, from one client
+CLIENT_AT_ONCE = 10  # past the rate, passed at once: a few phones opening a page together
+CLIENT_BURST = 250  # ... and waiting, past those, 10 s at most (screens reconnecting together)
+# Heavy reads (scorer.web.routes' @heavy_read, in the app's own slots): refused past their
+# burst, one client's five loops asked again at once, thousands of times a second, and
+# nginx's refusals alone put a small game's writes at 2x alone (bench 11); paced, each loop
+# waits its turn instead.
+HEAVY_RATE = 1  # a second from one client (the app's budget allows a third of that a worker)
+HEAVY_AT_ONCE = 4  # past the rate, passed at once: an organiser printing a night's sheets
+HEAVY_BURST = 10  # ... and waiting, past those
 # Costly reads (@costly_read: a hand's form, 20-35 ms of a worker for six sides, whatever the
 # game's length): at the ordinary rate, one client's loop would hold more than a core. A
 # table opens one a hand, every few minutes; a club of 50 tables on one Wi-Fi opens one every
@@ -98,10 +106,9 @@ COSTLY_RATE = 5
 COSTLY_AT_ONCE = 4  # past the rate, passed at once
 COSTLY_BURST = 20  # ... and waiting, past those (4 s); past them, refused
 CLIENT = ReadRate("scorer_client", CLIENT_RATE, CLIENT_BURST, CLIENT_AT_ONCE)
-# Each weight of read that has a rate of its own, besides the client's (a heavy read's app
-# slots bound how many run at once: its burst passes at once).
+# Each weight of read that has a rate of its own, besides the client's.
 WEIGHTED = {
-    HEAVY: ReadRate("scorer_heavy", HEAVY_RATE, HEAVY_BURST),
+    HEAVY: ReadRate("scorer_heavy", HEAVY_RATE, HEAVY_BURST, HEAVY_AT_ONCE),
     COSTLY: ReadRate("scorer_costly", COSTLY_RATE, COSTLY_BURST, COSTLY_AT_ONCE),
 }
 # Open at once from one client: idle screens and slow readers (80 tables of five screens).
@@ -232,7 +239,7 @@ def client_bounds(indent: str = "    ") -> list[str]:
     """A server's per-client bounds (the zones of `client_limits`), and its named
     locations that answer a refusal of nginx's own as the app would: JSON under /api."""
     lines = [
-        "# Per-client bounds: a client's excess is refused here, before any worker.",
+        "# Per-client bounds: a client's excess waits or is refused here, before any worker.",
         f"limit_conn scorer_connections {CLIENT_CONNECTIONS};",
         CLIENT.limit_req(),
         *(bound.limit_req() for bound in WEIGHTED.values()),

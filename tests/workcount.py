@@ -15,7 +15,10 @@ from scorer.web.routes import COSTLY, ORDINARY
 
 # What a read may cost, by its weight (tests/web/test_read_cost.py): one client looping on it
 # at the front's rate for that weight (scorer.front) may take at most SHARE of a core.
-SHARE = 0.5
+# A quarter: in bench section 11, a loop at a sixth of a core (the six-sided correction
+# form, 5 a second) kept a small game's writes at 1.2x alone, one at a third (the new-game
+# form, 50 a second) did not (2.2x, 3.8x).
+SHARE = 0.25
 # Python calls a millisecond of a worker makes on the app's reads, cProfile off (measured
 # here: 6 000 to 9 500 on the pages; a read that is mostly SQL makes fewer).
 CALLS_A_MS = 7_500
@@ -24,7 +27,7 @@ RATES = {ORDINARY: front.CLIENT_RATE, COSTLY: front.COSTLY_RATE}
 
 def ceiling(weight: str) -> int:
     """The most Python calls one warmed read of `weight` may make: SHARE of a core at its
-    rate (an ordinary read 10 ms, a costly one 100 ms)."""
+    rate (an ordinary read 10 ms, a costly one 50 ms)."""
     return int(SHARE * 1000 / RATES[weight] * CALLS_A_MS)
 
 
