@@ -88,29 +88,34 @@ class ReadRate:
 # alone through the front, 3.8x through the router (bench section 11). A whole club on one
 # Wi-Fi address asks far less: with push, a table's screens ask once a hand each (a hand every
 # few minutes), and the phone that records it a few times more.
-CLIENT_RATE = 25  # requests a second, sustained, from one client
-CLIENT_AT_ONCE = 10  # past the rate, passed at once: a few phones opening a page together
-CLIENT_BURST = 250  # ... and waiting, past those, 10 s at most (screens reconnecting together)
-# Heavy reads (scorer.web.routes' @heavy_read, in the app's own slots): refused past their
-# burst, one client's five loops asked again at once, thousands of times a second, and
-# nginx's refusals alone put a small game's writes at 2x alone (bench 11); paced, each loop
-# waits its turn instead.
-HEAVY_RATE = 1  # a second from one client (the app's budget allows a third of that a worker)
-HEAVY_AT_ONCE = 4  # past the rate, passed at once: an organiser printing a night's sheets
-HEAVY_BURST = 10  # ... and waiting, past those
-# Costly reads (@costly_read: a hand's form, 20-35 ms of a worker for six sides, whatever the
-# game's length): at the ordinary rate, one client's loop would hold more than a core. A
-# table opens one a hand, every few minutes; a club of 50 tables on one Wi-Fi opens one every
-# few seconds. Paced, a loop on them costs a sixth of a core.
-COSTLY_RATE = 5
-COSTLY_AT_ONCE = 4  # past the rate, passed at once
-COSTLY_BURST = 20  # ... and waiting, past those (4 s); past them, refused
-CLIENT = ReadRate("scorer_client", CLIENT_RATE, CLIENT_BURST, CLIENT_AT_ONCE)
+CLIENT = ReadRate(
+    "scorer_client",
+    rate=25,  # requests a second, sustained, from one client
+    burst=250,  # past the rate, waiting their turn, 10 s at most (screens reconnecting)
+    at_once=10,  # ... of which passed at once: a few phones opening a page together
+)
 # Each weight of read that has a rate of its own, besides the client's.
 WEIGHTED = {
-    HEAVY: ReadRate("scorer_heavy", HEAVY_RATE, HEAVY_BURST, HEAVY_AT_ONCE),
-    COSTLY: ReadRate("scorer_costly", COSTLY_RATE, COSTLY_BURST, COSTLY_AT_ONCE),
+    # Heavy reads (scorer.web.routes' @heavy_read, in the app's own slots): refused past
+    # their burst, one client's five loops asked again at once, thousands of times a second,
+    # and nginx's refusals alone put a small game's writes at 2x alone (bench 11); paced,
+    # each loop waits its turn instead. One a second (the app's budget allows a third of
+    # that a worker), 4 at once past it (an organiser printing a night's sheets).
+    HEAVY: ReadRate("scorer_heavy", rate=1, burst=10, at_once=4),
+    # Costly reads (@costly_read: a hand's form, 20-35 ms of a worker for six sides,
+    # whatever the game's length): at the ordinary rate, one client's loop would hold more
+    # than a core. A table opens one a hand, every few minutes; a club of 50 tables on one
+    # Wi-Fi opens one every few seconds. Paced, a loop on them costs a sixth of a core.
+    COSTLY: ReadRate("scorer_costly", rate=5, burst=20, at_once=4),
 }
+
+
+def rate_of(weight: str) -> ReadRate:
+    """The rate a read of `weight` is held to, besides the client's own (an ordinary read:
+    the client's)."""
+    return WEIGHTED.get(weight, CLIENT)
+
+
 # Open at once from one client: idle screens and slow readers (80 tables of five screens).
 CLIENT_CONNECTIONS = 400
 LIMITED_RETRY_AFTER = 2  # seconds

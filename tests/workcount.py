@@ -11,7 +11,6 @@ from pathlib import Path
 from flask import Flask
 
 from scorer import create_app, front
-from scorer.web.routes import COSTLY, ORDINARY
 
 # What a read may cost, by its weight (tests/web/test_read_cost.py): one client looping on it
 # at the front's rate for that weight (scorer.front) may take at most SHARE of a core.
@@ -22,13 +21,12 @@ SHARE = 0.25
 # Python calls a millisecond of a worker makes on the app's reads, cProfile off (measured
 # here: 6 000 to 9 500 on the pages; a read that is mostly SQL makes fewer).
 CALLS_A_MS = 7_500
-RATES = {ORDINARY: front.CLIENT_RATE, COSTLY: front.COSTLY_RATE}
 
 
 def ceiling(weight: str) -> int:
     """The most Python calls one warmed read of `weight` may make: SHARE of a core at its
     rate (an ordinary read 10 ms, a costly one 50 ms)."""
-    return int(SHARE * 1000 / RATES[weight] * CALLS_A_MS)
+    return int(SHARE * 1000 / front.rate_of(weight).rate * CALLS_A_MS)
 
 
 def calls(app: Flask, path: str, headers: dict[str, str]) -> tuple[int, int, str | None, int]:

@@ -216,11 +216,12 @@ def test_make_runs_front_refuses_a_clients_flood_of_heavy_reads_itself(tmp_path:
 def test_make_runs_front_paces_a_clients_burst(tmp_path: Path, weight: str):
     """A client asking for many pages at once gets a few at once, the next ones paced at the
     rate (waiting in nginx, not in a worker), the rest refused: a club's page (a heavy read)
-    at HEAVY_RATE a second, a hand's form (a costly read, tens of milliseconds of a worker)
-    at COSTLY_RATE, any page at CLIENT_RATE. Its other pages and another client's go on."""
+    at the heavy reads' rate, a hand's form (a costly read, tens of milliseconds of a worker)
+    at the costly ones', any page at the client's (scorer.front.rate_of). Its other pages
+    and another client's go on."""
     if not front.available():
         pytest.fail("nginx with Nchan is missing: `make test` installs libnginx-mod-nchan")
-    bound = front.WEIGHTED.get(weight, front.CLIENT)
+    bound = front.rate_of(weight)
     assert bound.at_once is not None
     with push.served(tmp_path, tmp_path / "scorer.sqlite3") as server:  # no app budgets
         port = port_of(server.base)

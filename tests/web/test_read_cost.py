@@ -1,11 +1,12 @@
 """No read costs more than the front's rate for its weight lets a client loop on (issue 35).
 
-`make run`'s front and the router let one client CLIENT_RATE ordinary reads a second,
-COSTLY_RATE costly ones (@costly_read) and HEAVY_RATE heavy ones (@heavy_read, which also
-spend a budget and wait for a slot of their own). A client looping on one read at its rate
-may take at most a quarter of a core; so an ordinary read may cost a worker 10 ms, a costly
-one 50 ms, counted in Python calls (tests/workcount.py's `ceiling`). Every GET rule of the app's
-URL map not marked heavy is asked, as a page and as JSON, of the largest things the limits
+`make run`'s front and the router hold each client to a rate for each weight of read
+(scorer.front.rate_of): its own for the ordinary ones, another for the costly ones
+(@costly_read) and another for the heavy ones (@heavy_read, which also spend a budget and
+wait for a slot of their own). A client looping on one read at its rate may take at most a
+quarter of a core; so an ordinary read may cost a worker 10 ms, a costly one 50 ms, counted
+in Python calls (tests/workcount.py's `ceiling`). Every GET rule of the app's URL map not
+marked heavy is asked, as a page and as JSON, of the largest things the limits
 allow (a six-sided game of the largest hands, with a record of corrections) and of one of
 each other thing a route names (the largest night's reads are held to the same ceiling by
 tests/nights/test_night_reads_bounded.py); the work of one warmed request is counted as its
