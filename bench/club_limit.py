@@ -3,10 +3,10 @@ a small one, on gunicorn as `make run` serves it without its front (loopback): i
 API, CSV and night sheet, and a small game's writes while five clients ask for each of those
 (and the club's export) in a loop, straight to gunicorn and through the generated nginx
 router, and while one client floods a read of each weight (FLOODED: the club's API, a
-six-sided game's correction form, the new-game form; asking again at once, whatever the
-answer), through the router and through `make run`'s front, whose per-client bounds pace
-or refuse it (scorer.front); then the database's growth per client per day at full budgets
-(bench/growth.py).
+six-sided game's correction form, the new-game form; five loops, and twenty and fifty on
+the first two, asking again at once whatever the answer), through the router and through
+`make run`'s front, whose per-client bounds pace it (scorer.front); then the database's
+growth per client per day at full budgets (bench/growth.py).
 
 Both clubs are built by one import each (the checked path a real club takes), written into
 the database before the server starts. The clients asking for the club in a loop run in
@@ -16,10 +16,13 @@ processes of their own, as in section 10, so the timings measure the server.
 from __future__ import annotations
 
 import http.client
+import itertools
 import multiprocessing
 import os
+import select
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 from pathlib import Path
@@ -55,18 +58,26 @@ LOOPED = (*ROUTES, ("club export", "/api/clubs/{id}/export"))
 LOOPERS = 5  # clients asking for the route in a loop (issue 35: five loops on the export)
 ROUTED = ", through the router"
 FRONTED = ", through make run's front"
-# One client's flood: its five loops ask again at once, whatever the answer (Retry-After
+# One client's flood: its loops ask again at once, whatever the answer (Retry-After
 # ignored), from one address that is not this machine's own (nginx never limits 127.0.0.1).
-# They run as SCHED_IDLE: a real client spends its own CPU on its own machine, and on these
-# two shared cores the loops' CPU would otherwise be counted as the server's.
-FLOODER = "127.0.0.2"
-# What one client floods, a read of each weight the front bounds (scorer.front): the club's
-# API (heavy), the correction form of the largest game's newest hand (the costliest costly
-# read) and the new-game form (the costliest ordinary one: tests/web/test_read_cost.py).
+# They run in LOOPERS processes (threads past five loops) as SCHED_IDLE: a real client spends
+# its own CPU on its own machine, and on these two shared cores the loops' CPU would
+# otherwise be counted as the server's. A loop that stops closes the request it was waiting
+# for, as a closed tab does, so the writes alone are alone; and each block's loops are a new
+# client (FLOODERS), since nginx counts a request given up against its client until its turn
+# would have come (a heavy read's, a second a request).
+FLOODERS = itertools.count()
+GIVEN_UP = 0  # the status counted for a request closed before its answer came
+# What one client floods, a read of each weight the front bounds (scorer.front), and with
+# how many loops: the club's API (heavy), the correction form of the largest game's newest
+# hand (the costliest costly read) and the new-game form (the costliest ordinary one:
+# tests/web/test_read_cost.py). Twenty and fifty loops hold more requests at once than the
+# heavy and costly zones once let wait (10 and 20): refused at once, such loops asked again
+# thousands of times a second.
 FLOODED = (
-    ("the big club's club API", "/api/clubs/{club}"),
-    ("the largest game's correction form", f"/games/{{game}}/hands/{HANDS}/edit"),
-    ("the new-game form", "/games/new"),
+    ("the big club's club API", "/api/clubs/{club}", (5, 20, 50)),
+    ("the largest game's correction form", f"/games/{{game}}/hands/{HANDS}/edit", (5, 20, 50)),
+    ("the new-game form", "/games/new", (5,)),
 )
 WARM_ASKS = 12  # untimed asks before the timed ones: enough to reach every worker
 # Writes alone and during each loop: 10 alternating blocks of 40, 400 each way. At 100 (as
@@ -106,20 +117,18 @@ def build(folder: Path) -> tuple[Path, dict[str, str], str, list[str], float]:
         largest = store.import_game(db, **parse_export(largest_game(HANDS)))
         # Two blocks a round for each looped route, straight to gunicorn and through the router,
         # and for each flood through make run's front and through the router.
-        blocks = 4 * ROUNDS * len(LOOPED) + 4 * ROUNDS * len(FLOODED)
+        blocks = 4 * ROUNDS * len(LOOPED) + 4 * ROUNDS * sum(len(loops) for *_, loops in FLOODED)
         writes = [fixtures.make_game(db, 0) for _ in range(blocks + 2)]
     finally:
         db.close()
     return database, {"club": big, "game": largest}, small, writes, took
 
 
-def fetch(url: str, source: str | None = None) -> tuple[float, int, int]:
-    """(seconds, bytes, status) of one GET (from the loopback address `source`, if given)."""
+def fetch(url: str) -> tuple[float, int, int]:
+    """(seconds, bytes, status) of one GET."""
     started = time.perf_counter()
     parts = urllib.parse.urlsplit(url)
-    connection = http.client.HTTPConnection(
-        parts.hostname, parts.port, timeout=120, source_address=source and (source, 0)
-    )
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=120)
     try:
         connection.request("GET", urllib.parse.urlunsplit(("", "", parts.path, parts.query, "")))
         answer = connection.getresponse()
@@ -189,9 +198,11 @@ def run(section: Section, bench: Bench) -> None:
 def _flood(
     section: Section, base: str, ids: dict[str, str], writes: list[str], rounds: int, way: str
 ) -> None:
-    """The small game's writes while one client (FLOODER) floods each of FLOODED."""
-    for label, path in FLOODED:
-        _writes_during(section, base, label, path.format(**ids), writes, rounds, way, flood=True)
+    """The small game's writes while one client floods each of FLOODED."""
+    for label, path, loops in FLOODED:
+        for count in loops:
+            url = path.format(**ids)
+            _writes_during(section, base, label, url, writes, rounds, way, flood=count)
 
 
 def _route(
@@ -232,16 +243,19 @@ def _writes_during(
     writes: list[str],
     rounds: int,
     way: str = "",
-    flood: bool = False,
+    flood: int = 0,
 ) -> None:
     """Blocks of small-game writes, alone and while LOOPERS clients ask for `path` (`way`
-    says how the requests go, when not straight to gunicorn), or one client floods it."""
+    says how the requests go, when not straight to gunicorn), or one client floods it with
+    `flood` loops."""
     alone, during = Writes(), Writes()
     processes = multiprocessing.get_context("spawn")
     go, stop, answers = processes.Event(), processes.Event(), processes.Queue()
-    ready = processes.Queue()
+    ready, flooder = processes.Queue(), processes.Value("i", 0)
     loopers = [
-        processes.Process(target=_ask, args=(base + path, go, stop, answers, ready, flood))
+        processes.Process(
+            target=_ask, args=(base + path, go, stop, answers, ready, flood // LOOPERS, flooder)
+        )
         for _ in range(LOOPERS)
     ]
     for looper in loopers:
@@ -252,6 +266,7 @@ def _writes_during(
         for _ in range(rounds):
             time.sleep(SETTLE)
             alone.extend(small_writes(base, writes.pop(), BLOCK))
+            flooder.value = next(FLOODERS)
             go.set()
             time.sleep(SETTLE)
             during.extend(small_writes(base, writes.pop(), BLOCK))
@@ -263,15 +278,17 @@ def _writes_during(
     for looper in loopers:
         looper.join(300)
     ratio = p99(during.times) / p99(alone.times)
-    asked = "flooded by one client" if flood else "asked for in a loop"
+    asked = f"flooded by one client's {flood} loops" if flood else "asked for in a loop"
     row = writes_row(f"small-game write while {label} is {asked}{way}", during)
     row.ratio = f"p99 {ratio:.1f}× alone ({fmt_time(p99(alone.times))})"
     row.goal = f"p99 ≤ {GOAL:.0f}× alone"
     row.met = ratio <= GOAL
     section.rows.append(row)
     counted = {status: statuses.count(status) for status in sorted(set(statuses))}
+    if GIVEN_UP in counted:
+        counted["given up as the loop stopped"] = counted.pop(GIVEN_UP)
     clients = (
-        f"one client's {LOOPERS} loops (asking again at once)" if flood else (f"{LOOPERS} clients")
+        f"one client's {flood} loops (asking again at once)" if flood else f"{LOOPERS} clients"
     )
     section.notes.append(
         f"{label}{way}: {len(alone.times)} writes alone and as many during, in {rounds} "
@@ -280,16 +297,60 @@ def _writes_during(
     )
 
 
-def _ask(url: str, go: Any, stop: Any, answers: Any, ready: Any, flood: bool = False) -> None:
+def _ask(
+    url: str, go: Any, stop: Any, answers: Any, ready: Any, threads: int = 0, flooder: Any = None
+) -> None:
     """One client asking for `url` in a loop while `go` is set; its statuses once `stop` is.
-    A flood asks again at once from FLOODER, its CPU yielded to every other process."""
-    if flood:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    A flood (`threads` > 0) is that many loops from the address numbered `flooder`, asking
+    again at once, its CPU yielded to every other process."""
     statuses: list[int] = []
+    if threads:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        loops = [
+            threading.Thread(target=_flood_loop, args=(url, go, stop, statuses, flooder))
+            for _ in range(threads)
+        ]
+        ready.put(True)
+        for loop in loops:
+            loop.start()
+        for loop in loops:
+            loop.join()
+        answers.put(statuses)
+        return
     ready.put(True)
     while go.wait() and not stop.is_set():
-        _took, _size, status = fetch(url, FLOODER if flood else None)
+        _took, _size, status = fetch(url)
         statuses.append(status)
-        if status == 503 and not flood:
+        if status == 503:
             time.sleep(0.2)  # as a browser would, later (Retry-After)
     answers.put(statuses)
+
+
+def _flood_loop(url: str, go: Any, stop: Any, statuses: list[int], flooder: Any) -> None:
+    """One of a flood's loops: asks again at once whatever the answer, while `go` is set."""
+    while go.wait() and not stop.is_set():
+        statuses.append(_flood_fetch(url, go, stop, flooder_address(flooder.value)))
+
+
+def flooder_address(number: int) -> str:
+    """The loopback address of the `number`th flooding client (never 127.0.0.1)."""
+    return f"127.0.{number // 250}.{number % 250 + 2}"
+
+
+def _flood_fetch(url: str, go: Any, stop: Any, source: str) -> int:
+    """One GET from `source`: its status, or GIVEN_UP when the loop stopped before the answer
+    came (the connection closed: nginx drops a request that waits its turn)."""
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(
+        parts.hostname, parts.port, timeout=600, source_address=(source, 0)
+    )
+    try:
+        connection.request("GET", parts.path)
+        while not select.select([connection.sock], [], [], 0.1)[0]:
+            if stop.is_set() or not go.is_set():
+                return GIVEN_UP
+        answer = connection.getresponse()
+        answer.read()
+        return answer.status
+    finally:
+        connection.close()

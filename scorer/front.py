@@ -60,53 +60,66 @@ MESSAGE_TIMEOUT = "12h"
 PROXY_BUFFERS = ("64 16k", "16k", "256k", "1024m")
 
 
+# Open at once from one client: idle screens and slow readers (80 tables of five screens).
+CLIENT_CONNECTIONS = 400
+
+
 @dataclass(frozen=True)
 class ReadRate:
-    """What nginx lets one client have of a kind of request: `rate` a second, `burst` more
-    at once, of which `at_once` pass at once (None: all) and the others wait their turn in
-    nginx, passed on at the rate. A loop's burst let through at once held every worker and
-    put the other tables' writes behind it, and a loop refused at once asks again at once,
-    thousands of times a second (bench section 11); paced, it costs what its rate does."""
+    """What nginx lets one client have of a kind of request: `rate` a second and `at_once`
+    more at once; past those, every request the client sends waits its turn in nginx (no
+    worker held) and is passed on at the rate. A loop's burst let through at once held every
+    worker and put the other tables' writes behind it, and a loop refused at once asks again
+    at once, thousands of times a second (bench section 11): paced, a loop costs what its
+    rate does, however many requests it holds open."""
 
     zone: str
     rate: int
-    burst: int
-    at_once: int | None = None
+    at_once: int
+
+    @property
+    def burst(self) -> int:
+        """nginx's burst, the requests of one client past its rate that wait rather than
+        being refused: as many as it may hold open. A smaller waiting room refused a loop's
+        requests past it at once, and they came back at once: twenty loops on the club's API
+        (ten could wait) asked 9 000 times in a few seconds and put a small game's writes at
+        3x alone; with room for them all, one client's 5, 20 or 50 loops wait their turn, the
+        writes at 0.8x-1.6x (bench section 11). nginx counts a request given up until its
+        turn would have come: a client that closes its waiting requests and asks again at
+        once fills its room and is refused at nginx's cost, a flood of connections that only
+        the host's firewall can cut (README)."""
+        return CLIENT_CONNECTIONS
 
     def limit_req(self) -> str:
-        passed = "nodelay" if self.at_once is None else f"delay={self.at_once}"
-        return f"limit_req zone={self.zone} burst={self.burst} {passed};"
+        return f"limit_req zone={self.zone} burst={self.burst} delay={self.at_once};"
 
 
 # Per-client bounds, kept by nginx before any worker is reached (issue 35). The app's own
 # budgets (scorer.web.ratelimit) count what a client stores and reads, but each refusal of
 # theirs still costs a worker a request: five clients that ignore Retry-After and ask again
 # at once kept every worker busy refusing them. Here a client's excess waits its turn in
-# nginx or is refused in microseconds by nginx's event loop. The rate is what one client's
-# loop on the costliest ordinary read may have (a read may cost 10 ms: tests/workcount.py):
-# at 50 a second, a loop on the new-game form (7 ms) put a small game's writes' p99 at 2.2x
-# alone through the front, 3.8x through the router (bench section 11). A whole club on one
-# Wi-Fi address asks far less: with push, a table's screens ask once a hand each (a hand every
-# few minutes), and the phone that records it a few times more.
+# nginx, or past what it may hold open is refused in microseconds by nginx's event loop. The
+# rate is what one client's loop on the costliest ordinary read may have (a read may cost
+# 10 ms: tests/workcount.py): at 50 a second, a loop on the new-game form (7 ms) put a small
+# game's writes' p99 at 2.2x alone through the front, 3.8x through the router (bench section
+# 11). A whole club on one Wi-Fi address asks far less: with push, a table's screens ask once
+# a hand each (a hand every few minutes), and the phone that records it a few times more.
 CLIENT = ReadRate(
     "scorer_client",
     rate=25,  # requests a second, sustained, from one client
-    burst=250,  # past the rate, waiting their turn, 10 s at most (screens reconnecting)
-    at_once=10,  # ... of which passed at once: a few phones opening a page together
+    at_once=10,  # past the rate, passed at once: a few phones opening a page together
 )
 # Each weight of read that has a rate of its own, besides the client's.
 WEIGHTED = {
-    # Heavy reads (scorer.web.routes' @heavy_read, in the app's own slots): refused past
-    # their burst, one client's five loops asked again at once, thousands of times a second,
-    # and nginx's refusals alone put a small game's writes at 2x alone (bench 11); paced,
-    # each loop waits its turn instead. One a second (the app's budget allows a third of
-    # that a worker), 4 at once past it (an organiser printing a night's sheets).
-    HEAVY: ReadRate("scorer_heavy", rate=1, burst=10, at_once=4),
+    # Heavy reads (scorer.web.routes' @heavy_read, in the app's own slots): one a second
+    # (the app's budget allows a third of that a worker), 4 at once past it (an organiser
+    # printing a night's sheets).
+    HEAVY: ReadRate("scorer_heavy", rate=1, at_once=4),
     # Costly reads (@costly_read: a hand's form, 20-35 ms of a worker for six sides,
     # whatever the game's length): at the ordinary rate, one client's loop would hold more
     # than a core. A table opens one a hand, every few minutes; a club of 50 tables on one
     # Wi-Fi opens one every few seconds. Paced, a loop on them costs a sixth of a core.
-    COSTLY: ReadRate("scorer_costly", rate=5, burst=20, at_once=4),
+    COSTLY: ReadRate("scorer_costly", rate=5, at_once=4),
 }
 
 
@@ -116,8 +129,6 @@ def rate_of(weight: str) -> ReadRate:
     return WEIGHTED.get(weight, CLIENT)
 
 
-# Open at once from one client: idle screens and slow readers (80 tables of five screens).
-CLIENT_CONNECTIONS = 400
 LIMITED_RETRY_AFTER = 2  # seconds
 # Who a client is, as the app's budgets count it (scorer.web.clients): an IPv4 address, an
 # IPv6 /64 (a phone may pick any address in its /64). nginx writes an IPv6 address in its
