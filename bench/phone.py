@@ -50,6 +50,13 @@ def on_screen(page: Any, locator: Any) -> bool:
     )
 
 
+def settled(page: Any) -> None:
+    """The hand form's figures are up to date (static/hand.js: no check waiting or on its
+    way). A person taps the next box a moment after the last key, the page as the check left
+    it; tapped sooner, the answer could move the box after it was found on screen or not."""
+    page.wait_for_function("() => !document.querySelector('form[data-checking]')")
+
+
 def wait_for_hand_form(page: Any) -> None:
     """The hand form is loaded and its script has run (steppers in place)."""
     page.wait_for_load_state("load")

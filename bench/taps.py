@@ -27,7 +27,7 @@ from werkzeug.serving import make_server
 
 from bench.context import Bench
 from bench.measure import Row, Section
-from bench.phone import BOARD_URL, Thumb, on_screen, wait_for_hand_form
+from bench.phone import BOARD_URL, Thumb, on_screen, settled, wait_for_hand_form
 from scorer import create_app
 
 CHROMIUM = "/usr/bin/chromium"
@@ -176,6 +176,7 @@ class Table:
         wait_for_hand_form(page)
         whole = all(on_screen(page, box) for box in page.locator(WHOLE_SHEET).all())
         for step in hand.steps:
+            settled(page)
             if step[0] == "tap":
                 thumb.tap(page.locator(step[1]))
             else:
@@ -187,6 +188,7 @@ class Table:
         if hand.concealed:
             thumb.tap(page.locator('input[name="concealed"]'))
         save = page.locator(".form-actions button.big")
+        settled(page)
         thumb.tap(save)
         try:
             page.wait_for_url(BOARD_URL, timeout=15_000)

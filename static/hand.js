@@ -151,10 +151,17 @@
       });
       var named = reply.field && document.getElementById(reply.field);
       if (named && touched && reply.verdict !== "ok") named.setAttribute("data-verdict-field", "");
+      settled(seq);
+    }
+
+    // The figures are up to date once the last check asked is answered and none waits.
+    function settled(seq) {
       form.dataset.checked = String(seq);
+      if (timer === null) form.removeAttribute("data-checking");
     }
 
     function check() {
+      timer = null;
       var seq = ++asked;
       var body = new URLSearchParams();
       new FormData(form).forEach(function (value, name) { body.append(name, String(value)); });
@@ -167,12 +174,13 @@
           if (seq !== asked) return;
           figures(null);
           say("unknown", d.checkOffline);
-          form.dataset.checked = String(seq);
+          settled(seq);
         });
     }
 
     function soon() {
       clearTimeout(timer);
+      form.setAttribute("data-checking", "");  // the figures shown are about to change
       timer = setTimeout(check, 250);
     }
 

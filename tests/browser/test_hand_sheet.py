@@ -235,6 +235,19 @@ def test_the_preview_gives_the_servers_verdict_before_save(
     thumb.type("2")
     expect(page.locator("output[data-preview-for]").first).to_have_text(re.compile(r"^\+9\D?50$"))
     expect(verdict_bar).to_have_class("verdict ok")
+    # The form says when its figures are about to change (data-checking, from a key to the
+    # answer of the check it calls for): what a careful reader, or the tap bench, waits for.
+    expect(page.locator("form[data-checking]")).to_have_count(0)
+    assert page.evaluate(
+        """() => {
+      const box = document.getElementById("sides-0-red_threes");
+      box.value = "3";
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+      return document.querySelector("form[data-preview]").hasAttribute("data-checking");
+    }"""
+    )
+    expect(page.locator("form[data-checking]")).to_have_count(0)
+    expect(page.locator("output[data-preview-for]").first).to_have_text(re.compile(r"^\+1\D?050$"))
     # Offline: no verdict to give.
     page.context.set_offline(True)
     before = checks(page)
