@@ -84,10 +84,10 @@ class ReadRate:
         requests past it at once, and they came back at once: twenty loops on the club's API
         (ten could wait) asked 9 000 times in a few seconds and put a small game's writes at
         3x alone; with room for them all, one client's 5, 20 or 50 loops wait their turn, the
-        writes at 0.8x-1.6x (bench section 11). nginx counts a request given up until its
-        turn would have come: a client that closes its waiting requests and asks again at
-        once fills its room and is refused at nginx's cost, a flood of connections that only
-        the host's firewall can cut (README)."""
+        writes at 0.8x-1.7x in four runs, 2.1x once (bench section 11). nginx counts a
+        request given up until its turn would have come: a client that closes its waiting
+        requests and asks again at once fills its room and is refused at nginx's cost, a
+        flood of connections that only the host's firewall can cut (README)."""
         return CLIENT_CONNECTIONS
 
     def limit_req(self) -> str:
