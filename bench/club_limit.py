@@ -200,8 +200,8 @@ def _flood(
 ) -> None:
     """The small game's writes while one client floods each of FLOODED."""
     for label, path, loops in FLOODED:
+        url = path.format(**ids)
         for count in loops:
-            url = path.format(**ids)
             _writes_during(section, base, label, url, writes, rounds, way, flood=count)
 
 
@@ -306,24 +306,25 @@ def _ask(
     statuses: list[int] = []
     if threads:
         os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-        loops = [
-            threading.Thread(target=_flood_loop, args=(url, go, stop, statuses, flooder))
-            for _ in range(threads)
-        ]
-        ready.put(True)
-        for loop in loops:
-            loop.start()
-        for loop in loops:
-            loop.join()
-        answers.put(statuses)
-        return
+        loop, args = _flood_loop, (url, go, stop, statuses, flooder)
+    else:
+        loop, args = _loop, (url, go, stop, statuses)
+    loops = [threading.Thread(target=loop, args=args) for _ in range(threads or 1)]
     ready.put(True)
+    for each in loops:
+        each.start()
+    for each in loops:
+        each.join()
+    answers.put(statuses)
+
+
+def _loop(url: str, go: Any, stop: Any, statuses: list[int]) -> None:
+    """A client's loop: asks again once answered, later after a 503, while `go` is set."""
     while go.wait() and not stop.is_set():
         _took, _size, status = fetch(url)
         statuses.append(status)
         if status == 503:
             time.sleep(0.2)  # as a browser would, later (Retry-After)
-    answers.put(statuses)
 
 
 def _flood_loop(url: str, go: Any, stop: Any, statuses: list[int], flooder: Any) -> None:
